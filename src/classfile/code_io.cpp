@@ -1,0 +1,357 @@
+// The Code attribute: decoding bytecode into the label-based instruction list and back.
+#include <string>
+
+#include "classfile/serial.h"
+
+namespace dragnet::classfile {
+
+namespace {
+uint32_t switchPadding(uint32_t offset) { return (4 - (offset + 1) % 4) % 4; }
+}  // namespace
+
+uint32_t encodedLength(const Code& code, const Insn& insn, uint32_t offset) {
+  Format f = opInfo(insn.op).format;
+  if (f == Format::TableSwitch || f == Format::LookupSwitch) {
+    const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+    uint32_t fixed = 1 + switchPadding(offset) + (f == Format::TableSwitch ? 12 : 8);
+    uint32_t perTarget = f == Format::TableSwitch ? 4 : 8;
+    return fixed + perTarget * static_cast<uint32_t>(sw.targets.size());
+  }
+  return static_cast<uint32_t>(fixedLength(f, insn.wide));
+}
+
+std::vector<uint32_t> computeOffsets(const Code& code) {
+  std::vector<uint32_t> offsets(code.insns.size() + 1);
+  uint32_t off = 0;
+  for (size_t i = 0; i < code.insns.size(); ++i) {
+    offsets[i] = off;
+    off += encodedLength(code, code.insns[i], off);
+  }
+  offsets[code.insns.size()] = off;
+  return offsets;
+}
+
+namespace detail {
+
+Label CodeLabels::labelFor(uint32_t offset, size_t errAt, bool allowEnd) {
+  uint32_t length = static_cast<uint32_t>(insnAt.size() - 1);
+  if (offset > length || (offset == length && !allowEnd)) {
+    fail(errAt, "code offset " + std::to_string(offset) + " is outside the code (length " +
+                    std::to_string(length) + ")");
+  }
+  if (insnAt[offset] == kNoIndex) {
+    fail(errAt, "code offset " + std::to_string(offset) + " is inside an instruction");
+  }
+  if (labelAt[offset] == kNoIndex) {
+    labelAt[offset] = static_cast<uint32_t>(mutableCode->newLabel(insnAt[offset]));
+  }
+  return static_cast<Label>(labelAt[offset]);
+}
+
+namespace {
+
+TagSet cpOperandTags(Op op) {
+  switch (op) {
+    case Op::ldc:
+    case Op::ldc_w:
+      return {Tag::Integer, Tag::Float, Tag::String, Tag::Class, Tag::MethodType,
+              Tag::MethodHandle, Tag::Dynamic};
+    case Op::ldc2_w: return {Tag::Long, Tag::Double, Tag::Dynamic};
+    case Op::getstatic:
+    case Op::putstatic:
+    case Op::getfield:
+    case Op::putfield: return {Tag::Fieldref};
+    case Op::invokevirtual: return {Tag::Methodref};
+    case Op::invokespecial:
+    case Op::invokestatic: return {Tag::Methodref, Tag::InterfaceMethodref};
+    case Op::invokeinterface: return {Tag::InterfaceMethodref};
+    case Op::invokedynamic: return {Tag::InvokeDynamic};
+    default: return {Tag::Class};  // new, anewarray, checkcast, instanceof, multianewarray
+  }
+}
+
+// Decodes one instruction at code[pc]; branch and switch targets are left as absolute
+// offsets (in Insn::a / Switch fields) to be turned into labels once all boundaries are
+// known. Returns the instruction length.
+uint32_t decodeInsn(Reader& r, uint32_t pc, const ConstantPool& pool, Code& code, Insn& insn) {
+  size_t at = r.offset();
+  uint8_t opByte = r.u1();
+  insn.op = static_cast<Op>(opByte);
+  Format f = opInfo(opByte).format;
+  if (f == Format::Wide) {
+    uint8_t inner = r.u1();
+    insn.op = static_cast<Op>(inner);
+    insn.wide = true;
+    if (!isWidenable(insn.op)) {
+      fail(at, "wide applied to " + std::string(opInfo(inner).name) + " at code offset " +
+                   std::to_string(pc));
+    }
+    f = opInfo(inner).format;
+  }
+  auto cpOperand = [&](uint16_t index) {
+    insn.a = index;
+    pool.check(CpIndex{index}, cpOperandTags(insn.op), at);
+  };
+  switch (f) {
+    case Format::None: break;
+    case Format::S1: insn.a = r.s1(); break;
+    case Format::S2: insn.a = r.s2(); break;
+    case Format::NewArray: insn.a = r.u1(); break;
+    case Format::Cp1: cpOperand(r.u1()); break;
+    case Format::Cp2: cpOperand(r.u2()); break;
+    case Format::Local: insn.a = insn.wide ? r.u2() : r.u1(); break;
+    case Format::Iinc:
+      insn.a = insn.wide ? r.u2() : r.u1();
+      insn.b = insn.wide ? r.s2() : r.s1();
+      break;
+    case Format::Branch2: insn.a = static_cast<int32_t>(pc) + r.s2(); break;
+    case Format::Branch4: insn.a = static_cast<int32_t>(pc + static_cast<uint32_t>(r.s4())); break;
+    case Format::InvokeInterface:
+      cpOperand(r.u2());
+      insn.b = r.u1();
+      insn.b |= r.u1() << 8;
+      break;
+    case Format::InvokeDynamic:
+      cpOperand(r.u2());
+      insn.b = r.u2();
+      break;
+    case Format::MultiANewArray:
+      cpOperand(r.u2());
+      insn.b = r.u1();
+      break;
+    case Format::TableSwitch:
+    case Format::LookupSwitch: {
+      Switch sw;
+      uint32_t pad = switchPadding(pc);
+      for (uint32_t i = 0; i < pad; ++i) sw.padding = sw.padding << 8 | r.u1();
+      sw.defaultTarget = static_cast<Label>(pc + static_cast<uint32_t>(r.s4()));
+      if (f == Format::TableSwitch) {
+        sw.low = r.s4();
+        int32_t high = r.s4();
+        if (high < sw.low) {
+          fail(at, "tableswitch high " + std::to_string(high) + " < low " + std::to_string(sw.low));
+        }
+        uint64_t n = static_cast<uint64_t>(int64_t{high} - sw.low) + 1;
+        r.needArray(n, 4);
+        sw.targets.resize(n);
+        for (auto& t : sw.targets) t = static_cast<Label>(pc + static_cast<uint32_t>(r.s4()));
+      } else {
+        int32_t n = r.s4();
+        if (n < 0) fail(at, "lookupswitch npairs " + std::to_string(n) + " < 0");
+        r.needArray(static_cast<size_t>(n), 8);
+        sw.keys.resize(static_cast<size_t>(n));
+        sw.targets.resize(static_cast<size_t>(n));
+        for (int32_t i = 0; i < n; ++i) {
+          sw.keys[i] = r.s4();
+          sw.targets[i] = static_cast<Label>(pc + static_cast<uint32_t>(r.s4()));
+        }
+      }
+      insn.a = static_cast<int32_t>(code.switches.size());
+      code.switches.push_back(std::move(sw));
+      break;
+    }
+    default:
+      fail(at, "invalid opcode " + std::to_string(opByte) + " at code offset " + std::to_string(pc));
+  }
+  return static_cast<uint32_t>(r.offset() - at);
+}
+
+// Turns the absolute target offsets left by decodeInsn into labels.
+void resolveTargets(CodeLabels& cl, const std::vector<uint32_t>& insnOffsets, size_t codeStart) {
+  Code& code = *cl.mutableCode;
+  auto target = [&](uint32_t raw, size_t insnIndex) {
+    size_t errAt = codeStart + insnOffsets[insnIndex];
+    uint32_t length = static_cast<uint32_t>(cl.insnAt.size() - 1);
+    if (raw >= length) {
+      fail(errAt, "branch target " + std::to_string(static_cast<int32_t>(raw)) +
+                      " outside the code (length " + std::to_string(length) + ")");
+    }
+    return cl.labelFor(raw, errAt);
+  };
+  for (size_t i = 0; i < code.insns.size(); ++i) {
+    Insn& insn = code.insns[i];
+    Format f = opInfo(insn.op).format;
+    if (f == Format::Branch2 || f == Format::Branch4) {
+      insn.a = static_cast<int32_t>(target(static_cast<uint32_t>(insn.a), i));
+    } else if (f == Format::TableSwitch || f == Format::LookupSwitch) {
+      Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+      sw.defaultTarget = target(static_cast<uint32_t>(sw.defaultTarget), i);
+      for (auto& t : sw.targets) t = target(static_cast<uint32_t>(t), i);
+    }
+  }
+}
+
+bool oldCodeLayout(const Context& ctx) { return ctx.major == 45 && ctx.minor < 3; }
+
+}  // namespace
+
+void readCode(Reader& r, Context& ctx, CodeAttr& out) {
+  size_t at = r.offset();
+  uint32_t length;
+  if (oldCodeLayout(ctx)) {  // JVMS 4.7.3 footnote: 45.0-45.2 use u1, u1, u2
+    out.maxStack = r.u1();
+    out.maxLocals = r.u1();
+    length = r.u2();
+  } else {
+    out.maxStack = r.u2();
+    out.maxLocals = r.u2();
+    length = r.u4();
+  }
+  if (length == 0 || length > 65535) {
+    fail(at, "code_length " + std::to_string(length) + " is not in 1..65535");
+  }
+  size_t codeStart = r.offset();
+  Reader code = r.sub(length);
+
+  CodeLabels cl;
+  cl.mutableCode = &out.code;
+  cl.code = &out.code;
+  cl.insnAt.assign(length + 1, kNoIndex);
+  cl.labelAt.assign(length + 1, kNoIndex);
+  cl.offsets.reserve(length / 2 + 2);
+  out.code.insns.reserve(length / 2 + 1);
+  while (!code.atEnd()) {
+    auto pc = static_cast<uint32_t>(code.offset() - codeStart);
+    cl.insnAt[pc] = static_cast<uint32_t>(out.code.insns.size());
+    cl.offsets.push_back(pc);
+    decodeInsn(code, pc, *ctx.pool, out.code, out.code.insns.emplace_back());
+  }
+  cl.insnAt[length] = static_cast<uint32_t>(out.code.insns.size());
+  cl.offsets.push_back(length);
+  resolveTargets(cl, cl.offsets, codeStart);
+
+  CodeLabels* outer = ctx.labels;
+  ctx.labels = &cl;
+  In in(r, ctx);
+  in.list(out.handlers, 2, 8, [&](ExceptionHandler& h) {
+    size_t hAt = r.offset();
+    in.label(h.start);
+    size_t endAt = r.offset();
+    h.end = cl.labelFor(r.u2(), endAt, /*allowEnd=*/true);
+    in.label(h.handler);
+    in.cpOrZero(h.catchType, {Tag::Class});
+    if (cl.offsetOf(h.start) >= cl.offsetOf(h.end)) {
+      fail(hAt, "exception handler range is empty or reversed");
+    }
+  });
+  readAttributes(r, ctx, Where::Code, out.attributes);
+  ctx.labels = outer;
+}
+
+namespace {
+
+void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& insn,
+                uint32_t pc) {
+  Format f = opInfo(insn.op).format;
+  if (insn.wide) w.u1(static_cast<uint8_t>(Op::wide));
+  w.u1(static_cast<uint8_t>(insn.op));
+  auto branch = [&](Label l) { return static_cast<int64_t>(cl.offsetOf(l)) - pc; };
+  switch (f) {
+    case Format::None: break;
+    case Format::S1:
+    case Format::NewArray:
+    case Format::Cp1: w.u1(static_cast<uint8_t>(insn.a)); break;
+    case Format::S2:
+    case Format::Cp2: w.u2(static_cast<uint16_t>(insn.a)); break;
+    case Format::Local:
+      if (insn.wide) {
+        w.u2(static_cast<uint16_t>(insn.a));
+      } else {
+        w.u1(static_cast<uint8_t>(insn.a));
+      }
+      break;
+    case Format::Iinc:
+      if (insn.wide) {
+        w.u2(static_cast<uint16_t>(insn.a));
+        w.u2(static_cast<uint16_t>(insn.b));
+      } else {
+        w.u1(static_cast<uint8_t>(insn.a));
+        w.u1(static_cast<uint8_t>(insn.b));
+      }
+      break;
+    case Format::Branch2: {
+      int64_t d = branch(insn.target());
+      if (d < INT16_MIN || d > INT16_MAX) {
+        fail(std::nullopt, std::string(opInfo(insn.op).name) + " at code offset " +
+                               std::to_string(pc) + " cannot reach offset " +
+                               std::to_string(cl.offsetOf(insn.target())) +
+                               " with a 16-bit branch");
+      }
+      w.u2(static_cast<uint16_t>(d));
+      break;
+    }
+    case Format::Branch4: w.u4(static_cast<uint32_t>(branch(insn.target()))); break;
+    case Format::InvokeInterface:
+      w.u2(static_cast<uint16_t>(insn.a));
+      w.u1(static_cast<uint8_t>(insn.b));
+      w.u1(static_cast<uint8_t>(insn.b >> 8));
+      break;
+    case Format::InvokeDynamic:
+      w.u2(static_cast<uint16_t>(insn.a));
+      w.u2(static_cast<uint16_t>(insn.b));
+      break;
+    case Format::MultiANewArray:
+      w.u2(static_cast<uint16_t>(insn.a));
+      w.u1(static_cast<uint8_t>(insn.b));
+      break;
+    case Format::TableSwitch:
+    case Format::LookupSwitch: {
+      const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+      uint32_t pad = switchPadding(pc);
+      for (uint32_t i = pad; i > 0; --i) w.u1(static_cast<uint8_t>(sw.padding >> (8 * (i - 1))));
+      w.u4(static_cast<uint32_t>(branch(sw.defaultTarget)));
+      if (f == Format::TableSwitch) {
+        w.u4(static_cast<uint32_t>(sw.low));
+        w.u4(static_cast<uint32_t>(sw.low + static_cast<int32_t>(sw.targets.size()) - 1));
+        for (Label t : sw.targets) w.u4(static_cast<uint32_t>(branch(t)));
+      } else {
+        w.u4(static_cast<uint32_t>(sw.targets.size()));
+        for (size_t i = 0; i < sw.targets.size(); ++i) {
+          w.u4(static_cast<uint32_t>(sw.keys[i]));
+          w.u4(static_cast<uint32_t>(branch(sw.targets[i])));
+        }
+      }
+      break;
+    }
+    default:
+      fail(std::nullopt, "cannot encode opcode " + std::to_string(static_cast<int>(insn.op)));
+  }
+}
+
+}  // namespace
+
+void writeCode(Writer& w, Context& ctx, const CodeAttr& attr) {
+  const Code& code = attr.code;
+  CodeLabels cl;
+  cl.code = &code;
+  cl.offsets = computeOffsets(code);
+  uint32_t length = cl.offsets.back();
+  if (length == 0 || length > 65535) {
+    fail(std::nullopt, "code length " + std::to_string(length) + " is not in 1..65535");
+  }
+  if (oldCodeLayout(ctx)) {
+    w.u1(static_cast<uint8_t>(attr.maxStack));
+    w.u1(static_cast<uint8_t>(attr.maxLocals));
+    w.u2(static_cast<uint16_t>(length));
+  } else {
+    w.u2(attr.maxStack);
+    w.u2(attr.maxLocals);
+    w.u4(length);
+  }
+  for (size_t i = 0; i < code.insns.size(); ++i) encodeInsn(w, code, cl, code.insns[i], cl.offsets[i]);
+
+  CodeLabels* outer = ctx.labels;
+  ctx.labels = &cl;
+  Out out(w, ctx);
+  out.list(attr.handlers, 2, 8, [&](const ExceptionHandler& h) {
+    out.label(h.start);
+    out.label(h.end);
+    out.label(h.handler);
+    out.cpOrZero(h.catchType, {});
+  });
+  writeAttributes(w, ctx, attr.attributes);
+  ctx.labels = outer;
+}
+
+}  // namespace detail
+}  // namespace dragnet::classfile

@@ -1,0 +1,382 @@
+#include "classfile/constant_pool.h"
+
+#include <bit>
+#include <cstring>
+
+#include "classfile/mutf8.h"
+
+namespace dragnet::classfile {
+
+const char* tagName(Tag t) {
+  switch (t) {
+    case Tag::Unusable: return "unusable";
+    case Tag::Utf8: return "Utf8";
+    case Tag::Integer: return "Integer";
+    case Tag::Float: return "Float";
+    case Tag::Long: return "Long";
+    case Tag::Double: return "Double";
+    case Tag::Class: return "Class";
+    case Tag::String: return "String";
+    case Tag::Fieldref: return "Fieldref";
+    case Tag::Methodref: return "Methodref";
+    case Tag::InterfaceMethodref: return "InterfaceMethodref";
+    case Tag::NameAndType: return "NameAndType";
+    case Tag::MethodHandle: return "MethodHandle";
+    case Tag::MethodType: return "MethodType";
+    case Tag::Dynamic: return "Dynamic";
+    case Tag::InvokeDynamic: return "InvokeDynamic";
+    case Tag::Module: return "Module";
+    case Tag::Package: return "Package";
+  }
+  return "unknown";
+}
+
+std::string TagSet::describe() const {
+  std::string s;
+  for (unsigned t = 1; t <= 20; ++t) {
+    if (!(bits_ >> t & 1u)) continue;
+    if (!s.empty()) s += " or ";
+    s += tagName(static_cast<Tag>(t));
+  }
+  return s;
+}
+
+ConstantPool::ConstantPool() : entries_(1), owned_(std::make_unique<std::deque<std::string>>()) {}
+
+void ConstantPool::parse(Reader& r, uint16_t majorVersion) {
+  parseEntries(r, majorVersion);
+  checkReferences(majorVersion);
+}
+
+namespace {
+// Minimum version (major) that allows each tag; HotSpot rejects earlier use.
+uint16_t minVersion(Tag t) {
+  switch (t) {
+    case Tag::MethodHandle:
+    case Tag::MethodType:
+    case Tag::InvokeDynamic: return 51;
+    case Tag::Module:
+    case Tag::Package: return 53;
+    case Tag::Dynamic: return 55;
+    default: return 45;
+  }
+}
+}  // namespace
+
+void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
+  size_t countOffset = r.offset();
+  uint16_t count = r.u2();
+  if (count == 0) fail(countOffset, "constant_pool_count is 0");
+  // Every entry takes at least 3 bytes: bound the allocation by the input size.
+  r.needArray(count - 1u, 3);
+  entries_.assign(count, CpEntry{});
+  offsets_.assign(count, 0);
+  for (uint16_t i = 1; i < count; ++i) {
+    offsets_[i] = r.offset();
+    CpEntry& e = entries_[i];
+    uint8_t tagByte = r.u1();
+    e.tag = static_cast<Tag>(tagByte);
+    switch (e.tag) {
+      case Tag::Utf8: {
+        uint16_t len = r.u2();
+        auto b = r.bytes(len);
+        e.utf8 = std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
+        if (auto bad = mutf8::firstInvalid(e.utf8, majorVersion >= 48)) {
+          fail(offsets_[i] + 3 + *bad, "illegal modified UTF-8 byte in Utf8 constant", i);
+        }
+        break;
+      }
+      case Tag::Integer:
+      case Tag::Float: e.value = r.u4(); break;
+      case Tag::Long:
+      case Tag::Double:
+        e.value = r.u8();
+        // The two-slot rule: the next index is unusable and must exist.
+        if (i + 1 >= count) fail(offsets_[i], "Long/Double in the last constant-pool slot", i);
+        ++i;
+        break;
+      case Tag::Class:
+      case Tag::String:
+      case Tag::MethodType:
+      case Tag::Module:
+      case Tag::Package: e.a = r.u2(); break;
+      case Tag::Fieldref:
+      case Tag::Methodref:
+      case Tag::InterfaceMethodref:
+      case Tag::NameAndType:
+      case Tag::Dynamic:
+      case Tag::InvokeDynamic:
+        e.a = r.u2();
+        e.b = r.u2();
+        break;
+      case Tag::MethodHandle:
+        e.refKind = r.u1();
+        e.a = r.u2();
+        break;
+      default: fail(offsets_[i], "unknown constant-pool tag " + std::to_string(tagByte), i);
+    }
+    if (majorVersion < minVersion(e.tag)) {
+      fail(offsets_[i],
+           std::string(tagName(e.tag)) + " constant needs class-file version " +
+               std::to_string(minVersion(e.tag)) + ", this is " + std::to_string(majorVersion),
+           i);
+    }
+  }
+}
+
+void ConstantPool::check(CpIndex i, TagSet allowed, size_t offset) const {
+  if (!valid(i)) {
+    fail(offset,
+         "invalid constant-pool index (pool has " + std::to_string(entries_.size()) + " slots)",
+         raw(i));
+  }
+  Tag t = entries_[raw(i)].tag;
+  if (!allowed.has(t)) {
+    fail(offset, std::string("expected ") + allowed.describe() + ", found " + tagName(t), raw(i));
+  }
+}
+
+void ConstantPool::checkReferences(uint16_t majorVersion) const {
+  static constexpr TagSet kUtf8{Tag::Utf8};
+  for (size_t i = 1; i < entries_.size(); ++i) {
+    const CpEntry& e = entries_[i];
+    size_t at = offsets_[i];
+    auto ref = [&](uint16_t target, TagSet allowed) {
+      if (!valid(CpIndex{target}) || !allowed.has(entries_[target].tag)) {
+        fail(at,
+             std::string(tagName(e.tag)) + " entry #" + std::to_string(i) + " refers to #" +
+                 std::to_string(target) + ", which is " +
+                 (valid(CpIndex{target}) ? tagName(entries_[target].tag) : "not a valid index") +
+                 "; expected " + allowed.describe(),
+             static_cast<uint16_t>(i));
+      }
+    };
+    switch (e.tag) {
+      case Tag::Class:
+      case Tag::String:
+      case Tag::MethodType:
+      case Tag::Module:
+      case Tag::Package: ref(e.a, kUtf8); break;
+      case Tag::NameAndType:
+        ref(e.a, kUtf8);
+        ref(e.b, kUtf8);
+        break;
+      case Tag::Fieldref:
+      case Tag::Methodref:
+      case Tag::InterfaceMethodref:
+        ref(e.a, {Tag::Class});
+        ref(e.b, {Tag::NameAndType});
+        break;
+      case Tag::Dynamic:
+      case Tag::InvokeDynamic: ref(e.b, {Tag::NameAndType}); break;
+      case Tag::MethodHandle: {
+        if (e.refKind < 1 || e.refKind > 9) {
+          fail(at, "MethodHandle reference kind " + std::to_string(e.refKind) + " not in 1..9",
+               static_cast<uint16_t>(i));
+        }
+        auto kind = static_cast<RefKind>(e.refKind);
+        if (kind <= RefKind::PutStatic) {
+          ref(e.a, {Tag::Fieldref});
+        } else if (kind == RefKind::InvokeVirtual || kind == RefKind::NewInvokeSpecial) {
+          ref(e.a, {Tag::Methodref});
+        } else if (kind == RefKind::InvokeInterface) {
+          ref(e.a, {Tag::InterfaceMethodref});
+        } else if (majorVersion >= 52) {
+          ref(e.a, {Tag::Methodref, Tag::InterfaceMethodref});
+        } else {
+          ref(e.a, {Tag::Methodref});
+        }
+        if (kind >= RefKind::InvokeVirtual) {
+          std::string_view name = nameAndType(CpIndex{entries_[e.a].b}).first;
+          bool isInit = name == "<init>";
+          if ((kind == RefKind::NewInvokeSpecial) != isInit || name == "<clinit>") {
+            fail(at, "MethodHandle of kind " + std::to_string(e.refKind) + " names method " +
+                         std::string(name), static_cast<uint16_t>(i));
+          }
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+void ConstantPool::write(Writer& w) const {
+  w.u2(count());
+  for (size_t i = 1; i < entries_.size(); ++i) {
+    const CpEntry& e = entries_[i];
+    if (e.tag == Tag::Unusable) continue;
+    w.u1(static_cast<uint8_t>(e.tag));
+    switch (e.tag) {
+      case Tag::Utf8:
+        w.u2(static_cast<uint16_t>(e.utf8.size()));
+        w.bytes(e.utf8);
+        break;
+      case Tag::Integer:
+      case Tag::Float: w.u4(static_cast<uint32_t>(e.value)); break;
+      case Tag::Long:
+      case Tag::Double: w.u8(e.value); break;
+      case Tag::Class:
+      case Tag::String:
+      case Tag::MethodType:
+      case Tag::Module:
+      case Tag::Package: w.u2(e.a); break;
+      case Tag::MethodHandle:
+        w.u1(e.refKind);
+        w.u2(e.a);
+        break;
+      default:
+        w.u2(e.a);
+        w.u2(e.b);
+        break;
+    }
+  }
+}
+
+std::string_view ConstantPool::className(CpIndex classIndex) const {
+  return entries_[entries_[raw(classIndex)].a].utf8;
+}
+
+std::pair<std::string_view, std::string_view> ConstantPool::nameAndType(CpIndex nat) const {
+  const CpEntry& e = entries_[raw(nat)];
+  return {entries_[e.a].utf8, entries_[e.b].utf8};
+}
+
+ConstantPool::Member ConstantPool::memberRef(CpIndex ref) const {
+  const CpEntry& e = entries_[raw(ref)];
+  auto [name, desc] = nameAndType(CpIndex{e.b});
+  return {className(CpIndex{e.a}), name, desc};
+}
+
+float ConstantPool::floatValue(CpIndex i) const {
+  return std::bit_cast<float>(static_cast<uint32_t>(entries_[raw(i)].value));
+}
+double ConstantPool::doubleValue(CpIndex i) const {
+  return std::bit_cast<double>(entries_[raw(i)].value);
+}
+
+std::string ConstantPool::key(const CpEntry& e) {
+  std::string k;
+  k.reserve(12 + e.utf8.size());
+  k += static_cast<char>(e.tag);
+  if (e.tag == Tag::Utf8) {
+    k += e.utf8;
+    return k;
+  }
+  char buf[13];
+  buf[0] = static_cast<char>(e.refKind);
+  std::memcpy(buf + 1, &e.a, 2);
+  std::memcpy(buf + 3, &e.b, 2);
+  std::memcpy(buf + 5, &e.value, 8);
+  k.append(buf, sizeof buf);
+  return k;
+}
+
+void ConstantPool::buildIndex() const {
+  if (indexed_) return;
+  index_.reserve(entries_.size() * 2);
+  for (size_t i = 1; i < entries_.size(); ++i) {
+    if (entries_[i].tag != Tag::Unusable) index_.emplace(key(entries_[i]), static_cast<uint16_t>(i));
+  }
+  indexed_ = true;
+}
+
+std::optional<CpIndex> ConstantPool::find(const CpEntry& e) const {
+  buildIndex();
+  auto it = index_.find(key(e));
+  if (it == index_.end()) return std::nullopt;
+  return CpIndex{it->second};
+}
+
+CpIndex ConstantPool::add(const CpEntry& entry) {
+  if (auto existing = find(entry)) return *existing;
+  bool wide = entry.tag == Tag::Long || entry.tag == Tag::Double;
+  if (entries_.size() + (wide ? 2 : 1) > 65535) {
+    fail(std::nullopt, "constant pool full: cannot add a " + std::string(tagName(entry.tag)) +
+                           " entry beyond 65535 slots");
+  }
+  CpEntry e = entry;
+  if (e.tag == Tag::Utf8) {
+    if (e.utf8.size() > 65535) fail(std::nullopt, "Utf8 constant longer than 65535 bytes");
+    e.utf8 = owned_->emplace_back(entry.utf8);
+  }
+  auto idx = static_cast<uint16_t>(entries_.size());
+  entries_.push_back(e);
+  offsets_.push_back(0);
+  if (wide) {
+    entries_.emplace_back();
+    offsets_.push_back(0);
+  }
+  index_.emplace(key(e), idx);
+  return CpIndex{idx};
+}
+
+CpIndex ConstantPool::addUtf8(std::string_view s) {
+  CpEntry e;
+  e.tag = Tag::Utf8;
+  e.utf8 = s;
+  return add(e);
+}
+
+namespace {
+CpEntry ref1(Tag t, CpIndex a) {
+  CpEntry e;
+  e.tag = t;
+  e.a = raw(a);
+  return e;
+}
+CpEntry ref2(Tag t, CpIndex a, CpIndex b) {
+  CpEntry e = ref1(t, a);
+  e.b = raw(b);
+  return e;
+}
+CpEntry number(Tag t, uint64_t bits) {
+  CpEntry e;
+  e.tag = t;
+  e.value = bits;
+  return e;
+}
+}  // namespace
+
+CpIndex ConstantPool::addClass(std::string_view n) { return add(ref1(Tag::Class, addUtf8(n))); }
+CpIndex ConstantPool::addString(std::string_view s) { return add(ref1(Tag::String, addUtf8(s))); }
+CpIndex ConstantPool::addMethodType(std::string_view d) {
+  return add(ref1(Tag::MethodType, addUtf8(d)));
+}
+CpIndex ConstantPool::addInteger(int32_t v) {
+  return add(number(Tag::Integer, static_cast<uint32_t>(v)));
+}
+CpIndex ConstantPool::addFloat(float v) {
+  return add(number(Tag::Float, std::bit_cast<uint32_t>(v)));
+}
+CpIndex ConstantPool::addLong(int64_t v) {
+  return add(number(Tag::Long, static_cast<uint64_t>(v)));
+}
+CpIndex ConstantPool::addDouble(double v) {
+  return add(number(Tag::Double, std::bit_cast<uint64_t>(v)));
+}
+CpIndex ConstantPool::addNameAndType(std::string_view name, std::string_view desc) {
+  CpIndex n = addUtf8(name);
+  CpIndex d = addUtf8(desc);
+  return add(ref2(Tag::NameAndType, n, d));
+}
+CpIndex ConstantPool::addFieldref(std::string_view o, std::string_view n, std::string_view d) {
+  CpIndex c = addClass(o);
+  return add(ref2(Tag::Fieldref, c, addNameAndType(n, d)));
+}
+CpIndex ConstantPool::addMethodref(std::string_view o, std::string_view n, std::string_view d) {
+  CpIndex c = addClass(o);
+  return add(ref2(Tag::Methodref, c, addNameAndType(n, d)));
+}
+CpIndex ConstantPool::addInterfaceMethodref(std::string_view o, std::string_view n,
+                                            std::string_view d) {
+  CpIndex c = addClass(o);
+  return add(ref2(Tag::InterfaceMethodref, c, addNameAndType(n, d)));
+}
+CpIndex ConstantPool::addMethodHandle(RefKind kind, CpIndex reference) {
+  CpEntry e = ref1(Tag::MethodHandle, reference);
+  e.refKind = static_cast<uint8_t>(kind);
+  return add(e);
+}
+
+}  // namespace dragnet::classfile
