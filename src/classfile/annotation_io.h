@@ -26,12 +26,22 @@ void ioElementValue(S& s, E& e) {
     case 'C':
     case 'I':
     case 'S':
-    case 'Z': s.cp(e.a, {Tag::Integer}); break;
-    case 'D': s.cp(e.a, {Tag::Double}); break;
-    case 'F': s.cp(e.a, {Tag::Float}); break;
-    case 'J': s.cp(e.a, {Tag::Long}); break;
+    case 'Z':
+      s.cp(e.a, {Tag::Integer});
+      break;
+    case 'D':
+      s.cp(e.a, {Tag::Double});
+      break;
+    case 'F':
+      s.cp(e.a, {Tag::Float});
+      break;
+    case 'J':
+      s.cp(e.a, {Tag::Long});
+      break;
     case 's':
-    case 'c': s.cp(e.a, kUtf8Tag); break;
+    case 'c':
+      s.cp(e.a, kUtf8Tag);
+      break;
     case 'e':
       s.cp(e.a, kUtf8Tag);
       s.cp(e.b, kUtf8Tag);
@@ -44,7 +54,8 @@ void ioElementValue(S& s, E& e) {
     case '[':
       s.list(e.values, 2, 1, [&](auto& v) { ioElementValue(s, v); });
       break;
-    default: fail(tagAt, "unknown element_value tag " + std::to_string(e.tag));
+    default:
+      fail(tagAt, "unknown element_value tag " + std::to_string(e.tag));
   }
   --s.ctx.depth;
 }
@@ -65,10 +76,14 @@ void ioTypeAnnotation(S& s, T& t) {
   switch (t.targetType) {
     case 0x00:
     case 0x01:
-    case 0x16: s.u1(t.index); break;
+    case 0x16:
+      s.u1(t.index);
+      break;
     case 0x10:
     case 0x17:
-    case 0x42: s.u2(t.index); break;
+    case 0x42:
+      s.u2(t.index);
+      break;
     case 0x11:
     case 0x12:
       s.u1(t.index);
@@ -76,7 +91,8 @@ void ioTypeAnnotation(S& s, T& t) {
       break;
     case 0x13:
     case 0x14:
-    case 0x15: break;
+    case 0x15:
+      break;
     case 0x40:
     case 0x41:
       s.list(t.localVars, 2, 6, [&](auto& v) {
@@ -88,7 +104,9 @@ void ioTypeAnnotation(S& s, T& t) {
     case 0x43:
     case 0x44:
     case 0x45:
-    case 0x46: s.label(t.offset); break;
+    case 0x46:
+      s.label(t.offset);
+      break;
     case 0x47:
     case 0x48:
     case 0x49:
@@ -97,7 +115,8 @@ void ioTypeAnnotation(S& s, T& t) {
       s.label(t.offset);
       s.u1(t.index2);
       break;
-    default: fail(at, "unknown type-annotation target_type " + std::to_string(t.targetType));
+    default:
+      fail(at, "unknown type-annotation target_type " + std::to_string(t.targetType));
   }
   s.list(t.path, 1, 2, [&](auto& p) {
     s.u1(p.first);

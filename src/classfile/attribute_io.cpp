@@ -10,8 +10,9 @@ namespace dragnet::classfile::detail {
 namespace {
 
 constexpr TagSet kClass{Tag::Class};
-constexpr TagSet kLoadable{Tag::Integer, Tag::Float,        Tag::Long,       Tag::Double, Tag::String,
-                           Tag::Class,   Tag::MethodHandle, Tag::MethodType, Tag::Dynamic};
+constexpr TagSet kLoadable{Tag::Integer,      Tag::Float,      Tag::Long,
+                           Tag::Double,       Tag::String,     Tag::Class,
+                           Tag::MethodHandle, Tag::MethodType, Tag::Dynamic};
 
 template <class S, class A>
 void ioModule(S& s, A& a);
@@ -69,9 +70,8 @@ void io(S& s, A& a) {
   } else if constexpr (std::is_base_of_v<AnnotationsAttr, T>) {
     s.list(a.annotations, 2, 4, [&](auto& e) { ioAnnotation(s, e); });
   } else if constexpr (std::is_base_of_v<ParameterAnnotationsAttr, T>) {
-    s.list(a.parameters, 1, 2, [&](auto& p) {
-      s.list(p, 2, 4, [&](auto& e) { ioAnnotation(s, e); });
-    });
+    s.list(a.parameters, 1, 2,
+           [&](auto& p) { s.list(p, 2, 4, [&](auto& e) { ioAnnotation(s, e); }); });
   } else if constexpr (std::is_base_of_v<TypeAnnotationsAttr, T>) {
     s.list(a.annotations, 2, 6, [&](auto& e) { ioTypeAnnotation(s, e); });
   } else if constexpr (std::is_same_v<T, AnnotationDefaultAttr>) {
@@ -180,8 +180,8 @@ void ioStackMap(Out& s, const StackMapTableAttr& a) {
   int64_t prev = -1;
   s.list(a.frames, 2, 1, [&](const Frame& f) {
     int64_t off = s.ctx.labels->offsetOf(f.at);
-    if (off <= prev) fail(std::nullopt, "stack-map frames out of order at code offset " +
-                                            std::to_string(off));
+    if (off <= prev)
+      fail(std::nullopt, "stack-map frames out of order at code offset " + std::to_string(off));
     auto delta = static_cast<uint32_t>(off - prev - 1);
     prev = off;
     uint8_t type = f.type;
@@ -243,7 +243,8 @@ void writeAs(Writer& w, Context& ctx, const AttrBody& body) {
 }
 
 template <class T>
-constexpr Kind kind(std::string_view name, uint8_t places, uint16_t minMajor, bool lenient = false) {
+constexpr Kind kind(std::string_view name, uint8_t places, uint16_t minMajor,
+                    bool lenient = false) {
   return Kind{name, places, minMajor, lenient, &readAs<T>, &writeAs<T>};
 }
 

@@ -24,18 +24,32 @@ struct RawAttr {
   std::string malformed;  // empty unless a known attribute failed to parse
 };
 
-struct ConstantValueAttr { CpIndex value{}; };
-struct SignatureAttr { CpIndex signature{}; };
-struct SourceFileAttr { CpIndex file{}; };
-struct NestHostAttr { CpIndex host{}; };
-struct ModuleMainClassAttr { CpIndex mainClass{}; };
+struct ConstantValueAttr {
+  CpIndex value{};
+};
+struct SignatureAttr {
+  CpIndex signature{};
+};
+struct SourceFileAttr {
+  CpIndex file{};
+};
+struct NestHostAttr {
+  CpIndex host{};
+};
+struct ModuleMainClassAttr {
+  CpIndex mainClass{};
+};
 struct SyntheticAttr {};
 struct DeprecatedAttr {};
-struct SourceDebugExtensionAttr { std::span<const uint8_t> bytes; };
+struct SourceDebugExtensionAttr {
+  std::span<const uint8_t> bytes;
+};
 
 // Lists of class (or package) indices: Exceptions, NestMembers, PermittedSubclasses,
 // ModulePackages.
-struct ClassListAttr { std::vector<CpIndex> entries; };
+struct ClassListAttr {
+  std::vector<CpIndex> entries;
+};
 struct ExceptionsAttr : ClassListAttr {};
 struct NestMembersAttr : ClassListAttr {};
 struct PermittedSubclassesAttr : ClassListAttr {};
@@ -92,18 +106,28 @@ struct Frame {
   std::vector<VType> locals;
   std::vector<VType> stack;
 };
-struct StackMapTableAttr { std::vector<Frame> frames; };
+struct StackMapTableAttr {
+  std::vector<Frame> frames;
+};
 
-struct AnnotationsAttr { std::vector<Annotation> annotations; };
+struct AnnotationsAttr {
+  std::vector<Annotation> annotations;
+};
 struct RuntimeVisibleAnnotationsAttr : AnnotationsAttr {};
 struct RuntimeInvisibleAnnotationsAttr : AnnotationsAttr {};
-struct ParameterAnnotationsAttr { std::vector<std::vector<Annotation>> parameters; };
+struct ParameterAnnotationsAttr {
+  std::vector<std::vector<Annotation>> parameters;
+};
 struct RuntimeVisibleParameterAnnotationsAttr : ParameterAnnotationsAttr {};
 struct RuntimeInvisibleParameterAnnotationsAttr : ParameterAnnotationsAttr {};
-struct TypeAnnotationsAttr { std::vector<TypeAnnotation> annotations; };
+struct TypeAnnotationsAttr {
+  std::vector<TypeAnnotation> annotations;
+};
 struct RuntimeVisibleTypeAnnotationsAttr : TypeAnnotationsAttr {};
 struct RuntimeInvisibleTypeAnnotationsAttr : TypeAnnotationsAttr {};
-struct AnnotationDefaultAttr { ElementValue value; };
+struct AnnotationDefaultAttr {
+  ElementValue value;
+};
 
 struct BootstrapMethodsAttr {
   struct Method {
@@ -174,8 +198,8 @@ using AttrBody = std::variant<
     RuntimeVisibleAnnotationsAttr, RuntimeInvisibleAnnotationsAttr,
     RuntimeVisibleParameterAnnotationsAttr, RuntimeInvisibleParameterAnnotationsAttr,
     RuntimeVisibleTypeAnnotationsAttr, RuntimeInvisibleTypeAnnotationsAttr, AnnotationDefaultAttr,
-    BootstrapMethodsAttr, MethodParametersAttr, ModuleAttr, ModulePackagesAttr,
-    ModuleMainClassAttr, NestHostAttr, NestMembersAttr, RecordAttr, PermittedSubclassesAttr>;
+    BootstrapMethodsAttr, MethodParametersAttr, ModuleAttr, ModulePackagesAttr, ModuleMainClassAttr,
+    NestHostAttr, NestMembersAttr, RecordAttr, PermittedSubclassesAttr>;
 
 struct Attribute {
   CpIndex name{};  // the Utf8 entry naming it (kept: a pool may hold duplicate names)

@@ -34,10 +34,10 @@ struct Insn {
 
 struct Switch {
   Label defaultTarget = Label::None;
-  int32_t low = 0;               // tableswitch: targets[i] is for key low + i
-  std::vector<int32_t> keys;     // lookupswitch: sorted keys, parallel to targets
+  int32_t low = 0;            // tableswitch: targets[i] is for key low + i
+  std::vector<int32_t> keys;  // lookupswitch: sorted keys, parallel to targets
   std::vector<Label> targets;
-  uint32_t padding = 0;          // the 0-3 padding bytes as read (nonzero only pre-51)
+  uint32_t padding = 0;  // the 0-3 padding bytes as read (nonzero only pre-51)
 };
 
 class Code {

@@ -54,19 +54,26 @@ TagSet cpOperandTags(Op op) {
   switch (op) {
     case Op::ldc:
     case Op::ldc_w:
-      return {Tag::Integer, Tag::Float, Tag::String, Tag::Class, Tag::MethodType,
-              Tag::MethodHandle, Tag::Dynamic};
-    case Op::ldc2_w: return {Tag::Long, Tag::Double, Tag::Dynamic};
+      return {Tag::Integer,    Tag::Float,        Tag::String, Tag::Class,
+              Tag::MethodType, Tag::MethodHandle, Tag::Dynamic};
+    case Op::ldc2_w:
+      return {Tag::Long, Tag::Double, Tag::Dynamic};
     case Op::getstatic:
     case Op::putstatic:
     case Op::getfield:
-    case Op::putfield: return {Tag::Fieldref};
-    case Op::invokevirtual: return {Tag::Methodref};
+    case Op::putfield:
+      return {Tag::Fieldref};
+    case Op::invokevirtual:
+      return {Tag::Methodref};
     case Op::invokespecial:
-    case Op::invokestatic: return {Tag::Methodref, Tag::InterfaceMethodref};
-    case Op::invokeinterface: return {Tag::InterfaceMethodref};
-    case Op::invokedynamic: return {Tag::InvokeDynamic};
-    default: return {Tag::Class};  // new, anewarray, checkcast, instanceof, multianewarray
+    case Op::invokestatic:
+      return {Tag::Methodref, Tag::InterfaceMethodref};
+    case Op::invokeinterface:
+      return {Tag::InterfaceMethodref};
+    case Op::invokedynamic:
+      return {Tag::InvokeDynamic};
+    default:
+      return {Tag::Class};  // new, anewarray, checkcast, instanceof, multianewarray
   }
 }
 
@@ -93,19 +100,36 @@ uint32_t decodeInsn(Reader& r, uint32_t pc, const ConstantPool& pool, Code& code
     pool.check(CpIndex{index}, cpOperandTags(insn.op), at);
   };
   switch (f) {
-    case Format::None: break;
-    case Format::S1: insn.a = r.s1(); break;
-    case Format::S2: insn.a = r.s2(); break;
-    case Format::NewArray: insn.a = r.u1(); break;
-    case Format::Cp1: cpOperand(r.u1()); break;
-    case Format::Cp2: cpOperand(r.u2()); break;
-    case Format::Local: insn.a = insn.wide ? r.u2() : r.u1(); break;
+    case Format::None:
+      break;
+    case Format::S1:
+      insn.a = r.s1();
+      break;
+    case Format::S2:
+      insn.a = r.s2();
+      break;
+    case Format::NewArray:
+      insn.a = r.u1();
+      break;
+    case Format::Cp1:
+      cpOperand(r.u1());
+      break;
+    case Format::Cp2:
+      cpOperand(r.u2());
+      break;
+    case Format::Local:
+      insn.a = insn.wide ? r.u2() : r.u1();
+      break;
     case Format::Iinc:
       insn.a = insn.wide ? r.u2() : r.u1();
       insn.b = insn.wide ? r.s2() : r.s1();
       break;
-    case Format::Branch2: insn.a = static_cast<int32_t>(pc) + r.s2(); break;
-    case Format::Branch4: insn.a = static_cast<int32_t>(pc + static_cast<uint32_t>(r.s4())); break;
+    case Format::Branch2:
+      insn.a = static_cast<int32_t>(pc) + r.s2();
+      break;
+    case Format::Branch4:
+      insn.a = static_cast<int32_t>(pc + static_cast<uint32_t>(r.s4()));
+      break;
     case Format::InvokeInterface:
       cpOperand(r.u2());
       insn.b = r.u1();
@@ -151,7 +175,8 @@ uint32_t decodeInsn(Reader& r, uint32_t pc, const ConstantPool& pool, Code& code
       break;
     }
     default:
-      fail(at, "invalid opcode " + std::to_string(opByte) + " at code offset " + std::to_string(pc));
+      fail(at,
+           "invalid opcode " + std::to_string(opByte) + " at code offset " + std::to_string(pc));
   }
   return static_cast<uint32_t>(r.offset() - at);
 }
@@ -240,19 +265,23 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
 
 namespace {
 
-void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& insn,
-                uint32_t pc) {
+void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& insn, uint32_t pc) {
   Format f = opInfo(insn.op).format;
   if (insn.wide) w.u1(static_cast<uint8_t>(Op::wide));
   w.u1(static_cast<uint8_t>(insn.op));
   auto branch = [&](Label l) { return static_cast<int64_t>(cl.offsetOf(l)) - pc; };
   switch (f) {
-    case Format::None: break;
+    case Format::None:
+      break;
     case Format::S1:
     case Format::NewArray:
-    case Format::Cp1: w.u1(static_cast<uint8_t>(insn.a)); break;
+    case Format::Cp1:
+      w.u1(static_cast<uint8_t>(insn.a));
+      break;
     case Format::S2:
-    case Format::Cp2: w.u2(static_cast<uint16_t>(insn.a)); break;
+    case Format::Cp2:
+      w.u2(static_cast<uint16_t>(insn.a));
+      break;
     case Format::Local:
       if (insn.wide) {
         w.u2(static_cast<uint16_t>(insn.a));
@@ -280,7 +309,9 @@ void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& i
       w.u2(static_cast<uint16_t>(d));
       break;
     }
-    case Format::Branch4: w.u4(static_cast<uint32_t>(branch(insn.target()))); break;
+    case Format::Branch4:
+      w.u4(static_cast<uint32_t>(branch(insn.target())));
+      break;
     case Format::InvokeInterface:
       w.u2(static_cast<uint16_t>(insn.a));
       w.u1(static_cast<uint8_t>(insn.b));
@@ -318,12 +349,31 @@ void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& i
   }
 }
 
+// An edited model may carry inconsistent switch tables; refuse them rather than emit
+// an invalid class.
+void checkSwitches(const Code& code) {
+  for (const Insn& insn : code.insns) {
+    Format f = opInfo(insn.op).format;
+    if (f != Format::TableSwitch && f != Format::LookupSwitch) continue;
+    if (insn.a < 0 || static_cast<size_t>(insn.a) >= code.switches.size()) {
+      fail(std::nullopt,
+           "switch instruction refers to missing switch table " + std::to_string(insn.a));
+    }
+    const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+    bool table = f == Format::TableSwitch;
+    if (table ? sw.targets.empty() : sw.keys.size() != sw.targets.size()) {
+      fail(std::nullopt, std::string(opInfo(insn.op).name) + " with inconsistent targets");
+    }
+  }
+}
+
 }  // namespace
 
 void writeCode(Writer& w, Context& ctx, const CodeAttr& attr) {
   const Code& code = attr.code;
   CodeLabels cl;
   cl.code = &code;
+  checkSwitches(code);
   cl.offsets = computeOffsets(code);
   uint32_t length = cl.offsets.back();
   if (length == 0 || length > 65535) {
@@ -338,7 +388,8 @@ void writeCode(Writer& w, Context& ctx, const CodeAttr& attr) {
     w.u2(attr.maxLocals);
     w.u4(length);
   }
-  for (size_t i = 0; i < code.insns.size(); ++i) encodeInsn(w, code, cl, code.insns[i], cl.offsets[i]);
+  for (size_t i = 0; i < code.insns.size(); ++i)
+    encodeInsn(w, code, cl, code.insns[i], cl.offsets[i]);
 
   CodeLabels* outer = ctx.labels;
   ctx.labels = &cl;

@@ -9,24 +9,42 @@ namespace dragnet::classfile {
 
 const char* tagName(Tag t) {
   switch (t) {
-    case Tag::Unusable: return "unusable";
-    case Tag::Utf8: return "Utf8";
-    case Tag::Integer: return "Integer";
-    case Tag::Float: return "Float";
-    case Tag::Long: return "Long";
-    case Tag::Double: return "Double";
-    case Tag::Class: return "Class";
-    case Tag::String: return "String";
-    case Tag::Fieldref: return "Fieldref";
-    case Tag::Methodref: return "Methodref";
-    case Tag::InterfaceMethodref: return "InterfaceMethodref";
-    case Tag::NameAndType: return "NameAndType";
-    case Tag::MethodHandle: return "MethodHandle";
-    case Tag::MethodType: return "MethodType";
-    case Tag::Dynamic: return "Dynamic";
-    case Tag::InvokeDynamic: return "InvokeDynamic";
-    case Tag::Module: return "Module";
-    case Tag::Package: return "Package";
+    case Tag::Unusable:
+      return "unusable";
+    case Tag::Utf8:
+      return "Utf8";
+    case Tag::Integer:
+      return "Integer";
+    case Tag::Float:
+      return "Float";
+    case Tag::Long:
+      return "Long";
+    case Tag::Double:
+      return "Double";
+    case Tag::Class:
+      return "Class";
+    case Tag::String:
+      return "String";
+    case Tag::Fieldref:
+      return "Fieldref";
+    case Tag::Methodref:
+      return "Methodref";
+    case Tag::InterfaceMethodref:
+      return "InterfaceMethodref";
+    case Tag::NameAndType:
+      return "NameAndType";
+    case Tag::MethodHandle:
+      return "MethodHandle";
+    case Tag::MethodType:
+      return "MethodType";
+    case Tag::Dynamic:
+      return "Dynamic";
+    case Tag::InvokeDynamic:
+      return "InvokeDynamic";
+    case Tag::Module:
+      return "Module";
+    case Tag::Package:
+      return "Package";
   }
   return "unknown";
 }
@@ -54,11 +72,15 @@ uint16_t minVersion(Tag t) {
   switch (t) {
     case Tag::MethodHandle:
     case Tag::MethodType:
-    case Tag::InvokeDynamic: return 51;
+    case Tag::InvokeDynamic:
+      return 51;
     case Tag::Module:
-    case Tag::Package: return 53;
-    case Tag::Dynamic: return 55;
-    default: return 45;
+    case Tag::Package:
+      return 53;
+    case Tag::Dynamic:
+      return 55;
+    default:
+      return 45;
   }
 }
 }  // namespace
@@ -87,7 +109,9 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
         break;
       }
       case Tag::Integer:
-      case Tag::Float: e.value = r.u4(); break;
+      case Tag::Float:
+        e.value = r.u4();
+        break;
       case Tag::Long:
       case Tag::Double:
         e.value = r.u8();
@@ -99,7 +123,9 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
       case Tag::String:
       case Tag::MethodType:
       case Tag::Module:
-      case Tag::Package: e.a = r.u2(); break;
+      case Tag::Package:
+        e.a = r.u2();
+        break;
       case Tag::Fieldref:
       case Tag::Methodref:
       case Tag::InterfaceMethodref:
@@ -113,7 +139,8 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
         e.refKind = r.u1();
         e.a = r.u2();
         break;
-      default: fail(offsets_[i], "unknown constant-pool tag " + std::to_string(tagByte), i);
+      default:
+        fail(offsets_[i], "unknown constant-pool tag " + std::to_string(tagByte), i);
     }
     if (majorVersion < minVersion(e.tag)) {
       fail(offsets_[i],
@@ -156,7 +183,9 @@ void ConstantPool::checkReferences(uint16_t majorVersion) const {
       case Tag::String:
       case Tag::MethodType:
       case Tag::Module:
-      case Tag::Package: ref(e.a, kUtf8); break;
+      case Tag::Package:
+        ref(e.a, kUtf8);
+        break;
       case Tag::NameAndType:
         ref(e.a, kUtf8);
         ref(e.b, kUtf8);
@@ -168,7 +197,9 @@ void ConstantPool::checkReferences(uint16_t majorVersion) const {
         ref(e.b, {Tag::NameAndType});
         break;
       case Tag::Dynamic:
-      case Tag::InvokeDynamic: ref(e.b, {Tag::NameAndType}); break;
+      case Tag::InvokeDynamic:
+        ref(e.b, {Tag::NameAndType});
+        break;
       case Tag::MethodHandle: {
         if (e.refKind < 1 || e.refKind > 9) {
           fail(at, "MethodHandle reference kind " + std::to_string(e.refKind) + " not in 1..9",
@@ -190,13 +221,16 @@ void ConstantPool::checkReferences(uint16_t majorVersion) const {
           std::string_view name = nameAndType(CpIndex{entries_[e.a].b}).first;
           bool isInit = name == "<init>";
           if ((kind == RefKind::NewInvokeSpecial) != isInit || name == "<clinit>") {
-            fail(at, "MethodHandle of kind " + std::to_string(e.refKind) + " names method " +
-                         std::string(name), static_cast<uint16_t>(i));
+            fail(at,
+                 "MethodHandle of kind " + std::to_string(e.refKind) + " names method " +
+                     std::string(name),
+                 static_cast<uint16_t>(i));
           }
         }
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
 }
@@ -213,14 +247,20 @@ void ConstantPool::write(Writer& w) const {
         w.bytes(e.utf8);
         break;
       case Tag::Integer:
-      case Tag::Float: w.u4(static_cast<uint32_t>(e.value)); break;
+      case Tag::Float:
+        w.u4(static_cast<uint32_t>(e.value));
+        break;
       case Tag::Long:
-      case Tag::Double: w.u8(e.value); break;
+      case Tag::Double:
+        w.u8(e.value);
+        break;
       case Tag::Class:
       case Tag::String:
       case Tag::MethodType:
       case Tag::Module:
-      case Tag::Package: w.u2(e.a); break;
+      case Tag::Package:
+        w.u2(e.a);
+        break;
       case Tag::MethodHandle:
         w.u1(e.refKind);
         w.u2(e.a);
@@ -276,7 +316,8 @@ void ConstantPool::buildIndex() const {
   if (indexed_) return;
   index_.reserve(entries_.size() * 2);
   for (size_t i = 1; i < entries_.size(); ++i) {
-    if (entries_[i].tag != Tag::Unusable) index_.emplace(key(entries_[i]), static_cast<uint16_t>(i));
+    if (entries_[i].tag != Tag::Unusable)
+      index_.emplace(key(entries_[i]), static_cast<uint16_t>(i));
   }
   indexed_ = true;
 }

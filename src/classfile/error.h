@@ -16,8 +16,8 @@
 namespace dragnet::classfile {
 
 struct Error {
-  std::string className;           // internal form; empty until this_class is known
-  std::optional<size_t> offset;    // byte offset in the class file
+  std::string className;            // internal form; empty until this_class is known
+  std::optional<size_t> offset;     // byte offset in the class file
   std::optional<uint16_t> cpIndex;  // constant-pool index involved, if any
   std::string message;
 
@@ -42,7 +42,7 @@ class ParseFailure : public std::runtime_error {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : v_(std::move(value)) {}      // NOLINT(google-explicit-constructor)
   Result(Error error) : v_(std::move(error)) {}  // NOLINT(google-explicit-constructor)
 
   bool ok() const { return v_.index() == 0; }

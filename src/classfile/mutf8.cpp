@@ -58,7 +58,8 @@ std::optional<size_t> firstInvalid(std::string_view bytes, bool rejectOverlong) 
     } else if ((b0 & 0xE0) == 0xC0) {
       if (i + 1 >= n || !isCont(static_cast<uint8_t>(bytes[i + 1]))) return i;
       // C0 80 encodes NUL; any other value below 0x80 is an overlong form.
-      if (rejectOverlong && b0 < 0xC2 && !(b0 == 0xC0 && static_cast<uint8_t>(bytes[i + 1]) == 0x80)) {
+      if (rejectOverlong && b0 < 0xC2 &&
+          !(b0 == 0xC0 && static_cast<uint8_t>(bytes[i + 1]) == 0x80)) {
         return i;
       }
       i += 2;

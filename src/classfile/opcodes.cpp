@@ -217,20 +217,28 @@ const OpInfo& opInfo(uint8_t opcode) { return opcode < 202 ? kOps[opcode] : kInv
 
 int fixedLength(Format f, bool wide) {
   switch (f) {
-    case Format::None: return 1;
+    case Format::None:
+      return 1;
     case Format::S1:
     case Format::Cp1:
-    case Format::NewArray: return 2;
-    case Format::Local: return wide ? 4 : 2;
-    case Format::Iinc: return wide ? 6 : 3;
+    case Format::NewArray:
+      return 2;
+    case Format::Local:
+      return wide ? 4 : 2;
+    case Format::Iinc:
+      return wide ? 6 : 3;
     case Format::S2:
     case Format::Cp2:
-    case Format::Branch2: return 3;
-    case Format::MultiANewArray: return 4;
+    case Format::Branch2:
+      return 3;
+    case Format::MultiANewArray:
+      return 4;
     case Format::Branch4:
     case Format::InvokeInterface:
-    case Format::InvokeDynamic: return 5;
-    default: return 0;
+    case Format::InvokeDynamic:
+      return 5;
+    default:
+      return 0;
   }
 }
 

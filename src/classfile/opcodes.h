@@ -201,7 +201,8 @@ enum class Op : uint8_t {
   arraylength = 0xbe,
   athrow = 0xbf,
   checkcast = 0xc0,
-  instanceof = 0xc1,
+  instanceof
+  = 0xc1,
   monitorenter = 0xc2,
   monitorexit = 0xc3,
   wide = 0xc4,

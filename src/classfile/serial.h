@@ -30,7 +30,15 @@ struct CodeLabels {
   // Reading: the label at `offset`; it must be an instruction boundary (or the end, when
   // allowed). `errAt` is the file offset reported on failure.
   Label labelFor(uint32_t offset, size_t errAt, bool allowEnd = false);
-  uint32_t offsetOf(Label l) const { return offsets[code->labels[static_cast<uint32_t>(l)]]; }
+  // Labels of an edited model are checked here: an unknown label id or a position past the
+  // end fails the write instead of reading out of bounds.
+  uint32_t offsetOf(Label l) const {
+    auto id = static_cast<uint32_t>(l);
+    if (id >= code->labels.size() || code->labels[id] >= offsets.size()) {
+      fail(std::nullopt, "label " + std::to_string(id) + " is not bound to an instruction");
+    }
+    return offsets[code->labels[id]];
+  }
 };
 
 struct Context {
