@@ -1,5 +1,6 @@
 // Attribute lists: recognising each attribute of JVMS 4.7 by name, place and version, and
 // its layout (one description per attribute, used for reading and writing).
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -170,9 +171,10 @@ void ioStackMap(In& s, StackMapTableAttr& a) {
     uint32_t delta = f.type < 64 ? f.type : f.type < 128 ? f.type - 64u : 0;
     if (f.type >= 247) delta = s.r.u2();
     ioFrameBody(s, f);
+    if (!s.ctx.labels) fail(at, "StackMapTable outside a Code attribute");
     prev += int64_t{delta} + 1;
-    f.at = s.ctx.labels ? s.ctx.labels->labelFor(static_cast<uint32_t>(prev), at)
-                        : (fail(at, "StackMapTable outside a Code attribute"), Label::None);
+    // Deltas add up past 32 bits with enough frames; clamp so the range check sees it.
+    f.at = s.ctx.labels->labelFor(static_cast<uint32_t>(std::min<int64_t>(prev, 0x10000)), at);
   });
 }
 

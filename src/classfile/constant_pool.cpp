@@ -67,6 +67,38 @@ void ConstantPool::parse(Reader& r, uint16_t majorVersion) {
 }
 
 namespace {
+// How an entry's payload is laid out after its tag byte.
+enum class Layout { None, Utf8, U4, U8, Ref, RefRef, Handle };
+Layout layoutOf(Tag t) {
+  switch (t) {
+    case Tag::Utf8:
+      return Layout::Utf8;
+    case Tag::Integer:
+    case Tag::Float:
+      return Layout::U4;
+    case Tag::Long:
+    case Tag::Double:
+      return Layout::U8;
+    case Tag::Class:
+    case Tag::String:
+    case Tag::MethodType:
+    case Tag::Module:
+    case Tag::Package:
+      return Layout::Ref;
+    case Tag::Fieldref:
+    case Tag::Methodref:
+    case Tag::InterfaceMethodref:
+    case Tag::NameAndType:
+    case Tag::Dynamic:
+    case Tag::InvokeDynamic:
+      return Layout::RefRef;
+    case Tag::MethodHandle:
+      return Layout::Handle;
+    default:
+      return Layout::None;
+  }
+}
+
 // Minimum version (major) that allows each tag; HotSpot rejects earlier use.
 uint16_t minVersion(Tag t) {
   switch (t) {
@@ -98,8 +130,8 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
     CpEntry& e = entries_[i];
     uint8_t tagByte = r.u1();
     e.tag = static_cast<Tag>(tagByte);
-    switch (e.tag) {
-      case Tag::Utf8: {
+    switch (layoutOf(e.tag)) {
+      case Layout::Utf8: {
         uint16_t len = r.u2();
         auto b = r.bytes(len);
         e.utf8 = std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
@@ -108,38 +140,27 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
         }
         break;
       }
-      case Tag::Integer:
-      case Tag::Float:
+      case Layout::U4:
         e.value = r.u4();
         break;
-      case Tag::Long:
-      case Tag::Double:
+      case Layout::U8:
         e.value = r.u8();
         // The two-slot rule: the next index is unusable and must exist.
         if (i + 1 >= count) fail(offsets_[i], "Long/Double in the last constant-pool slot", i);
         ++i;
         break;
-      case Tag::Class:
-      case Tag::String:
-      case Tag::MethodType:
-      case Tag::Module:
-      case Tag::Package:
+      case Layout::Ref:
         e.a = r.u2();
         break;
-      case Tag::Fieldref:
-      case Tag::Methodref:
-      case Tag::InterfaceMethodref:
-      case Tag::NameAndType:
-      case Tag::Dynamic:
-      case Tag::InvokeDynamic:
+      case Layout::RefRef:
         e.a = r.u2();
         e.b = r.u2();
         break;
-      case Tag::MethodHandle:
+      case Layout::Handle:
         e.refKind = r.u1();
         e.a = r.u2();
         break;
-      default:
+      case Layout::None:
         fail(offsets_[i], "unknown constant-pool tag " + std::to_string(tagByte), i);
     }
     if (majorVersion < minVersion(e.tag)) {
@@ -217,21 +238,29 @@ void ConstantPool::checkReferences(uint16_t majorVersion) const {
         } else {
           ref(e.a, {Tag::Methodref});
         }
-        if (kind >= RefKind::InvokeVirtual) {
-          std::string_view name = nameAndType(CpIndex{entries_[e.a].b}).first;
-          bool isInit = name == "<init>";
-          if ((kind == RefKind::NewInvokeSpecial) != isInit || name == "<clinit>") {
-            fail(at,
-                 "MethodHandle of kind " + std::to_string(e.refKind) + " names method " +
-                     std::string(name),
-                 static_cast<uint16_t>(i));
-          }
-        }
+        if (kind >= RefKind::InvokeVirtual) checkHandleName(i);
         break;
       }
       default:
         break;
     }
+  }
+}
+
+// Method handles of kind 5-7 and 9 must not name <init> or <clinit>; kind 8
+// (newInvokeSpecial) must name <init>. Runs before the referenced Methodref's own check,
+// so its NameAndType is validated here before it is read.
+void ConstantPool::checkHandleName(size_t i) const {
+  const CpEntry& e = entries_[i];
+  CpIndex nat{entries_[e.a].b};
+  if (tag(nat) != Tag::NameAndType || tag(CpIndex{entries_[raw(nat)].a}) != Tag::Utf8) return;
+  std::string_view name = nameAndType(nat).first;
+  bool isInit = name == "<init>";
+  if ((static_cast<RefKind>(e.refKind) == RefKind::NewInvokeSpecial) != isInit ||
+      name == "<clinit>") {
+    fail(offsets_[i],
+         "MethodHandle of kind " + std::to_string(e.refKind) + " names method " + std::string(name),
+         static_cast<uint16_t>(i));
   }
 }
 
@@ -241,33 +270,29 @@ void ConstantPool::write(Writer& w) const {
     const CpEntry& e = entries_[i];
     if (e.tag == Tag::Unusable) continue;
     w.u1(static_cast<uint8_t>(e.tag));
-    switch (e.tag) {
-      case Tag::Utf8:
+    switch (layoutOf(e.tag)) {
+      case Layout::Utf8:
         w.u2(static_cast<uint16_t>(e.utf8.size()));
         w.bytes(e.utf8);
         break;
-      case Tag::Integer:
-      case Tag::Float:
+      case Layout::U4:
         w.u4(static_cast<uint32_t>(e.value));
         break;
-      case Tag::Long:
-      case Tag::Double:
+      case Layout::U8:
         w.u8(e.value);
         break;
-      case Tag::Class:
-      case Tag::String:
-      case Tag::MethodType:
-      case Tag::Module:
-      case Tag::Package:
+      case Layout::Ref:
         w.u2(e.a);
         break;
-      case Tag::MethodHandle:
+      case Layout::Handle:
         w.u1(e.refKind);
         w.u2(e.a);
         break;
-      default:
+      case Layout::RefRef:
         w.u2(e.a);
         w.u2(e.b);
+        break;
+      case Layout::None:
         break;
     }
   }

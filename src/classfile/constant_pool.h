@@ -145,6 +145,7 @@ class ConstantPool {
  private:
   void parseEntries(Reader& r, uint16_t majorVersion);
   void checkReferences(uint16_t majorVersion) const;
+  void checkHandleName(size_t i) const;
   static std::string key(const CpEntry& e);
   void buildIndex() const;
 
