@@ -1,0 +1,48 @@
+// Class transforms selectable with `dragnet instrument --tool NAME`.
+//
+// A tool turns the bytes of one class file into the bytes to write in its place. Tools are
+// looked up by name in a small registry (class_tool.cpp); the container walking (single
+// file, directory tree, jar) is separate (containers.h) and the same for every tool.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "classfile/error.h"
+
+namespace dragnet::cli {
+
+class ClassTool {
+ public:
+  virtual ~ClassTool() = default;
+  virtual std::string_view name() const = 0;
+  // Transforms one class. `entryName` (jar entry or relative path) is for error messages.
+  // An error means the class is copied through unchanged and reported as failed.
+  virtual classfile::Result<std::vector<uint8_t>> transform(std::span<const uint8_t> classBytes,
+                                                            std::string_view entryName) = 0;
+};
+
+struct ToolInfo {
+  std::string_view name;
+  std::string_view description;
+  bool hidden;  // usable, but not listed (test aids)
+  std::unique_ptr<ClassTool> (*make)();
+};
+
+// Every registered tool, in the order they are listed.
+std::span<const ToolInfo> toolRegistry();
+
+// A new instance of the named tool, or nullptr when there is none.
+std::unique_ptr<ClassTool> makeTool(std::string_view name);
+
+// "none, icount, ..." (listed tools only).
+std::string knownToolNames();
+
+// One "  NAME  DESCRIPTION" line per listed tool, for --help.
+std::string toolHelp();
+
+}  // namespace dragnet::cli
