@@ -254,7 +254,9 @@ void ConstantPool::checkHandleName(size_t i) const {
   const CpEntry& e = entries_[i];
   CpIndex nat{entries_[e.a].b};
   if (tag(nat) != Tag::NameAndType || tag(CpIndex{entries_[raw(nat)].a}) != Tag::Utf8) return;
-  std::string_view name = nameAndType(nat).first;
+  // Only the name index is checked so far: nameAndType() would also read the unchecked
+  // descriptor index, out of bounds when it is invalid.
+  std::string_view name = utf8(CpIndex{entries_[raw(nat)].a});
   bool isInit = name == "<init>";
   if ((static_cast<RefKind>(e.refKind) == RefKind::NewInvokeSpecial) != isInit ||
       name == "<clinit>") {
