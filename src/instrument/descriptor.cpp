@@ -17,14 +17,17 @@ size_t fieldDescriptorLength(std::string_view d, size_t pos, bool allowVoid) {
     case 'I':
     case 'J':
     case 'S':
-    case 'Z': return pos + 1 - start;
-    case 'V': return allowVoid && pos == start ? 1 : 0;
+    case 'Z':
+      return pos + 1 - start;
+    case 'V':
+      return allowVoid && pos == start ? 1 : 0;
     case 'L': {
       size_t semi = d.find(';', pos);
       if (semi == std::string_view::npos || semi == pos + 1) return 0;
       return semi + 1 - start;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 

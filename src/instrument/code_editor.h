@@ -1,0 +1,91 @@
+// Editing one method's code: insert patches before/after instructions, at entry, before
+// every return and on exceptional exit; then commit, which fixes up everything else.
+//
+// Label semantics (why the result stays correct):
+//  - insertBefore(i): the patch belongs to instruction i. Every label at i (branch and
+//    switch targets, exception ranges and handlers, line numbers, local-variable ranges,
+//    stack-map frames) moves to the patch start, so whatever reached i now runs the patch
+//    first, and a try range starting at i covers it. Exception: `Uninitialized(label)`
+//    verification types and type-annotation offsets name the instruction itself (a `new`,
+//    a cast), so those labels are pinned to it.
+//  - insertAfter(i): between i and i+1 on the fall-through path only; labels at i+1 stay,
+//    so branches to i+1 skip the patch. Only for instructions that fall through.
+//  - insertAtEntry: before everything, labels at 0 do not move: a loop back to the first
+//    instruction does not run the entry patch again.
+//  - insertOnExceptionalExit: a catch-all handler appended after the code and after all
+//    existing handlers (so they still win), covering the original code; it runs the patch
+//    and rethrows. Its stack-map frame is a full frame with no locals and a Throwable on
+//    the stack, which every state in the range is assignable to.
+// Patches are stack-neutral and branch-free (patch.h), so no new frame is ever needed for
+// them; max_stack grows by the largest patch peak.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "classfile/class_file.h"
+#include "instrument/patch.h"
+
+namespace dragnet::instrument {
+
+// Where an entry patch goes in a constructor.
+enum class ConstructorEntry {
+  BeforeSuperCall,  // first thing in the method; `this` is still uninitialized
+  AfterSuperCall,   // right after the super(...)/this(...) call that initializes `this`
+};
+
+// Typed result of a commit: the method was rewritten, or left exactly as it was.
+struct EditOutcome {
+  bool changed = false;
+  std::string reason;  // why it was left unchanged (empty when changed)
+
+  static EditOutcome ok() { return {true, {}}; }
+  static EditOutcome unchanged(std::string why) { return {false, std::move(why)}; }
+};
+
+class CodeEditor {
+ public:
+  // `method` must belong to `cls` and stay alive until commit().
+  CodeEditor(classfile::ClassFile& cls, classfile::Member& method);
+
+  bool hasCode() const { return code_ != nullptr; }
+  uint32_t size() const;
+  const classfile::Insn& insn(uint32_t i) const;
+  classfile::ConstantPool& pool() { return cls_->pool; }
+  bool isConstructor() const;
+
+  void insertBefore(uint32_t i, Patch patch);
+  // False (nothing inserted) when instruction i does not fall through.
+  bool insertAfter(uint32_t i, Patch patch);
+  void insertAtEntry(Patch patch, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
+  void insertBeforeReturns(const Patch& patch);
+  void insertOnExceptionalExit(Patch patch);
+  // A fresh local-variable slot range past max_locals (2 slots for long/double).
+  uint16_t newLocal(int slots);
+
+  // Applies the edits. On failure (a JVM limit, an unknown constructor shape) the method
+  // is left unchanged and the reason says why. The editor is spent afterwards.
+  EditOutcome commit();
+
+ private:
+  EditOutcome commitEdits();
+
+  struct Site {
+    std::vector<Patch> before, after;
+  };
+
+  classfile::ClassFile* cls_;
+  classfile::Member* method_;
+  classfile::CodeAttr* code_;
+  std::vector<Site> sites_;  // one per original instruction, plus one for the end
+  std::vector<Patch> entry_, entryAfterSuper_, exit_;
+  uint32_t maxLocals_ = 0;
+  bool edited_ = false;
+};
+
+// Indices of the invokespecial <init> calls that initialize `this` in a constructor (one
+// per path in unusual bytecode; exactly one for javac output). Empty if none is found.
+std::vector<uint32_t> findSuperCalls(const classfile::ClassFile& cls,
+                                     const classfile::CodeAttr& code);
+
+}  // namespace dragnet::instrument

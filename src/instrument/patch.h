@@ -1,0 +1,51 @@
+// A straight-line instruction sequence to insert into a method (a probe).
+//
+// Patches must be stack-neutral: whatever they push they pop again (a patch may read the
+// values under it, e.g. `dup; invokestatic f(Ljava/lang/Object;)V` passes the top of the
+// stack on). They contain no branches, so inserting one never creates a branch target and
+// never needs a new stack-map frame.
+#pragma once
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "classfile/code.h"
+#include "classfile/constant_pool.h"
+
+namespace dragnet::instrument {
+
+class Patch {
+ public:
+  explicit Patch(classfile::ConstantPool& pool) : pool_(&pool) {}
+
+  Patch& add(classfile::Op op, int32_t a = 0, int32_t b = 0);
+  // The shortest push of an int constant: iconst_*, bipush, sipush or ldc/ldc_w.
+  Patch& pushInt(int32_t value);
+  Patch& pushLong(int64_t value);
+  Patch& pushString(std::string_view mutf8);
+  Patch& pushNull() { return add(classfile::Op::aconst_null); }
+  // xload/xstore of `slot` for a value of field type `desc` (I, J, F, D, L.., [..).
+  Patch& load(std::string_view desc, uint16_t slot);
+  Patch& store(std::string_view desc, uint16_t slot);
+  Patch& invokeStatic(std::string_view owner, std::string_view name, std::string_view desc,
+                      bool ownerIsInterface = false);
+  Patch& getStatic(std::string_view owner, std::string_view name, std::string_view desc);
+
+  const std::vector<classfile::Insn>& insns() const { return insns_; }
+  bool empty() const { return insns_.empty(); }
+
+  // Stack words the patch needs above the stack at its insertion point (its peak), or
+  // nullopt if an instruction's effect is unknown or the patch is not stack-neutral.
+  std::optional<int> peakStack() const;
+  // Words it reads below its insertion point (e.g. 1 for a leading dup).
+  int wordsBelow() const;
+
+ private:
+  Patch& ldcIndex(classfile::CpIndex index, bool wide);
+
+  classfile::ConstantPool* pool_;
+  std::vector<classfile::Insn> insns_;
+};
+
+}  // namespace dragnet::instrument
