@@ -333,7 +333,8 @@ void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& i
       w.u4(static_cast<uint32_t>(branch(sw.defaultTarget)));
       if (f == Format::TableSwitch) {
         w.u4(static_cast<uint32_t>(sw.low));
-        w.u4(static_cast<uint32_t>(sw.low + static_cast<int32_t>(sw.targets.size()) - 1));
+        // high = low + n - 1 in unsigned arithmetic: high may be INT32_MAX (no signed overflow).
+        w.u4(static_cast<uint32_t>(sw.low) + static_cast<uint32_t>(sw.targets.size()) - 1u);
         for (Label t : sw.targets) w.u4(static_cast<uint32_t>(branch(t)));
       } else {
         w.u4(static_cast<uint32_t>(sw.targets.size()));
@@ -349,20 +350,70 @@ void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& i
   }
 }
 
-// An edited model may carry inconsistent switch tables; refuse them rather than emit
-// an invalid class.
-void checkSwitches(const Code& code) {
-  for (const Insn& insn : code.insns) {
-    Format f = opInfo(insn.op).format;
-    if (f != Format::TableSwitch && f != Format::LookupSwitch) continue;
-    if (insn.a < 0 || static_cast<size_t>(insn.a) >= code.switches.size()) {
-      fail(std::nullopt,
-           "switch instruction refers to missing switch table " + std::to_string(insn.a));
-    }
-    const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
-    bool table = f == Format::TableSwitch;
-    if (table ? sw.targets.empty() : sw.keys.size() != sw.targets.size()) {
-      fail(std::nullopt, std::string(opInfo(insn.op).name) + " with inconsistent targets");
+// An edited model may carry operands its encoding cannot hold (an ldc of pool index 300,
+// iload 300 without wide) or inconsistent switch tables: refuse them rather than truncate
+// them silently or emit an invalid class.
+bool fits(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+
+bool operandsFit(const Insn& insn) {
+  Format f = opInfo(insn.op).format;
+  if (insn.wide && !isWidenable(insn.op)) return false;
+  int64_t a = insn.a, b = insn.b;
+  switch (f) {
+    case Format::None:
+      return true;
+    case Format::S1:
+      return fits(a, INT8_MIN, INT8_MAX);
+    case Format::S2:
+      return fits(a, INT16_MIN, INT16_MAX);
+    case Format::Cp1:
+      return fits(a, 1, 0xFF);
+    case Format::Cp2:
+      return fits(a, 1, 0xFFFF);
+    case Format::NewArray:
+      return fits(a, 0, 0xFF);
+    case Format::Local:
+      return fits(a, 0, insn.wide ? 0xFFFF : 0xFF);
+    case Format::Iinc:
+      return fits(a, 0, insn.wide ? 0xFFFF : 0xFF) &&
+             (insn.wide ? fits(b, INT16_MIN, INT16_MAX) : fits(b, INT8_MIN, INT8_MAX));
+    case Format::Branch2:
+    case Format::Branch4:
+      return true;  // checked when offsets are known
+    case Format::InvokeInterface:
+    case Format::InvokeDynamic:
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF);
+    case Format::MultiANewArray:
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFF);
+    case Format::TableSwitch:
+    case Format::LookupSwitch:
+      return true;  // checkSwitch
+    default:
+      return false;  // wide as an opcode of its own, reserved opcodes
+  }
+}
+
+void checkSwitch(const Code& code, const Insn& insn) {
+  if (insn.a < 0 || static_cast<size_t>(insn.a) >= code.switches.size()) {
+    fail(std::nullopt,
+         "switch instruction refers to missing switch table " + std::to_string(insn.a));
+  }
+  const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+  bool table = insn.op == Op::tableswitch;
+  if (table ? sw.targets.empty() : sw.keys.size() != sw.targets.size()) {
+    fail(std::nullopt, std::string(opInfo(insn.op).name) + " with inconsistent targets");
+  }
+}
+
+void checkEncodable(const Code& code) {
+  for (size_t i = 0; i < code.insns.size(); ++i) {
+    const Insn& insn = code.insns[i];
+    if (insn.op == Op::tableswitch || insn.op == Op::lookupswitch) checkSwitch(code, insn);
+    if (!operandsFit(insn)) {
+      fail(std::nullopt, "instruction " + std::to_string(i) + " (" +
+                             std::string(opInfo(insn.op).name) + (insn.wide ? ", wide" : "") +
+                             ") has operands its encoding cannot hold: " + std::to_string(insn.a) +
+                             ", " + std::to_string(insn.b));
     }
   }
 }
@@ -373,13 +424,18 @@ void writeCode(Writer& w, Context& ctx, const CodeAttr& attr) {
   const Code& code = attr.code;
   CodeLabels cl;
   cl.code = &code;
-  checkSwitches(code);
+  checkEncodable(code);
   cl.offsets = computeOffsets(code);
   uint32_t length = cl.offsets.back();
   if (length == 0 || length > 65535) {
     fail(std::nullopt, "code length " + std::to_string(length) + " is not in 1..65535");
   }
   if (oldCodeLayout(ctx)) {
+    if (attr.maxStack > 0xFF || attr.maxLocals > 0xFF) {
+      fail(std::nullopt, "max_stack " + std::to_string(attr.maxStack) + " or max_locals " +
+                             std::to_string(attr.maxLocals) +
+                             " does not fit the one-byte fields of a 45.0-45.2 class");
+    }
     w.u1(static_cast<uint8_t>(attr.maxStack));
     w.u1(static_cast<uint8_t>(attr.maxLocals));
     w.u2(static_cast<uint16_t>(length));

@@ -137,6 +137,13 @@ std::string fromUtf8(std::string_view s) {
       if (ok) {
         cp = b0 & (0x7F >> len);
         for (size_t k = 1; k < len; ++k) cp = cp << 6 | (static_cast<uint8_t>(s[i + k]) & 0x3F);
+        // Overlong forms, UTF-16 surrogates and values past U+10FFFF are not UTF-8:
+        // replace them (decoding an overlong '/' would smuggle a separator into a name).
+        static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < kMin[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
+          cp = 0xFFFD;
+          len = 1;
+        }
       } else {
         len = 1;
       }
