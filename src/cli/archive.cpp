@@ -62,6 +62,7 @@ class ArchiveRewriter {
                                                 std::string& error);
   void replaceEntry(zip_uint64_t index, const zip_stat_t& st, const std::vector<uint8_t>& bytes);
   void handleSignature();
+  void addExtraFiles();
   void close();
   [[noreturn]] void failWrite(const std::string& what);
 
@@ -86,7 +87,28 @@ void ArchiveRewriter::run() {
   zip_int64_t count = zip_get_num_entries(za_, 0);
   for (zip_int64_t i = 0; i < count; ++i) visitEntry(static_cast<zip_uint64_t>(i));
   handleSignature();
+  addExtraFiles();
   close();
+}
+
+// Files the tool adds (site table, runtime classes) go at the end, deflated.
+void ArchiveRewriter::addExtraFiles() {
+  for (const tools::ExtraFile& f : processor_.tool().extraFiles()) {
+    void* data = std::malloc(f.bytes.empty() ? 1 : f.bytes.size());
+    if (data == nullptr) failWrite("out of memory");
+    std::memcpy(data, f.bytes.data(), f.bytes.size());
+    zip_source_t* source = zip_source_buffer(za_, data, f.bytes.size(), 1);
+    if (source == nullptr) {
+      std::free(data);
+      failWrite(f.path + ": " + zip_strerror(za_));
+    }
+    zip_int64_t index = zip_file_add(za_, f.path.c_str(), source, ZIP_FL_OVERWRITE);
+    if (index < 0) {
+      zip_source_free(source);
+      failWrite(f.path + ": " + zip_strerror(za_));
+    }
+    ++stats_.extraFiles;
+  }
 }
 
 void ArchiveRewriter::open() {

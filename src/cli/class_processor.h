@@ -27,6 +27,8 @@ class ClassProcessor {
   // as read and failed; the caller keeps it as it is.
   void recordUnreadable(std::string_view entryName, std::string message);
 
+  const ClassTool& tool() const { return tool_; }
+
  private:
   ClassTool& tool_;
   RunStats& stats_;

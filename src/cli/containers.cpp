@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "archive.h"
+#include "classfile/class_file.h"
 
 namespace dragnet::cli {
 namespace fs = std::filesystem;
@@ -124,6 +125,27 @@ void processDirectory(const fs::path& in, const fs::path& out, ClassProcessor& p
   for (const fs::path& rel : listTree(in)) mirrorEntry(in, out, rel, processor, stats);
 }
 
+// The directory a single output class is loaded from: its parent, minus one level per
+// package component of the class's name.
+fs::path classPathRoot(const fs::path& input, const fs::path& output) {
+  fs::path root = output.parent_path();
+  std::vector<uint8_t> bytes = readFile(input);
+  auto parsed = classfile::parseClass(bytes);
+  if (!parsed) return root;
+  std::string_view name = parsed.value().name();
+  for (char c : name) {
+    if (c == '/') root = root.parent_path();
+  }
+  return root;
+}
+
+void addExtraFiles(const fs::path& root, ClassProcessor& processor, RunStats& stats) {
+  for (const tools::ExtraFile& f : processor.tool().extraFiles()) {
+    writeFile(root / f.path, f.bytes);
+    ++stats.extraFiles;
+  }
+}
+
 }  // namespace
 
 std::string_view kindName(InputKind kind) {
@@ -159,9 +181,11 @@ void processInput(InputKind kind, const fs::path& input, const fs::path& output,
                   ClassProcessor& processor, RunStats& stats) {
   switch (kind) {
     case InputKind::ClassFile:
-      return processClassFile(input, output, processor);
+      processClassFile(input, output, processor);
+      return addExtraFiles(classPathRoot(input, output), processor, stats);
     case InputKind::Directory:
-      return processDirectory(input, output, processor, stats);
+      processDirectory(input, output, processor, stats);
+      return addExtraFiles(output, processor, stats);
     case InputKind::Archive:
       return processArchive(input, output, processor, stats);
   }

@@ -61,12 +61,21 @@ CLI::App* addInstrumentCommand(CLI::App& app, InstrumentOptions& o) {
                   "List at most N failed or differing classes (0: all)")
       ->capture_default_str()
       ->type_name("N");
+  cmd->add_option("--id-base", o.idBase,
+                  "First site id (give separately instrumented jars of one program distinct "
+                  "bases, e.g. 0 and 1000000)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
+  cmd->add_flag("--no-runtime", o.noRuntime,
+                "Do not add the tool's runtime classes to the output; put "
+                "build/runtime/dragnet-tools.jar on the class path instead");
   cmd->footer(instrumentFooter());
   return cmd;
 }
 
 int runInstrument(const InstrumentOptions& o) {
-  std::unique_ptr<ClassTool> tool = makeTool(o.tool);
+  std::unique_ptr<ClassTool> tool = makeTool(o.tool, ToolOptions{o.idBase, !o.noRuntime});
   if (!tool) {
     std::cerr << "dragnet: error: unknown tool '" << o.tool
               << "'; known tools: " << knownToolNames() << '\n';
@@ -83,6 +92,8 @@ int runInstrument(const InstrumentOptions& o) {
     std::cerr << "dragnet: error: " << e.what() << '\n';
     return kExitFatal;
   }
+  stats.unchangedMethods = tool->unchangedMethods();
+  stats.runHint = tool->runHint();
   printSummary(o, kindName(kind), stats);
   return o.checkIdentity && stats.changed > 0 ? kExitDiffers : 0;
 }

@@ -14,6 +14,8 @@ struct InstrumentOptions {
   bool checkIdentity = false;
   bool quiet = false;
   size_t maxListed = 20;
+  int32_t idBase = 0;
+  bool noRuntime = false;
 };
 
 // Adds the `instrument` subcommand to `app`, filling `options` when parsed.

@@ -1,5 +1,6 @@
 #include "report.h"
 
+#include <algorithm>
 #include <ostream>
 #include <string_view>
 
@@ -50,6 +51,17 @@ void printReport(std::ostream& os, const ReportHeader& h, const RunStats& s) {
   printFailures(os, s);
   printLine(os, "other entries", otherEntries(s));
   if (!s.signature.empty()) printLine(os, "signature", s.signature);
+  if (s.extraFiles > 0) printLine(os, "added", std::to_string(s.extraFiles) + " tool files");
+  if (s.written > 0 && !s.runHint.empty()) {
+    printLine(os, "methods unchanged", std::to_string(s.unchangedMethods.size()));
+    size_t listed = 0;
+    for (const std::string& m : s.unchangedMethods) {
+      if (!keepMore(listed++, s.maxListed)) break;
+      os << "    UNCHANGED " << m << '\n';
+    }
+    printMore(os, s.unchangedMethods.size(), std::min(listed, s.unchangedMethods.size()));
+    printLine(os, "next", s.runHint);
+  }
 }
 
 void printIdentityCheck(std::ostream& os, const RunStats& s) {

@@ -25,6 +25,9 @@ struct RunStats {
   size_t directories = 0;   // directory entries kept / directories created
   std::string signature;    // jars only: what happened to a signature
   size_t maxListed = 20;    // failures / changed classes kept by name; 0 = all
+  size_t extraFiles = 0;     // files the tool added (site table, runtime classes)
+  std::vector<std::string> unchangedMethods;  // "pkg/C.m()V: reason"
+  std::string runHint;
   std::vector<ClassFailure> failures;
   std::vector<std::string> changedEntries;
 

@@ -103,7 +103,10 @@ const ClassHierarchy::Info& ClassHierarchy::lookup(std::string_view name) {
     }
     it = cache_.emplace(std::string(name), std::move(info)).first;
   }
-  if (!it->second.known && reported_.insert(it->first).second) unknown_.push_back(it->first);
+  if (!it->second.known) {
+    ++guesses_;
+    if (reported_.insert(it->first).second) unknown_.push_back(it->first);
+  }
   return it->second;
 }
 
@@ -115,8 +118,10 @@ std::string ClassHierarchy::mergeArrays(std::string_view a, std::string_view b) 
   std::string_view ca = componentReference(a), cb = componentReference(b);
   if (ca.empty() || cb.empty()) return std::string(kObject);
   std::string c = commonSuperclass(ca, cb);
-  if (c.starts_with('[')) return "[" + c;
-  return "[L" + c + ";";
+  // Built by appending: GCC 12 misreports -Wrestrict on "literal" + std::string.
+  std::string out("[");
+  if (c.starts_with('[')) return out.append(c);
+  return out.append("L").append(c).append(";");
 }
 
 std::string ClassHierarchy::commonSuperclass(std::string_view a, std::string_view b) {

@@ -69,6 +69,8 @@ class ClassHierarchy {
   bool approximate() const { return !unknown_.empty(); }
   // The unknown class names, in the order they were first asked for.
   const std::vector<std::string>& unknownClasses() const { return unknown_; }
+  // How many answers so far were guesses about unknown classes (grows with every use).
+  uint64_t guesses() const { return guesses_; }
   void clearErrors() {
     unknown_.clear();
     reported_.clear();
@@ -87,6 +89,7 @@ class ClassHierarchy {
   std::unordered_map<std::string, Info> cache_;
   std::vector<std::string> unknown_;
   std::unordered_set<std::string> reported_;  // the names in unknown_
+  uint64_t guesses_ = 0;
 };
 
 }  // namespace dragnet::instrument

@@ -1,0 +1,227 @@
+#include "instrument/bit.h"
+
+#include <algorithm>
+
+#include "instrument/descriptor.h"
+#include "instrument/stack_effect.h"
+
+namespace dragnet::instrument {
+
+using namespace classfile;
+
+std::string Arg::descriptor() const {
+  switch (kind) {
+    case Kind::Int: return "I";
+    case Kind::Long: return "J";
+    case Kind::String: return "Ljava/lang/String;";
+    case Kind::BranchOutcome: return "Z";
+    case Kind::Value: return text;
+    case Kind::FieldObject:
+    case Kind::ArrayObject: return "Ljava/lang/Object;";
+    case Kind::Exception: return "Ljava/lang/Throwable;";
+  }
+  return "";
+}
+
+std::string Call::descriptor() const {
+  std::string d = "(";
+  for (const Arg& a : args) d += a.descriptor();
+  return d + ")V";
+}
+
+namespace {
+
+bool isArrayLoad(Op op) { return op >= Op::iaload && op <= Op::saload; }
+bool isArrayStore(Op op) { return op >= Op::iastore && op <= Op::sastore; }
+
+// Copies the runtime value `arg` needs onto the stack top, for instruction `insn`.
+bool pushRuntime(const Arg& arg, const Insn* insn, const ConstantPool& pool, Patch& p) {
+  switch (arg.kind) {
+    case Arg::Kind::Value: {
+      int size = slotSize(arg.text);
+      if (size == 0) return false;
+      p.add(size == 2 ? Op::dup2 : Op::dup);
+      return true;
+    }
+    case Arg::Kind::Exception:
+      p.add(Op::dup);
+      return true;
+    case Arg::Kind::BranchOutcome: {
+      if (!insn || !isConditionalBranch(insn->op)) return false;
+      Op op = insn->op;
+      bool two = op >= Op::if_icmpeq && op <= Op::if_acmpne;
+      bool refs = op >= Op::if_acmpeq || op == Op::ifnull || op == Op::ifnonnull;
+      std::string t = refs ? "Ljava/lang/Object;" : "I";
+      p.add(two ? Op::dup2 : Op::dup);
+      p.invokeStatic(kBranchHelper, opInfo(op).name, "(" + t + (two ? t : "") + ")Z");
+      return true;
+    }
+    case Arg::Kind::FieldObject: {
+      if (!insn) return false;
+      if (insn->op == Op::getfield) {
+        p.add(Op::dup);
+      } else if (insn->op == Op::putfield) {
+        if (slotSize(pool.memberRef(insn->cp()).descriptor) == 2) {
+          p.add(Op::dup2_x1).add(Op::pop2).add(Op::dup_x2);  // [o V] -> [o V o]
+        } else {
+          p.add(Op::dup2).add(Op::pop);  // [o v] -> [o v o]
+        }
+      } else {
+        return false;
+      }
+      return true;
+    }
+    case Arg::Kind::ArrayObject: {
+      if (!insn) return false;
+      if (insn->op == Op::arraylength) {
+        p.add(Op::dup);
+      } else if (isArrayLoad(insn->op)) {
+        p.add(Op::dup2).add(Op::pop);  // [a i] -> [a i a]
+      } else if (insn->op == Op::lastore || insn->op == Op::dastore) {
+        p.add(Op::dup2_x2).add(Op::pop2).add(Op::dup2_x2).add(Op::pop);  // [a i V] -> [a i V a]
+      } else if (isArrayStore(insn->op)) {
+        p.add(Op::dup_x2).add(Op::pop).add(Op::dup2_x1).add(Op::pop);  // [a i v] -> [a i v a]
+      } else {
+        return false;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+}  // namespace
+
+Routine::Routine(ClassFile& cls, Member& method)
+    : cls_(&cls), method_(&method), editor_(cls, method) {
+  const CodeAttr* code = method.code();
+  if (!code) return;
+  std::vector<uint32_t> offsets = computeOffsets(code->code);
+  insns_.resize(code->code.insns.size());
+  for (uint32_t i = 0; i < insns_.size(); ++i) {
+    insns_[i] = Instruction{i, offsets[i], -1, code->code.insns[i].op};
+  }
+  // Lines: each LineNumberTable entry applies from its start to the next entry's start.
+  std::vector<std::pair<uint32_t, int>> starts;
+  for (const Attribute& a : code->attributes) {
+    if (const auto* lnt = std::get_if<LineNumberTableAttr>(&a.body)) {
+      for (const auto& e : lnt->lines) starts.emplace_back(code->code.position(e.start), e.line);
+    }
+  }
+  std::stable_sort(starts.begin(), starts.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  size_t k = 0;
+  int line = -1;
+  for (uint32_t i = 0; i < insns_.size(); ++i) {
+    while (k < starts.size() && starts[k].first <= i) line = starts[k++].second;
+    insns_[i].line = line;
+  }
+  blocks_ = basicBlocks(*code);
+}
+
+bool Routine::build(const Call& call, int64_t index, Patch& p) {
+  const Insn* at = index >= 0 ? &editor_.insn(static_cast<uint32_t>(index)) : nullptr;
+  for (size_t k = 0; k < call.args.size(); ++k) {
+    const Arg& a = call.args[k];
+    if (a.isRuntime()) {
+      if (k != 0 || !pushRuntime(a, at, cls_->pool, p)) return false;
+      continue;
+    }
+    switch (a.kind) {
+      case Arg::Kind::Int: p.pushInt(static_cast<int32_t>(a.value)); break;
+      case Arg::Kind::Long: p.pushLong(a.value); break;
+      default: p.pushString(a.text); break;
+    }
+  }
+  p.invokeStatic(call.owner, call.name, call.descriptor());
+  return true;
+}
+
+bool Routine::before(uint32_t index, const Call& call) {
+  if (index >= insns_.size()) return false;
+  if (!call.args.empty() && !runtimeArgFits(call.args[0], index)) return false;
+  Patch p(cls_->pool);
+  if (!build(call, index, p)) return false;
+  editor_.insertBefore(index, std::move(p));
+  return true;
+}
+
+bool Routine::runtimeArgFits(const Arg& a, uint32_t index) {
+  if (a.kind == Arg::Kind::Exception) {
+    // Only where the exception is on top of the stack: a handler's first instruction or
+    // an athrow.
+    bool handler = std::any_of(blocks_.begin(), blocks_.end(), [&](const BasicBlock& b) {
+      return b.first == index && b.isHandlerEntry;
+    });
+    return handler || insns_[index].op == Op::athrow;
+  }
+  if (a.kind == Arg::Kind::FieldObject && insns_[index].op == Op::putfield &&
+      name() == "<init>") {
+    // Before super() a constructor may assign its own fields while `this` is still
+    // uninitialized (javac does, for this$0); such a value cannot be passed to a method.
+    if (!superCall_) {
+      auto calls = findSuperCalls(*cls_, *method_->code());
+      superCall_ = calls.empty() ? UINT32_MAX : calls.front();
+    }
+    return index > *superCall_;
+  }
+  return true;
+}
+
+bool Routine::after(uint32_t index, const Call& call) {
+  if (index >= insns_.size() || !fallsThrough(insns_[index].op)) return false;
+  // Runtime values describe the instruction's operands, which are gone after it.
+  for (const Arg& a : call.args) {
+    if (a.isRuntime() && a.kind != Arg::Kind::Value) return false;
+  }
+  Patch p(cls_->pool);
+  if (!build(call, -1, p)) return false;
+  return editor_.insertAfter(index, std::move(p));
+}
+
+bool Routine::atEntry(const Call& call, ConstructorEntry mode) {
+  Patch p(cls_->pool);
+  for (const Arg& a : call.args) {
+    if (a.isRuntime()) return false;
+  }
+  if (!hasCode() || !build(call, -1, p)) return false;
+  editor_.insertAtEntry(std::move(p), mode);
+  return true;
+}
+
+bool Routine::beforeReturns(const Call& call) {
+  bool any = false;
+  for (uint32_t i = 0; i < insns_.size(); ++i) {
+    if (isReturn(insns_[i].op)) any = before(i, call) || any;
+  }
+  return any;
+}
+
+bool Routine::onExceptionalExit(const Call& call) {
+  for (size_t k = 0; k < call.args.size(); ++k) {
+    const Arg& a = call.args[k];
+    if (a.isRuntime() && (a.kind != Arg::Kind::Exception || k != 0)) return false;
+  }
+  Patch p(cls_->pool);
+  if (!hasCode() || !build(call, -1, p)) return false;
+  editor_.insertOnExceptionalExit(std::move(p));
+  return true;
+}
+
+ClassInstrumenter::ClassInstrumenter(ClassFile& cls) : cls_(&cls) {
+  routines_.reserve(cls.methods.size());
+  for (Member& m : cls.methods) routines_.emplace_back(cls, m);
+}
+
+std::vector<RoutineOutcome> ClassInstrumenter::commit() {
+  std::vector<RoutineOutcome> out;
+  for (Routine& r : routines_) {
+    if (!r.hasCode()) continue;
+    EditOutcome o = r.commit();
+    if (o.reason == "no edits") continue;
+    out.push_back({std::string(r.name()) + std::string(r.descriptor()), std::move(o)});
+  }
+  return out;
+}
+
+}  // namespace dragnet::instrument

@@ -1,0 +1,147 @@
+// The BIT-style instrumentation API: a class is a set of routines, a routine a set of
+// basic blocks, a block a list of instructions; a tool inserts calls to static analysis
+// methods before or after any of them (Lee & Zorn, BIT, sections 3-4).
+//
+//   ClassInstrumenter ci(cls);
+//   for (Routine& r : ci.routines())
+//     for (const BasicBlock& b : r.blocks())
+//       r.beforeBlock(b, Call{"my/Analysis", "block", {Arg::i(id), Arg::i(b.size())}});
+//   ci.commit();   // per-routine outcomes: changed, or unchanged with a reason
+//
+// Unlike BIT 1997, exception handlers stay correct (see code_editor.h), any number of
+// arguments can be passed, and runtime values (a branch outcome, an operand, the thrown
+// exception) can be passed as the first argument.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "classfile/class_file.h"
+#include "instrument/code_editor.h"
+
+namespace dragnet::instrument {
+
+// An argument of an analysis call. Constants are pushed from the constant pool (added
+// without duplicates); runtime values are copied from the operand stack and must be the
+// first argument of a call.
+struct Arg {
+  enum class Kind {
+    Int,            // int constant (ids, offsets, sizes)
+    Long,           // long constant
+    String,         // String constant (names), modified UTF-8
+    BranchOutcome,  // boolean: whether the conditional branch at this instruction is taken
+    Value,          // the value on top of the stack (descriptor in `text`), e.g. a return value
+    FieldObject,    // the object of a getfield/putfield at this instruction
+    ArrayObject,    // the array of an xaload/xastore/arraylength at this instruction
+    Exception,      // the exception on the stack (handler entry or athrow)
+  };
+  Kind kind = Kind::Int;
+  int64_t value = 0;
+  std::string text;
+
+  static Arg i(int32_t v) { return {Kind::Int, v, {}}; }
+  static Arg j(int64_t v) { return {Kind::Long, v, {}}; }
+  static Arg str(std::string_view s) { return {Kind::String, 0, std::string(s)}; }
+  static Arg branchOutcome() { return {Kind::BranchOutcome, 0, {}}; }
+  static Arg top(std::string_view desc) { return {Kind::Value, 0, std::string(desc)}; }
+  static Arg fieldObject() { return {Kind::FieldObject, 0, {}}; }
+  static Arg arrayObject() { return {Kind::ArrayObject, 0, {}}; }
+  static Arg exception() { return {Kind::Exception, 0, {}}; }
+
+  bool isRuntime() const { return kind >= Kind::BranchOutcome; }
+  std::string descriptor() const;
+};
+
+// A call to `static void owner.name(<args>)`; the descriptor follows from the arguments.
+struct Call {
+  std::string owner;  // internal name, e.g. "dragnet/tools/ICount"
+  std::string name;
+  std::vector<Arg> args;
+
+  std::string descriptor() const;
+};
+
+// The class that computes branch outcomes from duplicated operands (a small helper shipped
+// with the tools' runtime), so inserted code never branches.
+inline constexpr std::string_view kBranchHelper = "dragnet/rt/Bit";
+
+struct Instruction {
+  uint32_t index = 0;   // position in the routine's original instruction list
+  uint32_t offset = 0;  // original bytecode offset
+  int line = -1;        // source line, -1 if unknown
+  classfile::Op op = classfile::Op::nop;
+};
+
+struct BasicBlock {
+  uint32_t id = 0;
+  uint32_t first = 0, last = 0;        // instruction indices, inclusive
+  std::vector<uint32_t> successors;    // block ids reached by fall-through, branch or switch
+  std::vector<uint32_t> handlers;      // block ids of handlers covering this block
+  bool isHandlerEntry = false;
+  uint32_t size() const { return last - first + 1; }
+};
+
+class Routine {
+ public:
+  Routine(classfile::ClassFile& cls, classfile::Member& method);
+
+  std::string_view className() const { return cls_->name(); }
+  std::string_view name() const { return cls_->memberName(*method_); }
+  std::string_view descriptor() const { return cls_->memberDescriptor(*method_); }
+  uint16_t access() const { return method_->access; }
+  bool hasCode() const { return editor_.hasCode(); }
+
+  const std::vector<Instruction>& instructions() const { return insns_; }
+  const std::vector<BasicBlock>& blocks() const { return blocks_; }
+  const classfile::Insn& insn(uint32_t index) const { return editor_.insn(index); }
+
+  // Each returns false (and inserts nothing) when the call does not fit the place: a
+  // runtime argument that is not there (e.g. BranchOutcome at a non-branch), or "after"
+  // an instruction that does not fall through.
+  bool before(uint32_t index, const Call& call);
+  bool after(uint32_t index, const Call& call);
+  bool beforeBlock(const BasicBlock& b, const Call& call) { return before(b.first, call); }
+  bool atEntry(const Call& call, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
+  bool beforeReturns(const Call& call);
+  bool onExceptionalExit(const Call& call);
+
+  EditOutcome commit() { return editor_.commit(); }
+
+ private:
+  // The patch for `call` at instruction `index` (-1: no instruction context), or false.
+  bool build(const Call& call, int64_t index, Patch& out);
+  bool runtimeArgFits(const Arg& a, uint32_t index);
+
+  classfile::ClassFile* cls_;
+  classfile::Member* method_;
+  CodeEditor editor_;
+  std::vector<Instruction> insns_;
+  std::vector<BasicBlock> blocks_;
+  std::optional<uint32_t> superCall_;  // constructors: index of the super()/this() call
+};
+
+struct RoutineOutcome {
+  std::string name;  // "name(descriptor)"
+  EditOutcome outcome;
+};
+
+class ClassInstrumenter {
+ public:
+  explicit ClassInstrumenter(classfile::ClassFile& cls);
+  std::vector<Routine>& routines() { return routines_; }
+  classfile::ClassFile& classFile() { return *cls_; }
+  // Commits every routine; those that could not be rewritten stay as they were.
+  std::vector<RoutineOutcome> commit();
+
+ private:
+  classfile::ClassFile* cls_;
+  std::vector<Routine> routines_;
+};
+
+// Basic blocks of `code` (leaders: instruction 0, branch and switch targets, handler
+// starts, and instructions after a branch, switch, return, athrow or jsr/ret).
+std::vector<BasicBlock> basicBlocks(const classfile::CodeAttr& code);
+
+}  // namespace dragnet::instrument

@@ -1,0 +1,101 @@
+#include "tools/bit_tools.h"
+
+#include "instrument/stack_effect.h"
+#include "tools/embedded.h"
+
+namespace dragnet::tools {
+
+using instrument::Arg;
+using instrument::Call;
+using instrument::Routine;
+
+bool BitTool::instrument(classfile::ClassFile& cls) {
+  std::string_view n = cls.name();
+  if (n.starts_with("dragnet/rt/") || n.starts_with("dragnet/tools/")) return false;
+  instrument::ClassInstrumenter ci(cls);
+  for (Routine& r : ci.routines()) {
+    if (!r.hasCode()) continue;
+    size_t mark = table_.size();
+    int32_t idMark = nextId_;
+    instrumentRoutine(r);
+    instrument::EditOutcome o = r.commit();
+    if (o.changed || o.reason == "no edits") continue;
+    // The method stays as it was: its sites will never report, so drop them.
+    table_.resize(mark);
+    nextId_ = idMark;
+    unchanged_.push_back(std::string(n) + "." + std::string(r.name()) +
+                         std::string(r.descriptor()) + ": " + o.reason);
+  }
+  return true;
+}
+
+int32_t BitTool::newSite(const std::string& fields) {
+  int32_t id = nextId_++;
+  table_.push_back(std::to_string(id) + "\t" + fields);
+  return id;
+}
+
+std::vector<ExtraFile> BitTool::extraFiles() const {
+  std::vector<ExtraFile> files;
+  std::string table = "# dragnet " + std::string(name()) + " site table: id, then fields\n";
+  for (const std::string& line : table_) table += line + "\n";
+  files.push_back({"META-INF/dragnet/" + std::string(name()) + ".sites",
+                   std::vector<uint8_t>(table.begin(), table.end())});
+  for (const EmbeddedFile& f : toolsRuntimeFiles()) {
+    if (!f.path.ends_with(".class")) continue;
+    files.push_back({std::string(f.path), std::vector<uint8_t>(f.bytes.begin(), f.bytes.end())});
+  }
+  return files;
+}
+
+namespace {
+
+std::string methodFields(const Routine& r) {
+  return std::string(r.className()) + "\t" + std::string(r.name()) + "\t" +
+         std::string(r.descriptor());
+}
+
+// Counts instructions at the start of every basic block: ICount.block(methodId, size).
+class ICountTool final : public BitTool {
+ public:
+  using BitTool::BitTool;
+  std::string_view name() const override { return "icount"; }
+
+ protected:
+  void instrumentRoutine(Routine& r) override {
+    int32_t id = newSite(methodFields(r));
+    for (const instrument::BasicBlock& b : r.blocks()) {
+      r.beforeBlock(b, Call{"dragnet/tools/ICount", "block",
+                            {Arg::i(id), Arg::i(static_cast<int32_t>(b.size()))}});
+    }
+  }
+};
+
+// Before every conditional branch: Branches.branch(outcome, siteId).
+class BranchesTool final : public BitTool {
+ public:
+  using BitTool::BitTool;
+  std::string_view name() const override { return "branches"; }
+
+ protected:
+  void instrumentRoutine(Routine& r) override {
+    for (const instrument::Instruction& in : r.instructions()) {
+      if (!instrument::isConditionalBranch(in.op)) continue;
+      int32_t id = newSite(methodFields(r) + "\t" + std::to_string(in.offset) + "\t" +
+                           (in.line >= 0 ? std::to_string(in.line) : "?") + "\t" +
+                           std::string(classfile::opInfo(in.op).name));
+      r.before(in.index, Call{"dragnet/tools/Branches", "branch", {Arg::branchOutcome(), Arg::i(id)}});
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BitTool> makeICount(int32_t idBase) {
+  return std::make_unique<ICountTool>(idBase);
+}
+std::unique_ptr<BitTool> makeBranches(int32_t idBase) {
+  return std::make_unique<BranchesTool>(idBase);
+}
+
+}  // namespace dragnet::tools
