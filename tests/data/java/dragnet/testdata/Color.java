@@ -1,0 +1,7 @@
+package dragnet.testdata;
+
+public enum Color {
+  RED,
+  GREEN,
+  BLUE
+}

@@ -1,0 +1,5 @@
+package dragnet.testdata;
+
+public interface Service {
+  String name();
+}

@@ -1,0 +1,8 @@
+// Compiled at test time by tests/unit/javac_fixture.cpp (javac --release 17 -g -parameters).
+module dragnet.testdata {
+  requires java.logging;
+  exports dragnet.testdata;
+  opens dragnet.testdata.internal to java.logging;
+  uses dragnet.testdata.Service;
+  provides dragnet.testdata.Service with dragnet.testdata.internal.ServiceImpl;
+}
