@@ -85,8 +85,12 @@ class In {
   void list(std::vector<T>& v, int countBytes, size_t minSize, F&& each) {
     size_t n = countBytes == 1 ? r.u1() : r.u2();
     r.needArray(n, minSize);
-    v.resize(n);
-    for (auto& e : v) each(e);
+    // Elements are added as they are read, not all up front: nested lists (annotation
+    // element values, 128 deep) would otherwise each allocate their full count before any
+    // element is read, and a few KB of input could claim hundreds of MB.
+    v.clear();
+    v.reserve(n < 64 ? n : 64);
+    for (size_t i = 0; i < n; ++i) each(v.emplace_back());
   }
   void cpList(std::vector<CpIndex>& v, TagSet allowed) {
     list(v, 2, 2, [&](CpIndex& e) { cp(e, allowed); });
