@@ -1,8 +1,11 @@
 #include "instrument/code_editor.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <optional>
 
+#include "instrument/frame_state.h"
 #include "instrument/stack_effect.h"
 
 namespace dragnet::instrument {
@@ -84,10 +87,25 @@ class Pinner {
   std::map<Label, Label> map_;
 };
 
+// Inserts `f` among `frames`, which are in code order.
+void insertFrame(std::vector<Frame>& frames, Frame f, const std::vector<uint32_t>& labels) {
+  auto pos = [&](Label l) { return labels[static_cast<uint32_t>(l)]; };
+  auto it = std::find_if(frames.begin(), frames.end(),
+                         [&](const Frame& g) { return pos(g.at) > pos(f.at); });
+  frames.insert(it, std::move(f));
+}
+
+// Supplies the stack-map frame for the new branch target that relaxing the conditional at
+// instruction k creates (the fall-through point `skip`): nullopt with `err` set if it
+// cannot be derived; a frame with at == Label::None if an existing frame already covers it.
+using FrameForSkip = std::function<std::optional<Frame>(Layout&, const std::vector<Switch>&,
+                                                        size_t k, Label skip, std::string& err)>;
+
 // Replaces 16-bit branches that no longer reach their target: goto -> goto_w, jsr -> jsr_w,
 // if<cond> L -> if<!cond> skip; goto_w L; skip:. Repeats until nothing changes (each
 // rewrite only grows the code, so this terminates). Returns an error message or "".
-std::string relax(Layout& lay, std::vector<Switch>& switches, bool frames) {
+std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameForSkip& frameFor,
+                  std::vector<Frame>* frames) {
   Code view;
   for (bool changed = true; changed;) {
     changed = false;
@@ -109,25 +127,92 @@ std::string relax(Layout& lay, std::vector<Switch>& switches, bool frames) {
         insn.op = insn.op == Op::goto_ ? Op::goto_w : Op::jsr_w;
         continue;
       }
+      // The fall-through point becomes a branch target: in a class with frames it needs
+      // one, derived before anything moves.
+      lay.labels.push_back(static_cast<uint32_t>(k + 1));
+      auto skip = static_cast<Label>(lay.labels.size() - 1);
+      std::optional<Frame> frame;
       if (frames) {
-        // The fall-through point becomes a branch target and needs a stack-map frame.
-        return "conditional branch at instruction " + std::to_string(k) +
-               " needs goto_w and a new stack-map frame (not supported yet)";
+        std::string err;
+        frame = frameFor(lay, switches, k, skip, err);
+        if (!frame)
+          return "conditional branch at instruction " + std::to_string(k) +
+                 " needs goto_w, but no frame could be derived: " + err;
       }
+      Insn& cond = lay.insns[k];  // frameFor may have grown lay.labels, not lay.insns
       Insn far;
       far.op = Op::goto_w;
-      far.a = insn.a;
-      insn.op = invertCondition(insn.op);
+      far.a = cond.a;
+      cond.op = invertCondition(cond.op);
+      cond.a = static_cast<int32_t>(skip);
       for (uint32_t& pos : lay.labels) {
-        if (pos > k) ++pos;
+        if (pos > k) ++pos;  // also moves `skip` to the instruction after the goto_w
       }
-      lay.labels.push_back(static_cast<uint32_t>(k + 2));
-      insn.a = static_cast<int32_t>(lay.labels.size() - 1);
       lay.insns.insert(lay.insns.begin() + static_cast<long>(k) + 1, far);
+      if (frame && frame->at != Label::None) insertFrame(*frames, std::move(*frame), lay.labels);
       break;  // offsets changed: recompute
     }
   }
   return "";
+}
+
+// The frame at the fall-through point of the conditional at instruction k: the state from
+// the closest frame at or before k (or the method's initial state), carried through the
+// straight-line code up to and including k. Straight-line because any instruction between
+// that frame and k that could be reached otherwise would have a frame of its own.
+std::optional<Frame> frameAfter(ClassFile& cls, const Member& method, Layout& lay,
+                                const std::vector<Switch>& switches, const StackMapTableAttr* smt,
+                                size_t k, Label skip, std::string& why) {
+  if (smt) {
+    for (const Frame& f : smt->frames) {
+      if (lay.labels[static_cast<uint32_t>(f.at)] == k + 1) return Frame{};  // already one
+    }
+  }
+  std::optional<FrameState> init = initialState(cls, method);
+  if (!init) {
+    why = "malformed method descriptor";
+    return std::nullopt;
+  }
+  FrameState state = *init;
+  size_t from = 0;
+  if (smt && !smt->frames.empty()) {
+    auto decoded = decodeFrames(*init, *smt);
+    if (!decoded) {
+      why = "the existing stack-map frames do not decode";
+      return std::nullopt;
+    }
+    for (const DecodedFrame& d : *decoded) {
+      uint32_t at = lay.labels[static_cast<uint32_t>(d.at)];
+      if (at <= k && at >= from) {
+        state = d.state;
+        from = at;
+      }
+    }
+  }
+  Code view;  // rare path (a method over 32 KB): copying is fine
+  view.insns = lay.insns;
+  view.switches = switches;
+  view.labels = lay.labels;
+  TransferContext ctx{cls.pool, cls.thisClass,
+                      [&](uint32_t insn) {
+                        lay.labels.push_back(insn);
+                        view.labels.push_back(insn);
+                        return static_cast<Label>(lay.labels.size() - 1);
+                      },
+                      &view};
+  for (size_t j = from; j <= k; ++j) {
+    TransferResult r = apply(state, lay.insns[j], static_cast<uint32_t>(j), ctx);
+    if (!r) {
+      why = r.message;
+      return std::nullopt;
+    }
+  }
+  Frame f;
+  f.type = 255;
+  f.at = skip;
+  f.locals = frameEntries(state.locals, /*trimTrailingTop=*/true);
+  f.stack = frameEntries(state.stack, /*trimTrailingTop=*/false);
+  return f;
 }
 
 // The catch-all handler's frame: no locals (every local type is assignable to Top) and the
@@ -307,7 +392,14 @@ EditOutcome CodeEditor::commitEdits() {
   }
 
   std::vector<Switch> switches = code.switches;
-  std::string err = relax(lay, switches, needsFrames(*cls_));
+  StackMapTableAttr* smt = needsFrames(*cls_) ? findAttr<StackMapTableAttr>(attrs) : nullptr;
+  std::vector<Frame> noFrames;
+  std::string err = relax(
+      lay, switches,
+      [&](Layout& l, const std::vector<Switch>& sw, size_t k, Label skip, std::string& why) {
+        return frameAfter(*cls_, *method_, l, sw, smt, k, skip, why);
+      },
+      needsFrames(*cls_) ? (smt ? &smt->frames : &noFrames) : nullptr);
   if (!err.empty()) return EditOutcome::unchanged(err);
   Code result;
   result.insns = std::move(lay.insns);
