@@ -41,8 +41,21 @@ while IFS= read -r entry; do
   classes=$((classes + 1))
 done <"$tmp/in.lst"
 
-echo "---- demo output (first 10 lines) ----"
-head -n 10 "$tmp/expected.txt"
-echo "--------------------------------------"
-echo "demo: OK: $out runs identically ($(wc -l <"$tmp/expected.txt") output lines)" \
+echo "demo: identity: $out runs identically ($(wc -l <"$tmp/expected.txt") output lines)" \
   "and its $classes class files are byte-identical to $in"
+
+# BIT's instruction counter: instrument the demo, run it, show the report it writes at exit.
+icount=build/demo/demo-icount.jar
+rm -f "$icount"
+build/bin/dragnet instrument --tool icount "$in" -o "$icount" -q
+java -Ddragnet.report="$tmp/icount.txt" -jar "$icount" >"$tmp/icount-out.txt"
+if ! diff -u "$tmp/expected.txt" "$tmp/icount-out.txt"; then
+  echo "demo: FAILED, the icount-instrumented program's output differs" >&2
+  exit 1
+fi
+echo
+echo "---- dragnet-icount report of the demo (top 15 methods) ----"
+head -n 21 "$tmp/icount.txt"
+echo "-------------------------------------------------------------"
+echo "demo: OK: $icount runs with the same output; full report: java -jar $icount" \
+  "writes dragnet-icount.txt"
