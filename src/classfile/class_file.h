@@ -40,6 +40,7 @@ struct ClassFile {
   std::vector<Member> fields;
   std::vector<Member> methods;
   std::vector<Attribute> attributes;
+  size_t sizeHint = 0;  // size of the parsed input: the writer reserves about this much
 
   std::string_view name() const { return pool.className(thisClass); }
   std::string_view memberName(const Member& m) const { return pool.utf8(m.name); }

@@ -108,6 +108,7 @@ void writeMembers(Writer& w, Context& ctx, const std::vector<Member>& members) {
 
 Result<ClassFile> parseClass(std::span<const uint8_t> bytes, const ParseOptions& options) {
   ClassFile c;
+  c.sizeHint = bytes.size();
   Reader r(bytes);
   std::string name;
   try {
@@ -125,6 +126,7 @@ Result<ClassFile> parseClass(std::span<const uint8_t> bytes, const ParseOptions&
 
 Result<std::vector<uint8_t>> writeClass(const ClassFile& c) {
   std::vector<uint8_t> out;
+  out.reserve(c.sizeHint + c.sizeHint / 4 + 256);
   try {
     Writer w(out);
     w.u4(kMagic);

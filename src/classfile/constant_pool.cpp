@@ -322,38 +322,69 @@ double ConstantPool::doubleValue(CpIndex i) const {
   return std::bit_cast<double>(entries_[raw(i)].value);
 }
 
-std::string ConstantPool::key(const CpEntry& e) {
-  std::string k;
-  k.reserve(12 + e.utf8.size());
-  k += static_cast<char>(e.tag);
+namespace {
+// Hash and equality of entries by value, without building keys: the index is consulted
+// for every added pool entry, i.e. for every probe an instrumenter inserts.
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+uint64_t hashEntry(const CpEntry& e) {
+  uint64_t h = static_cast<uint64_t>(e.tag) * 0x100000001B3ull;
   if (e.tag == Tag::Utf8) {
-    k += e.utf8;
-    return k;
+    uint64_t f = 0xCBF29CE484222325ull;  // FNV-1a
+    for (char c : e.utf8) f = (f ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
+    return mix(h, f);
   }
-  char buf[13];
-  buf[0] = static_cast<char>(e.refKind);
-  std::memcpy(buf + 1, &e.a, 2);
-  std::memcpy(buf + 3, &e.b, 2);
-  std::memcpy(buf + 5, &e.value, 8);
-  k.append(buf, sizeof buf);
-  return k;
+  h = mix(h, e.refKind);
+  h = mix(h, uint64_t{e.a} << 16 | e.b);
+  return mix(h, e.value);
+}
+
+bool sameEntry(const CpEntry& x, const CpEntry& y) {
+  if (x.tag != y.tag) return false;
+  if (x.tag == Tag::Utf8) return x.utf8 == y.utf8;
+  return x.refKind == y.refKind && x.a == y.a && x.b == y.b && x.value == y.value;
+}
+}  // namespace
+
+// Open addressing over entry indices (0 = empty slot), at most half full.
+void ConstantPool::indexInsert(uint16_t i) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t h = hashEntry(entries_[i]) & mask;; h = (h + 1) & mask) {
+    if (slots_[h] == 0) {
+      slots_[h] = i;
+      return;
+    }
+    if (sameEntry(entries_[slots_[h]], entries_[i])) return;  // keep the first occurrence
+  }
 }
 
 void ConstantPool::buildIndex() const {
-  if (indexed_) return;
-  index_.reserve(entries_.size() * 2);
-  for (size_t i = 1; i < entries_.size(); ++i) {
-    if (entries_[i].tag != Tag::Unusable)
-      index_.emplace(key(entries_[i]), static_cast<uint16_t>(i));
+  size_t want = 64;
+  while (want < entries_.size() * 2) want <<= 1;
+  if (indexedCount_ != 0 && slots_.size() >= want) {
+    for (size_t i = indexedCount_; i < entries_.size(); ++i) {
+      if (entries_[i].tag != Tag::Unusable) indexInsert(static_cast<uint16_t>(i));
+    }
+  } else {
+    slots_.assign(want * 2, 0);
+    for (size_t i = 1; i < entries_.size(); ++i) {
+      if (entries_[i].tag != Tag::Unusable) indexInsert(static_cast<uint16_t>(i));
+    }
   }
-  indexed_ = true;
+  indexedCount_ = entries_.size();
 }
 
 std::optional<CpIndex> ConstantPool::find(const CpEntry& e) const {
-  buildIndex();
-  auto it = index_.find(key(e));
-  if (it == index_.end()) return std::nullopt;
-  return CpIndex{it->second};
+  if (indexedCount_ != entries_.size()) buildIndex();
+  size_t mask = slots_.size() - 1;
+  for (size_t h = hashEntry(e) & mask;; h = (h + 1) & mask) {
+    uint16_t i = slots_[h];
+    if (i == 0) return std::nullopt;
+    if (sameEntry(entries_[i], e)) return CpIndex{i};
+  }
 }
 
 CpIndex ConstantPool::add(const CpEntry& entry) {
@@ -375,7 +406,7 @@ CpIndex ConstantPool::add(const CpEntry& entry) {
     entries_.emplace_back();
     offsets_.push_back(0);
   }
-  index_.emplace(key(e), idx);
+  buildIndex();  // indexes just the new entry, or grows the table
   return CpIndex{idx};
 }
 

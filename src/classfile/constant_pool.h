@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "classfile/bytes.h"
@@ -146,16 +145,17 @@ class ConstantPool {
   void parseEntries(Reader& r, uint16_t majorVersion);
   void checkReferences(uint16_t majorVersion) const;
   void checkHandleName(size_t i) const;
-  static std::string key(const CpEntry& e);
+  void indexInsert(uint16_t i) const;
   void buildIndex() const;
 
   std::vector<CpEntry> entries_;
   std::vector<size_t> offsets_;  // file offset of each parsed entry, for error messages
   // Storage for Utf8 bytes of added entries; a deque keeps views stable.
   std::unique_ptr<std::deque<std::string>> owned_;
-  // Entry encoding -> first index; built on first lookup.
-  mutable std::unordered_map<std::string, uint16_t> index_;
-  mutable bool indexed_ = false;
+  // Hash index of the entries (first occurrence wins), built on first lookup and kept up
+  // to date by add(): open addressing over entry indices, 0 = empty.
+  mutable std::vector<uint16_t> slots_;
+  mutable size_t indexedCount_ = 0;
 };
 
 }  // namespace dragnet::classfile

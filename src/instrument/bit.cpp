@@ -11,14 +11,21 @@ using namespace classfile;
 
 std::string Arg::descriptor() const {
   switch (kind) {
-    case Kind::Int: return "I";
-    case Kind::Long: return "J";
-    case Kind::String: return "Ljava/lang/String;";
-    case Kind::BranchOutcome: return "Z";
-    case Kind::Value: return text;
+    case Kind::Int:
+      return "I";
+    case Kind::Long:
+      return "J";
+    case Kind::String:
+      return "Ljava/lang/String;";
+    case Kind::BranchOutcome:
+      return "Z";
+    case Kind::Value:
+      return text;
     case Kind::FieldObject:
-    case Kind::ArrayObject: return "Ljava/lang/Object;";
-    case Kind::Exception: return "Ljava/lang/Throwable;";
+    case Kind::ArrayObject:
+      return "Ljava/lang/Object;";
+    case Kind::Exception:
+      return "Ljava/lang/Throwable;";
   }
   return "";
 }
@@ -86,7 +93,8 @@ bool pushRuntime(const Arg& arg, const Insn* insn, const ConstantPool& pool, Pat
       }
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -128,9 +136,15 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
       continue;
     }
     switch (a.kind) {
-      case Arg::Kind::Int: p.pushInt(static_cast<int32_t>(a.value)); break;
-      case Arg::Kind::Long: p.pushLong(a.value); break;
-      default: p.pushString(a.text); break;
+      case Arg::Kind::Int:
+        p.pushInt(static_cast<int32_t>(a.value));
+        break;
+      case Arg::Kind::Long:
+        p.pushLong(a.value);
+        break;
+      default:
+        p.pushString(a.text);
+        break;
     }
   }
   p.invokeStatic(call.owner, call.name, call.descriptor());
@@ -155,8 +169,7 @@ bool Routine::runtimeArgFits(const Arg& a, uint32_t index) {
     });
     return handler || insns_[index].op == Op::athrow;
   }
-  if (a.kind == Arg::Kind::FieldObject && insns_[index].op == Op::putfield &&
-      name() == "<init>") {
+  if (a.kind == Arg::Kind::FieldObject && insns_[index].op == Op::putfield && name() == "<init>") {
     // Before super() a constructor may assign its own fields while `this` is still
     // uninitialized (javac does, for this$0); such a value cannot be passed to a method.
     if (!superCall_) {

@@ -76,9 +76,9 @@ struct Instruction {
 
 struct BasicBlock {
   uint32_t id = 0;
-  uint32_t first = 0, last = 0;        // instruction indices, inclusive
-  std::vector<uint32_t> successors;    // block ids reached by fall-through, branch or switch
-  std::vector<uint32_t> handlers;      // block ids of handlers covering this block
+  uint32_t first = 0, last = 0;      // instruction indices, inclusive
+  std::vector<uint32_t> successors;  // block ids reached by fall-through, branch or switch
+  std::vector<uint32_t> handlers;    // block ids of handlers covering this block
   bool isHandlerEntry = false;
   uint32_t size() const { return last - first + 1; }
 };

@@ -55,6 +55,23 @@ std::optional<MethodDescriptor> parseMethodDescriptor(std::string_view d) {
   return m;
 }
 
+SlotCounts methodSlots(std::string_view d) {
+  if (d.empty() || d[0] != '(') return {};
+  size_t pos = 1;
+  int args = 0;
+  while (pos < d.size() && d[pos] != ')') {
+    size_t len = fieldDescriptorLength(d, pos);
+    if (len == 0) return {};
+    args += slotSize(d.substr(pos, len));
+    pos += len;
+  }
+  if (pos >= d.size()) return {};
+  ++pos;
+  size_t len = fieldDescriptorLength(d, pos, /*allowVoid=*/true);
+  if (len == 0 || pos + len != d.size()) return {};
+  return {args, slotSize(d.substr(pos, len))};
+}
+
 std::string_view classNameOf(std::string_view d) {
   if (d.size() >= 2 && d[0] == 'L' && d.back() == ';') return d.substr(1, d.size() - 2);
   return d;

@@ -30,6 +30,14 @@ struct MethodDescriptor {
   int argumentSlots() const;
 };
 
+// Argument slots and return slots of a method descriptor without building a
+// MethodDescriptor (hot paths); {-1, -1} if malformed.
+struct SlotCounts {
+  int args = -1;
+  int ret = -1;
+};
+SlotCounts methodSlots(std::string_view desc);
+
 // nullopt if `desc` is not a well-formed method descriptor.
 std::optional<MethodDescriptor> parseMethodDescriptor(std::string_view desc);
 

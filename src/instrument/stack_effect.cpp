@@ -145,10 +145,9 @@ std::optional<StackEffect> poolEffect(const Insn& insn, const ConstantPool& pool
       break;
   }
   if (tag == Tag::InvokeDynamic) {
-    auto [name, desc] = pool.nameAndType(CpIndex{pool[ref].b});
-    auto md = parseMethodDescriptor(desc);
-    if (!md) return std::nullopt;
-    return StackEffect{md->argumentSlots(), slotSize(md->ret)};
+    SlotCounts m = methodSlots(pool.nameAndType(CpIndex{pool[ref].b}).second);
+    if (m.args < 0) return std::nullopt;
+    return StackEffect{m.args, m.ret};
   }
   if (tag != Tag::Fieldref && tag != Tag::Methodref && tag != Tag::InterfaceMethodref) {
     return std::nullopt;
@@ -166,10 +165,10 @@ std::optional<StackEffect> poolEffect(const Insn& insn, const ConstantPool& pool
     default:
       break;
   }
-  auto md = parseMethodDescriptor(member.descriptor);
-  if (!md) return std::nullopt;
+  SlotCounts m = methodSlots(member.descriptor);
+  if (m.args < 0) return std::nullopt;
   int receiver = insn.op == Op::invokestatic ? 0 : 1;
-  return StackEffect{md->argumentSlots() + receiver, slotSize(md->ret)};
+  return StackEffect{m.args + receiver, m.ret};
 }
 
 }  // namespace

@@ -103,8 +103,8 @@ std::vector<uint32_t> findSuperCalls(const classfile::ClassFile& cls, const Code
       seen[i] = true;
       const Insn& insn = code.insns[i];
       if (insn.op == Op::invokespecial && cls.pool.memberRef(insn.cp()).name == "<init>") {
-        auto md = parseMethodDescriptor(cls.pool.memberRef(insn.cp()).descriptor);
-        size_t args = md ? static_cast<size_t>(md->argumentSlots()) : 0;
+        int slots = methodSlots(cls.pool.memberRef(insn.cp()).descriptor).args;
+        size_t args = slots > 0 ? static_cast<size_t>(slots) : 0;
         if (st.stack.size() > args && st.stack[st.stack.size() - 1 - args]) {
           found.push_back(i);
           break;  // past this point `this` is initialized
