@@ -21,13 +21,10 @@ struct Failure {
   std::string message;
 };
 
-bool isReturnOrThrow(Op op) {
-  return (op >= Op::ireturn && op <= Op::return_) || op == Op::athrow;
-}
+bool isReturnOrThrow(Op op) { return (op >= Op::ireturn && op <= Op::return_) || op == Op::athrow; }
 bool isBranch(Op op) {
   cf::Format f = cf::opInfo(op).format;
-  return (f == cf::Format::Branch2 || f == cf::Format::Branch4) && op != Op::jsr &&
-         op != Op::jsr_w;
+  return (f == cf::Format::Branch2 || f == cf::Format::Branch4) && op != Op::jsr && op != Op::jsr_w;
 }
 bool isSwitch(Op op) { return op == Op::tableswitch || op == Op::lookupswitch; }
 // No fall-through to the next instruction.
@@ -73,7 +70,7 @@ class Computer {
   std::vector<bool> target_, handlerStart_, leader_, reached_;
   std::vector<Handler> handlers_;
   std::vector<std::optional<FrameState>> entry_;  // at leaders
-  std::set<uint32_t> work_;                        // leaders to (re)process, lowest first
+  std::set<uint32_t> work_;                       // leaders to (re)process, lowest first
   size_t maxStack_ = 0, maxLocals_ = 0;
 };
 
@@ -151,6 +148,9 @@ FrameState Computer::handlerState(const FrameState& pre, const FrameState& post,
 }
 
 void Computer::mergeInto(uint32_t target, const FrameState& s) {
+  // A handler's entry holds the exception even if its first instruction pops it at once;
+  // frames count against max_stack too.
+  maxStack_ = std::max(maxStack_, s.stack.size());
   std::optional<FrameState>& e = entry_[target];
   if (!e) {
     e = s;
@@ -264,7 +264,8 @@ void Computer::rewriteDeadCode() {
 
 void Computer::install(FrameComputation& out) {
   // The one pool addition that can fail comes before any change to the method.
-  cf::CpIndex name = out.table.frames.empty() ? cf::CpIndex::None : cls_.pool.addUtf8("StackMapTable");
+  cf::CpIndex name =
+      out.table.frames.empty() ? cf::CpIndex::None : cls_.pool.addUtf8("StackMapTable");
   if (out.deadInstructions > 0) rewriteDeadCode();
   code_.maxStack = std::max<uint16_t>(code_.maxStack, out.maxStack);
   code_.maxLocals = std::max<uint16_t>(code_.maxLocals, out.maxLocals);
@@ -318,8 +319,8 @@ bool mergeType(VType& into, const VType& from, bool onStack, cf::ConstantPool& p
     if (into.kind == vtype::kNull) {
       into = from;
     } else {
-      std::string lub = hierarchy.commonSuperclass(pool.className(into.cls),
-                                                   pool.className(from.cls));
+      std::string lub =
+          hierarchy.commonSuperclass(pool.className(into.cls), pool.className(from.cls));
       if (lub == pool.className(into.cls)) return true;
       into = vtype::object(pool.addClass(lub));
     }
@@ -362,8 +363,7 @@ cf::Frame encodeFrame(const FrameState& current, cf::Label at, std::vector<VType
   return f;
 }
 
-FrameComputation computeFrames(cf::ClassFile& cls, cf::Member& method,
-                               ClassHierarchy& hierarchy) {
+FrameComputation computeFrames(cf::ClassFile& cls, cf::Member& method, ClassHierarchy& hierarchy) {
   FrameComputation out;
   cf::CodeAttr* code = method.code();
   if (!code) {

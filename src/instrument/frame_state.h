@@ -81,8 +81,7 @@ std::vector<classfile::VType> wordsOf(const std::vector<classfile::VType>& entri
 // <init> other than java/lang/Object's, else the class type) unless static, then the
 // parameters; padded with Top to the Code attribute's max_locals. nullopt if the
 // descriptor is malformed or the pool is full. Class entries for parameter types are added.
-std::optional<FrameState> initialState(classfile::ClassFile& cls,
-                                       const classfile::Member& method);
+std::optional<FrameState> initialState(classfile::ClassFile& cls, const classfile::Member& method);
 
 // The full states at the frames of a StackMapTable, decoding each frame relative to the one
 // before it (the first relative to `initial`, from initialState()). Locals are padded with

@@ -61,8 +61,8 @@ class Transfer {
     return s_.stack[s_.stack.size() - 1 - wordsFromTop];
   }
   VType load(uint32_t slot) const {
-    if (slot >= s_.locals.size()) invalid("load from local " + std::to_string(slot) +
-                                          " beyond max_locals");
+    if (slot >= s_.locals.size())
+      invalid("load from local " + std::to_string(slot) + " beyond max_locals");
     return s_.locals[slot];
   }
   void store(uint32_t slot, const VType& t);
@@ -192,7 +192,9 @@ void Transfer::arrayStore(Op op) {
 // Word-level shuffles (JVMS 6.5 describes them in categories; on words they are uniform).
 void Transfer::stackOp(Op op) {
   auto& st = s_.stack;
-  auto copyTop = [&](size_t n) { return std::vector<VType>(st.end() - static_cast<long>(n), st.end()); };
+  auto copyTop = [&](size_t n) {
+    return std::vector<VType>(st.end() - static_cast<long>(n), st.end());
+  };
   auto insertBelow = [&](const std::vector<VType>& v, size_t depth) {
     if (st.size() < depth) invalid("operand stack underflow");
     st.insert(st.end() - static_cast<long>(depth), v.begin(), v.end());
@@ -441,7 +443,7 @@ void Transfer::run(const cf::Insn& insn, uint32_t index) {
     case Op::anewarray:
       return anewArray(insn);
     case Op::arraylength:
-    case Op::instanceof:
+    case Op:: instanceof:
       pop(1);
       return push(vtype::integer());
     case Op::checkcast:

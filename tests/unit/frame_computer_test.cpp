@@ -247,6 +247,24 @@ TEST_F(FramesTest, TryCatchWithTwoHandlerTypes) {
             "7:252 L[java/lang/Exception] S[]");
 }
 
+TEST_F(FramesTest, HandlerEntryCountsTowardsMaxStack) {
+  // try { f(); } catch (Exception e) {}: no instruction leaves anything on the stack, but
+  // the handler's frame holds the exception.
+  method(0x0008, "m", "()V", 1);
+  Label start = here();
+  emit(Op::invokestatic, staticMethod("p/C", "f", "()V"));
+  Label end = here();
+  emit(Op::return_);
+  Label h = here();
+  emit(Op::astore_0);
+  emit(Op::return_);
+  handler(start, end, h, "java/lang/Exception");
+  FrameComputation r = compute();
+  EXPECT_EQ(frames(), "2:64 L[] S[java/lang/Exception]");
+  EXPECT_EQ(r.maxStack, 1);
+  EXPECT_EQ(attr().maxStack, 1);
+}
+
 TEST_F(FramesTest, HandlerSeesLocalsBeforeStoresAndAfterOtherInstructions) {
   // Slot 0 is a String before the try and an int inside it: the catch-all handler sees
   // both (String before the istore, int after the iinc), so the slot is Top there.
@@ -350,7 +368,8 @@ TEST_F(FramesTest, DeadCodeBecomesNopAthrowAndLeavesHandlerRanges) {
   handler(start, end, h, "");
   FrameComputation r = compute();
   EXPECT_EQ(r.deadInstructions, 2u);
-  EXPECT_EQ(frames(), "1:64 L[] S[java/lang/Throwable]; 3:0 L[] S[]; 4:64 L[] S[java/lang/Throwable]");
+  EXPECT_EQ(frames(),
+            "1:64 L[] S[java/lang/Throwable]; 3:0 L[] S[]; 4:64 L[] S[java/lang/Throwable]");
   EXPECT_EQ(code().insns[1].op, Op::nop);
   EXPECT_EQ(code().insns[2].op, Op::athrow);
   ASSERT_EQ(attr().handlers.size(), 1u);

@@ -1,7 +1,5 @@
 // ClassHierarchy (src/instrument/class_hierarchy.h): facts from class bytes, the verifier's
 // least upper bound, sources.
-#include "instrument/class_hierarchy.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -10,6 +8,7 @@
 #include <map>
 
 #include "classfile/class_file.h"
+#include "instrument/class_hierarchy.h"
 
 namespace dragnet::instrument {
 namespace {
@@ -146,8 +145,8 @@ TEST(ClassSourceTest, DirectoryModuleImageAndChain) {
   fs::remove_all(root);
   auto put = [&](const fs::path& p, const Bytes& b) {
     fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()),
-                                             static_cast<std::streamsize>(b.size()));
+    std::ofstream(p, std::ios::binary)
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
   };
   put(root / "cp" / "p" / "A.class", classBytes("p/A", "q/B"));
   put(root / "jdk" / "mod.one" / "q" / "B.class", classBytes("q/B", "java/lang/Object"));

@@ -227,7 +227,7 @@ TEST_F(TransferTest, FieldsAndInvokes) {
   ok(Op::pop2);
   ok(Op::getstatic, cp(cls.pool.addFieldref("p/Sub", "s", "Z")));
   ok(Op::checkcast, klass("p/A"));  // not verified here: just the result type
-  ok(Op::instanceof, klass("p/B"));
+  ok(Op:: instanceof, klass("p/B"));
   EXPECT_EQ(stack(), "I");
 }
 
