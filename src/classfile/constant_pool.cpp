@@ -333,9 +333,19 @@ uint64_t mix(uint64_t h, uint64_t v) {
 uint64_t hashEntry(const CpEntry& e) {
   uint64_t h = static_cast<uint64_t>(e.tag) * 0x100000001B3ull;
   if (e.tag == Tag::Utf8) {
-    uint64_t f = 0xCBF29CE484222325ull;  // FNV-1a
-    for (char c : e.utf8) f = (f ^ static_cast<uint8_t>(c)) * 0x100000001B3ull;
-    return mix(h, f);
+    // Eight bytes at a time: every Utf8 of a class is hashed when its index is built.
+    uint64_t f = 0xCBF29CE484222325ull ^ e.utf8.size();
+    size_t i = 0;
+    for (; i + 8 <= e.utf8.size(); i += 8) {
+      uint64_t w;
+      std::memcpy(&w, e.utf8.data() + i, 8);
+      f = (f ^ w) * 0x9E3779B97F4A7C15ull;
+      f ^= f >> 29;
+    }
+    uint64_t tail = 0;
+    std::memcpy(&tail, e.utf8.data() + i, e.utf8.size() - i);
+    f = (f ^ tail) * 0x9E3779B97F4A7C15ull;
+    return mix(h, f ^ (f >> 32));
   }
   h = mix(h, e.refKind);
   h = mix(h, uint64_t{e.a} << 16 | e.b);

@@ -1,5 +1,6 @@
 // Basic blocks and the control-flow successors of a method's code.
 #include <algorithm>
+#include <array>
 
 #include "instrument/bit.h"
 #include "instrument/stack_effect.h"
@@ -31,50 +32,58 @@ bool endsBlock(const Insn& insn) {
 
 }  // namespace
 
-std::vector<BasicBlock> basicBlocks(const CodeAttr& attr) {
+BlockGraph basicBlocks(const CodeAttr& attr) {
   const Code& code = attr.code;
   const size_t n = code.insns.size();
-  std::vector<bool> leader(n + 1, false);
-  std::vector<bool> handlerStart(n + 1, false);
-  leader[0] = true;
+  std::vector<uint8_t> leader(n + 1, 0);  // 1: leader, 2: also a handler start
+  leader[0] = 1;
   for (size_t i = 0; i < n; ++i) {
     const Insn& insn = code.insns[i];
-    forEachTarget(code, insn, [&](uint32_t t) { leader[t] = true; });
-    if (endsBlock(insn)) leader[i + 1] = true;
+    forEachTarget(code, insn, [&](uint32_t t) { leader[t] |= 1; });
+    if (endsBlock(insn)) leader[i + 1] |= 1;
   }
-  for (const ExceptionHandler& h : attr.handlers) {
-    uint32_t at = code.position(h.handler);
-    leader[at] = handlerStart[at] = true;
-  }
+  for (const ExceptionHandler& h : attr.handlers) leader[code.position(h.handler)] = 3;
 
-  std::vector<BasicBlock> blocks;
+  BlockGraph g;
   std::vector<uint32_t> blockOf(n + 1, 0);
   for (uint32_t i = 0; i < n; ++i) {
     if (leader[i]) {
       BasicBlock b;
-      b.id = static_cast<uint32_t>(blocks.size());
+      b.id = static_cast<uint32_t>(g.blocks.size());
       b.first = i;
-      b.isHandlerEntry = handlerStart[i];
-      blocks.push_back(b);
+      b.isHandlerEntry = leader[i] == 3;
+      g.blocks.push_back(b);
     }
-    blocks.back().last = i;
-    blockOf[i] = blocks.back().id;
+    g.blocks.back().last = i;
+    blockOf[i] = g.blocks.back().id;
   }
-  for (BasicBlock& b : blocks) {
+  // Edges go to one vector first (as begin/count pairs); spans are made once it is final.
+  std::vector<std::array<uint32_t, 4>> ranges(g.blocks.size());  // succ begin/end, handlers
+  for (BasicBlock& b : g.blocks) {
+    auto& r = ranges[b.id];
+    r[0] = static_cast<uint32_t>(g.edges.size());
     const Insn& last = code.insns[b.last];
     auto add = [&](uint32_t insnIndex) {
-      if (insnIndex < n) b.successors.push_back(blockOf[insnIndex]);
+      if (insnIndex < n) g.edges.push_back(blockOf[insnIndex]);
     };
     forEachTarget(code, last, add);
     if (fallsThrough(last.op) && b.last + 1 < n) add(b.last + 1);
-    std::sort(b.successors.begin(), b.successors.end());
-    b.successors.erase(std::unique(b.successors.begin(), b.successors.end()), b.successors.end());
+    auto first = g.edges.begin() + r[0];
+    std::sort(first, g.edges.end());
+    g.edges.erase(std::unique(first, g.edges.end()), g.edges.end());
+    r[1] = r[2] = static_cast<uint32_t>(g.edges.size());
     for (const ExceptionHandler& h : attr.handlers) {
       uint32_t s = code.position(h.start), e = code.position(h.end);
-      if (s <= b.last && b.first < e) b.handlers.push_back(blockOf[code.position(h.handler)]);
+      if (s <= b.last && b.first < e) g.edges.push_back(blockOf[code.position(h.handler)]);
     }
+    r[3] = static_cast<uint32_t>(g.edges.size());
   }
-  return blocks;
+  for (BasicBlock& b : g.blocks) {
+    const auto& r = ranges[b.id];
+    b.successors = std::span<const uint32_t>(g.edges).subspan(r[0], r[1] - r[0]);
+    b.handlers = std::span<const uint32_t>(g.edges).subspan(r[2], r[3] - r[2]);
+  }
+  return g;
 }
 
 }  // namespace dragnet::instrument

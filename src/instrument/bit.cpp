@@ -101,9 +101,11 @@ bool pushRuntime(const Arg& arg, const Insn* insn, const ConstantPool& pool, Pat
 }  // namespace
 
 Routine::Routine(ClassFile& cls, Member& method)
-    : cls_(&cls), method_(&method), editor_(cls, method) {
-  const CodeAttr* code = method.code();
-  if (!code) return;
+    : cls_(&cls), method_(&method), editor_(cls, method), patch_(cls.pool) {}
+
+const std::vector<Instruction>& Routine::instructions() const {
+  const CodeAttr* code = method_->code();
+  if (!code || !insns_.empty()) return insns_;
   std::vector<uint32_t> offsets = computeOffsets(code->code);
   insns_.resize(code->code.insns.size());
   for (uint32_t i = 0; i < insns_.size(); ++i) {
@@ -124,7 +126,13 @@ Routine::Routine(ClassFile& cls, Member& method)
     while (k < starts.size() && starts[k].first <= i) line = starts[k++].second;
     insns_[i].line = line;
   }
-  blocks_ = basicBlocks(*code);
+  return insns_;
+}
+
+const std::vector<BasicBlock>& Routine::blocks() const {
+  if (!graphDone_ && method_->code()) graph_ = basicBlocks(*method_->code());
+  graphDone_ = true;
+  return graph_.blocks;
 }
 
 bool Routine::build(const Call& call, int64_t index, Patch& p) {
@@ -147,16 +155,29 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
         break;
     }
   }
-  p.invokeStatic(call.owner, call.name, call.descriptor());
+  callKey_.assign(call.owner).append(".").append(call.name);
+  for (const Arg& a : call.args) callKey_ += a.descriptor();
+  bool runtime = !call.args.empty() && call.args[0].isRuntime();
+  if (callKey_ != cache_->key) {
+    cache_->ref = cls_->pool.addMethodref(call.owner, call.name, call.descriptor());
+    cache_->key = callKey_;
+    cache_->peak.reset();
+  }
+  p.invokeStatic(cache_->ref);
+  // Constants only: every patch of this call has the same shape, hence the same peak.
+  if (!runtime) {
+    if (!cache_->peak) cache_->peak = p.peakStack();
+    if (cache_->peak) p.setPeak(*cache_->peak);
+  }
   return true;
 }
 
 bool Routine::before(uint32_t index, const Call& call) {
-  if (index >= insns_.size()) return false;
+  if (index >= editor_.size()) return false;
   if (!call.args.empty() && !runtimeArgFits(call.args[0], index)) return false;
-  Patch p(cls_->pool);
-  if (!build(call, index, p)) return false;
-  editor_.insertBefore(index, std::move(p));
+  patch_.clear();
+  if (!build(call, index, patch_)) return false;
+  editor_.insertBefore(index, patch_);
   return true;
 }
 
@@ -164,12 +185,12 @@ bool Routine::runtimeArgFits(const Arg& a, uint32_t index) {
   if (a.kind == Arg::Kind::Exception) {
     // Only where the exception is on top of the stack: a handler's first instruction or
     // an athrow.
-    bool handler = std::any_of(blocks_.begin(), blocks_.end(), [&](const BasicBlock& b) {
+    bool handler = std::any_of(blocks().begin(), blocks().end(), [&](const BasicBlock& b) {
       return b.first == index && b.isHandlerEntry;
     });
-    return handler || insns_[index].op == Op::athrow;
+    return handler || insn(index).op == Op::athrow;
   }
-  if (a.kind == Arg::Kind::FieldObject && insns_[index].op == Op::putfield && name() == "<init>") {
+  if (a.kind == Arg::Kind::FieldObject && insn(index).op == Op::putfield && name() == "<init>") {
     // Before super() a constructor may assign its own fields while `this` is still
     // uninitialized (javac does, for this$0); such a value cannot be passed to a method.
     if (!superCall_) {
@@ -182,30 +203,30 @@ bool Routine::runtimeArgFits(const Arg& a, uint32_t index) {
 }
 
 bool Routine::after(uint32_t index, const Call& call) {
-  if (index >= insns_.size() || !fallsThrough(insns_[index].op)) return false;
+  if (index >= editor_.size() || !fallsThrough(insn(index).op)) return false;
   // Runtime values describe the instruction's operands, which are gone after it.
   for (const Arg& a : call.args) {
     if (a.isRuntime() && a.kind != Arg::Kind::Value) return false;
   }
-  Patch p(cls_->pool);
-  if (!build(call, -1, p)) return false;
-  return editor_.insertAfter(index, std::move(p));
+  patch_.clear();
+  if (!build(call, -1, patch_)) return false;
+  return editor_.insertAfter(index, patch_);
 }
 
 bool Routine::atEntry(const Call& call, ConstructorEntry mode) {
-  Patch p(cls_->pool);
   for (const Arg& a : call.args) {
     if (a.isRuntime()) return false;
   }
-  if (!hasCode() || !build(call, -1, p)) return false;
-  editor_.insertAtEntry(std::move(p), mode);
+  patch_.clear();
+  if (!hasCode() || !build(call, -1, patch_)) return false;
+  editor_.insertAtEntry(patch_, mode);
   return true;
 }
 
 bool Routine::beforeReturns(const Call& call) {
   bool any = false;
-  for (uint32_t i = 0; i < insns_.size(); ++i) {
-    if (isReturn(insns_[i].op)) any = before(i, call) || any;
+  for (uint32_t i = 0; i < editor_.size(); ++i) {
+    if (isReturn(insn(i).op)) any = before(i, call) || any;
   }
   return any;
 }
@@ -215,15 +236,18 @@ bool Routine::onExceptionalExit(const Call& call) {
     const Arg& a = call.args[k];
     if (a.isRuntime() && (a.kind != Arg::Kind::Exception || k != 0)) return false;
   }
-  Patch p(cls_->pool);
-  if (!hasCode() || !build(call, -1, p)) return false;
-  editor_.insertOnExceptionalExit(std::move(p));
+  patch_.clear();
+  if (!hasCode() || !build(call, -1, patch_)) return false;
+  editor_.insertOnExceptionalExit(patch_);
   return true;
 }
 
 ClassInstrumenter::ClassInstrumenter(ClassFile& cls) : cls_(&cls) {
   routines_.reserve(cls.methods.size());
-  for (Member& m : cls.methods) routines_.emplace_back(cls, m);
+  for (Member& m : cls.methods) {
+    routines_.emplace_back(cls, m);
+    routines_.back().cache_ = &cache_;  // routines_ never reallocates after this
+  }
 }
 
 std::vector<RoutineOutcome> ClassInstrumenter::commit() {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,11 +77,18 @@ struct Instruction {
 
 struct BasicBlock {
   uint32_t id = 0;
-  uint32_t first = 0, last = 0;      // instruction indices, inclusive
-  std::vector<uint32_t> successors;  // block ids reached by fall-through, branch or switch
-  std::vector<uint32_t> handlers;    // block ids of handlers covering this block
+  uint32_t first = 0, last = 0;          // instruction indices, inclusive
+  std::span<const uint32_t> successors;  // block ids reached by fall-through, branch or switch
+  std::span<const uint32_t> handlers;    // block ids of handlers covering this block
   bool isHandlerEntry = false;
   uint32_t size() const { return last - first + 1; }
+};
+
+// The blocks of a method; their successor and handler lists are views into `edges` (one
+// allocation for all of them), valid while the graph lives and is not modified.
+struct BlockGraph {
+  std::vector<BasicBlock> blocks;
+  std::vector<uint32_t> edges;
 };
 
 class Routine {
@@ -93,8 +101,9 @@ class Routine {
   uint16_t access() const { return method_->access; }
   bool hasCode() const { return editor_.hasCode(); }
 
-  const std::vector<Instruction>& instructions() const { return insns_; }
-  const std::vector<BasicBlock>& blocks() const { return blocks_; }
+  // Computed on first use (a tool that only needs blocks pays nothing for offsets/lines).
+  const std::vector<Instruction>& instructions() const;
+  const std::vector<BasicBlock>& blocks() const;
   const classfile::Insn& insn(uint32_t index) const { return editor_.insn(index); }
 
   // Each returns false (and inserts nothing) when the call does not fit the place: a
@@ -117,8 +126,21 @@ class Routine {
   classfile::ClassFile* cls_;
   classfile::Member* method_;
   CodeEditor editor_;
-  std::vector<Instruction> insns_;
-  std::vector<BasicBlock> blocks_;
+  Patch patch_;  // reused for every insertion
+  // The last analysis method called and its Methodref: a tool calls the same few methods
+  // thousands of times, so most calls skip the constant-pool lookups.
+  struct CallCache {
+    std::string key;
+    classfile::CpIndex ref{};
+    std::optional<int> peak;  // for calls without runtime arguments
+  };
+  std::string callKey_;
+  CallCache ownCache_;
+  CallCache* cache_ = &ownCache_;  // shared by the routines of a ClassInstrumenter
+  friend class ClassInstrumenter;
+  mutable std::vector<Instruction> insns_;
+  mutable BlockGraph graph_;
+  mutable bool graphDone_ = false;
   std::optional<uint32_t> superCall_;  // constructors: index of the super()/this() call
 };
 
@@ -138,10 +160,11 @@ class ClassInstrumenter {
  private:
   classfile::ClassFile* cls_;
   std::vector<Routine> routines_;
+  Routine::CallCache cache_;
 };
 
 // Basic blocks of `code` (leaders: instruction 0, branch and switch targets, handler
 // starts, and instructions after a branch, switch, return, athrow or jsr/ret).
-std::vector<BasicBlock> basicBlocks(const classfile::CodeAttr& code);
+BlockGraph basicBlocks(const classfile::CodeAttr& code);
 
 }  // namespace dragnet::instrument

@@ -41,24 +41,21 @@ struct Layout {
   std::vector<uint32_t> before, at;  // per original instruction (+ end): patch start, insn
 };
 
-void append(std::vector<Insn>& to, const std::vector<Patch>& patches) {
-  for (const Patch& p : patches) to.insert(to.end(), p.insns().begin(), p.insns().end());
-}
-
 // Gives every label used as Uninitialized(label) or as a type-annotation offset a label of
 // its own that is pinned to the instruction (these name the `new`/cast itself, not the
-// probe inserted in front of it).
+// probe inserted in front of it). Done in place: a new label at the same position changes
+// nothing about the method, so it needs no undo if the edit is given up.
 class Pinner {
  public:
-  Pinner(Code& code, std::vector<bool>& pinned) : code_(code), pinned_(pinned) {}
+  explicit Pinner(Code& code) : code_(code), map_(code.labels.size(), kNone) {}
   void pin(Label& l) {
-    if (l == Label::None) return;
-    auto [it, fresh] = map_.try_emplace(l, Label::None);
-    if (fresh) {
-      it->second = code_.newLabel(code_.position(l));
-      pinned_.push_back(true);
+    auto id = static_cast<uint32_t>(l);
+    if (l == Label::None || id >= map_.size()) return;
+    if (map_[id] == kNone) {
+      map_[id] = static_cast<uint32_t>(code_.newLabel(code_.position(l)));
+      pinned_.push_back(map_[id]);
     }
-    l = it->second;
+    l = static_cast<Label>(map_[id]);
   }
   void pinAll(std::vector<Attribute>& attrs) {
     for (Attribute& a : attrs) {
@@ -75,16 +72,19 @@ class Pinner {
       if (auto* ta = std::get_if<RuntimeInvisibleTypeAnnotationsAttr>(&a.body)) pinTargets(*ta);
     }
   }
+  // Label ids that must stay on their instruction.
+  const std::vector<uint32_t>& pinned() const { return pinned_; }
 
  private:
+  static constexpr uint32_t kNone = 0xFFFFFFFF;
   void pinTargets(TypeAnnotationsAttr& attr) {
     for (TypeAnnotation& t : attr.annotations) {
       if (t.targetType >= 0x43 && t.targetType <= 0x4B) pin(t.offset);
     }
   }
   Code& code_;
-  std::vector<bool>& pinned_;
-  std::map<Label, Label> map_;
+  std::vector<uint32_t> map_;
+  std::vector<uint32_t> pinned_;
 };
 
 // Inserts `f` among `frames`, which are in code order.
@@ -105,7 +105,7 @@ using FrameForSkip = std::function<std::optional<Frame>(Layout&, const std::vect
 // if<cond> L -> if<!cond> skip; goto_w L; skip:. Repeats until nothing changes (each
 // rewrite only grows the code, so this terminates). Returns an error message or "".
 std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameForSkip& frameFor,
-                  std::vector<Frame>* frames) {
+                  std::vector<Frame>* frames, uint32_t& length) {
   Code view;
   for (bool changed = true; changed;) {
     changed = false;
@@ -116,7 +116,8 @@ std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameForSkip
     lay.insns = std::move(view.insns);
     switches = std::move(view.switches);
     lay.labels = std::move(view.labels);
-    if (off.back() > kMaxCode) return "";  // the size check reports it
+    length = off.back();
+    if (length > kMaxCode) return "";  // the size check reports it
     for (size_t k = 0; k < lay.insns.size(); ++k) {
       Insn& insn = lay.insns[k];
       if (opInfo(insn.op).format != Format::Branch2) continue;
@@ -234,10 +235,7 @@ void addHandlerFrame(ClassFile& cls, std::vector<Attribute>& attrs, Label handle
 
 CodeEditor::CodeEditor(ClassFile& cls, Member& method)
     : cls_(&cls), method_(&method), code_(method.code()) {
-  if (code_) {
-    sites_.resize(code_->code.insns.size() + 1);
-    maxLocals_ = code_->maxLocals;
-  }
+  if (code_) maxLocals_ = code_->maxLocals;
 }
 
 uint32_t CodeEditor::size() const {
@@ -246,26 +244,30 @@ uint32_t CodeEditor::size() const {
 const Insn& CodeEditor::insn(uint32_t i) const { return code_->code.insns[i]; }
 bool CodeEditor::isConstructor() const { return cls_->memberName(*method_) == "<init>"; }
 
-void CodeEditor::insertBefore(uint32_t i, Patch patch) {
-  if (patch.empty() || i >= size()) return;
-  sites_[i].before.push_back(std::move(patch));
-  edited_ = true;
+void CodeEditor::add(Where where, uint32_t index, const Patch& patch) {
+  std::optional<int> peak = patch.peakStack();
+  if (!peak) badPatch_ = true;
+  int& into = where == Where::Exit ? exitPeak_ : peak_;
+  into = std::max(into, peak.value_or(0));
+  auto begin = static_cast<uint32_t>(patchInsns_.size());
+  patchInsns_.insert(patchInsns_.end(), patch.insns().begin(), patch.insns().end());
+  inserts_.push_back({index, where, begin, static_cast<uint32_t>(patchInsns_.size())});
 }
 
-bool CodeEditor::insertAfter(uint32_t i, Patch patch) {
+void CodeEditor::insertBefore(uint32_t i, const Patch& patch) {
+  if (!patch.empty() && i < size()) add(Where::Before, i, patch);
+}
+
+bool CodeEditor::insertAfter(uint32_t i, const Patch& patch) {
   if (i >= size() || !fallsThrough(insn(i).op)) return false;
-  if (!patch.empty()) {
-    sites_[i].after.push_back(std::move(patch));
-    edited_ = true;
-  }
+  if (!patch.empty()) add(Where::After, i, patch);
   return true;
 }
 
-void CodeEditor::insertAtEntry(Patch patch, ConstructorEntry mode) {
+void CodeEditor::insertAtEntry(const Patch& patch, ConstructorEntry mode) {
   if (patch.empty() || !code_) return;
   bool afterSuper = mode == ConstructorEntry::AfterSuperCall && isConstructor();
-  (afterSuper ? entryAfterSuper_ : entry_).push_back(std::move(patch));
-  edited_ = true;
+  add(afterSuper ? Where::AfterSuper : Where::Entry, 0, patch);
 }
 
 void CodeEditor::insertBeforeReturns(const Patch& patch) {
@@ -274,10 +276,8 @@ void CodeEditor::insertBeforeReturns(const Patch& patch) {
   }
 }
 
-void CodeEditor::insertOnExceptionalExit(Patch patch) {
-  if (!code_) return;
-  exit_.push_back(std::move(patch));
-  edited_ = true;
+void CodeEditor::insertOnExceptionalExit(const Patch& patch) {
+  if (code_) add(Where::Exit, 0, patch);
 }
 
 uint16_t CodeEditor::newLocal(int slots) {
@@ -296,82 +296,90 @@ EditOutcome CodeEditor::commit() {
 
 EditOutcome CodeEditor::commitEdits() {
   if (!code_) return EditOutcome::unchanged("method has no code");
-  if (!edited_) return EditOutcome::unchanged("no edits");
-  edited_ = false;
+  if (inserts_.empty()) return EditOutcome::unchanged("no edits");
+  std::vector<Insertion> inserts = std::move(inserts_);
+  inserts_.clear();
   if (cls_->name() == "java/lang/Object" && cls_->memberName(*method_) == "finalize") {
     // A non-empty Object.finalize makes every object finalizable (jvm-facts.md).
     return EditOutcome::unchanged("java/lang/Object.finalize() is never modified");
   }
+  if (badPatch_)
+    return EditOutcome::unchanged("a patch is not stack-neutral or has an unknown effect");
   if (maxLocals_ > 0xFFFF) return EditOutcome::unchanged("max_locals would exceed 65535");
+  bool hasExit = std::any_of(inserts.begin(), inserts.end(),
+                             [](const Insertion& x) { return x.where == Where::Exit; });
+  bool hasAfterSuper = std::any_of(inserts.begin(), inserts.end(),
+                                   [](const Insertion& x) { return x.where == Where::AfterSuper; });
 
   // Where the range of the exceptional-exit handler starts: after super() in constructors.
   uint32_t exitStart = 0;
-  if (isConstructor() && (!entryAfterSuper_.empty() || !exit_.empty())) {
+  if (isConstructor() && (hasAfterSuper || hasExit)) {
     std::vector<uint32_t> calls = findSuperCalls(*cls_, *code_);
     if (calls.empty()) return EditOutcome::unchanged("no super()/this() call found");
-    if (!exit_.empty() && calls.size() > 1) {
+    if (hasExit && calls.size() > 1) {
       return EditOutcome::unchanged("several super()/this() calls: no single try range");
     }
-    for (uint32_t c : calls) {
-      auto& after = sites_[c].after;
-      after.insert(after.begin(), entryAfterSuper_.begin(), entryAfterSuper_.end());
+    std::vector<Insertion> moved;
+    for (const Insertion& x : inserts) {
+      if (x.where != Where::AfterSuper) continue;
+      for (uint32_t c : calls) moved.push_back({c, Where::AfterSuper, x.begin, x.end});
     }
+    std::erase_if(inserts, [](const Insertion& x) { return x.where == Where::AfterSuper; });
+    inserts.insert(inserts.end(), moved.begin(), moved.end());
     exitStart = calls.front() + 1;
   }
-
-  // Stack: every patch adds its peak on top of whatever the method needed.
-  int peak = 0, exitPeak = 0;
-  auto measure = [&](const std::vector<Patch>& ps, int& into) {
-    for (const Patch& p : ps) {
-      auto k = p.peakStack();
-      if (!k) return false;
-      into = std::max(into, *k);
-    }
-    return true;
-  };
-  bool ok = measure(entry_, peak) && measure(exit_, exitPeak);
-  for (const Site& s : sites_) ok = ok && measure(s.before, peak) && measure(s.after, peak);
-  if (!ok) return EditOutcome::unchanged("a patch is not stack-neutral or has an unknown effect");
-  uint32_t maxStack = code_->maxStack + static_cast<uint32_t>(peak);
-  if (!exit_.empty()) maxStack = std::max<uint32_t>(maxStack, 1u + static_cast<uint32_t>(exitPeak));
+  uint32_t maxStack = code_->maxStack + static_cast<uint32_t>(peak_);
+  if (hasExit) maxStack = std::max<uint32_t>(maxStack, 1u + static_cast<uint32_t>(exitPeak_));
   if (maxStack > 0xFFFF) return EditOutcome::unchanged("max_stack would exceed 65535");
+
+  // Insertions in layout order; tools usually insert in order already.
+  auto key = [](const Insertion& x) {
+    if (x.where == Where::Entry) return uint64_t{0};
+    if (x.where == Where::Exit) return ~uint64_t{0};
+    return (uint64_t{x.index} + 1) << 8 | static_cast<uint64_t>(x.where);
+  };
+  auto byKey = [&](const Insertion& x, const Insertion& y) { return key(x) < key(y); };
+  if (!std::is_sorted(inserts.begin(), inserts.end(), byKey)) {
+    std::stable_sort(inserts.begin(), inserts.end(), byKey);
+  }
 
   // Lay out the new instruction list.
   Code& code = code_->code;
   const size_t n = code.insns.size();
   Layout lay;
+  lay.insns.reserve(n + patchInsns_.size() + 1);
   lay.before.resize(n + 1);
   lay.at.resize(n + 1);
-  append(lay.insns, entry_);
-  for (size_t i = 0; i <= n; ++i) {
+  size_t next = 0;
+  auto emit = [&](auto stop) {
+    for (; next < inserts.size() && stop(inserts[next]); ++next) {
+      lay.insns.insert(lay.insns.end(), patchInsns_.begin() + inserts[next].begin,
+                       patchInsns_.begin() + inserts[next].end);
+    }
+  };
+  emit([](const Insertion& x) { return x.where == Where::Entry; });
+  for (uint32_t i = 0; i <= n; ++i) {
     lay.before[i] = static_cast<uint32_t>(lay.insns.size());
     if (i == n) break;
-    append(lay.insns, sites_[i].before);
+    emit([&](const Insertion& x) { return x.index == i && x.where == Where::Before; });
     lay.at[i] = static_cast<uint32_t>(lay.insns.size());
     lay.insns.push_back(code.insns[i]);
-    append(lay.insns, sites_[i].after);
+    emit([&](const Insertion& x) {
+      return x.index == i && (x.where == Where::After || x.where == Where::AfterSuper);
+    });
   }
   lay.at[n] = lay.before[n];
 
-  // Pin labels on a copy of the labels and Code attributes (the method must stay intact
-  // if we give up below). Unknown Code attributes may hold stale offsets now: drop them.
-  Code scratch;
-  scratch.labels = code.labels;
-  std::vector<bool> pinned(scratch.labels.size(), false);
-  std::vector<Attribute> attrs;
-  for (const Attribute& a : code_->attributes) {
-    if (!std::holds_alternative<RawAttr>(a.body)) attrs.push_back(a);
-  }
-  Pinner(scratch, pinned).pinAll(attrs);
-  // Entry patches come before lay.before[0], so a loop back to the first instruction
-  // does not run them again.
-  for (size_t id = 0; id < scratch.labels.size(); ++id) {
-    uint32_t old = scratch.labels[id];
-    lay.labels.push_back(pinned[id] ? lay.at[old] : lay.before[old]);
-  }
+  // Labels: to the patch in front of their instruction, unless pinned to it. Entry patches
+  // come before lay.before[0], so a loop back to the first instruction skips them.
+  Pinner pinner(code);
+  pinner.pinAll(code_->attributes);
+  lay.labels.resize(code.labels.size());
+  for (size_t id = 0; id < code.labels.size(); ++id) lay.labels[id] = lay.before[code.labels[id]];
+  for (uint32_t id : pinner.pinned()) lay.labels[id] = lay.at[code.labels[id]];
 
-  std::vector<ExceptionHandler> handlers = code_->handlers;
-  if (!exit_.empty()) {
+  std::vector<ExceptionHandler> addedHandler;
+  if (hasExit) {
     auto label = [&](uint32_t pos) {
       lay.labels.push_back(pos);
       return static_cast<Label>(lay.labels.size() - 1);
@@ -381,38 +389,49 @@ EditOutcome CodeEditor::commitEdits() {
     h.end = label(lay.before[n]);
     h.handler = label(static_cast<uint32_t>(lay.insns.size()));
     h.catchType = CpIndex::None;
-    append(lay.insns, exit_);
+    emit([](const Insertion& x) { return x.where == Where::Exit; });
     Insn rethrow;
     rethrow.op = Op::athrow;
     lay.insns.push_back(rethrow);
-    if (lay.labels[static_cast<uint32_t>(h.start)] < lay.labels[static_cast<uint32_t>(h.end)]) {
-      handlers.push_back(h);
-      if (needsFrames(*cls_)) addHandlerFrame(*cls_, attrs, h.handler);
-    }
+    if (lay.before[exitStart] < lay.before[n]) addedHandler.push_back(h);
   }
 
+  // Far branches. Derived frames go to a copy of the frames until the edit succeeds.
   std::vector<Switch> switches = code.switches;
-  StackMapTableAttr* smt = needsFrames(*cls_) ? findAttr<StackMapTableAttr>(attrs) : nullptr;
+  StackMapTableAttr* smt = findAttr<StackMapTableAttr>(code_->attributes);
+  std::optional<StackMapTableAttr> framesCopy;
   std::vector<Frame> noFrames;
+  std::vector<Frame>* frames = nullptr;
+  if (needsFrames(*cls_)) {
+    if (smt) framesCopy.emplace(*smt);
+    frames = framesCopy ? &framesCopy->frames : &noFrames;
+  }
+  uint32_t length = 0;
   std::string err = relax(
       lay, switches,
       [&](Layout& l, const std::vector<Switch>& sw, size_t k, Label skip, std::string& why) {
-        return frameAfter(*cls_, *method_, l, sw, smt, k, skip, why);
+        return frameAfter(*cls_, *method_, l, sw, framesCopy ? &*framesCopy : nullptr, k, skip,
+                          why);
       },
-      needsFrames(*cls_) ? (smt ? &smt->frames : &noFrames) : nullptr);
+      frames, length);
   if (!err.empty()) return EditOutcome::unchanged(err);
-  Code result;
-  result.insns = std::move(lay.insns);
-  result.switches = std::move(switches);
-  result.labels = std::move(lay.labels);
-  uint32_t length = computeOffsets(result).back();
   if (length > kMaxCode) {
     return EditOutcome::unchanged("code would grow to " + std::to_string(length) +
                                   " bytes, over the JVM's limit of 65535");
   }
-  code_->code = std::move(result);
-  code_->handlers = std::move(handlers);
-  code_->attributes = std::move(attrs);
+
+  // Success: commit everything. Unknown Code attributes may hold stale offsets: drop them.
+  code.insns = std::move(lay.insns);
+  code.switches = std::move(switches);
+  code.labels = std::move(lay.labels);
+  std::erase_if(code_->attributes,
+                [](const Attribute& a) { return std::holds_alternative<RawAttr>(a.body); });
+  if (framesCopy)
+    findAttr<StackMapTableAttr>(code_->attributes)->frames = std::move(framesCopy->frames);
+  for (const ExceptionHandler& h : addedHandler) {
+    code_->handlers.push_back(h);
+    if (needsFrames(*cls_)) addHandlerFrame(*cls_, code_->attributes, h.handler);
+  }
   code_->maxStack = static_cast<uint16_t>(maxStack);
   code_->maxLocals = static_cast<uint16_t>(maxLocals_);
   return EditOutcome::ok();

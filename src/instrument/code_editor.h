@@ -54,12 +54,13 @@ class CodeEditor {
   classfile::ConstantPool& pool() { return cls_->pool; }
   bool isConstructor() const;
 
-  void insertBefore(uint32_t i, Patch patch);
+  // Patches are copied in; the same Patch object can be reused for the next insertion.
+  void insertBefore(uint32_t i, const Patch& patch);
   // False (nothing inserted) when instruction i does not fall through.
-  bool insertAfter(uint32_t i, Patch patch);
-  void insertAtEntry(Patch patch, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
+  bool insertAfter(uint32_t i, const Patch& patch);
+  void insertAtEntry(const Patch& patch, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
   void insertBeforeReturns(const Patch& patch);
-  void insertOnExceptionalExit(Patch patch);
+  void insertOnExceptionalExit(const Patch& patch);
   // A fresh local-variable slot range past max_locals (2 slots for long/double).
   uint16_t newLocal(int slots);
 
@@ -68,19 +69,27 @@ class CodeEditor {
   EditOutcome commit();
 
  private:
-  EditOutcome commitEdits();
-
-  struct Site {
-    std::vector<Patch> before, after;
+  // Order of insertions at one instruction: its before-patches, the instruction, then the
+  // after-patches, entry-after-super() ones first.
+  enum class Where : uint8_t { Before, AfterSuper, After, Entry, Exit };
+  struct Insertion {
+    uint32_t index;  // original instruction (unused for Entry and Exit)
+    Where where;
+    uint32_t begin, end;  // range in patchInsns_
   };
+
+  void add(Where where, uint32_t index, const Patch& patch);
+  EditOutcome commitEdits();
 
   classfile::ClassFile* cls_;
   classfile::Member* method_;
   classfile::CodeAttr* code_;
-  std::vector<Site> sites_;  // one per original instruction, plus one for the end
-  std::vector<Patch> entry_, entryAfterSuper_, exit_;
+  // All inserted instructions, flat: inserting a probe allocates nothing once warm.
+  std::vector<classfile::Insn> patchInsns_;
+  std::vector<Insertion> inserts_;
+  int peak_ = 0, exitPeak_ = 0;  // largest stack need of ordinary and exit patches
+  bool badPatch_ = false;        // a patch was not stack-neutral
   uint32_t maxLocals_ = 0;
-  bool edited_ = false;
 };
 
 // Indices of the invokespecial <init> calls that initialize `this` in a constructor (one

@@ -92,6 +92,7 @@ Patch& Patch::getStatic(std::string_view owner, std::string_view name, std::stri
 }
 
 std::optional<int> Patch::peakStack() const {
+  if (knownPeak_) return knownPeak_;
   int depth = 0, peak = 0;
   for (const Insn& insn : insns_) {
     auto e = stackEffect(insn, *pool_);

@@ -30,10 +30,20 @@ class Patch {
   Patch& store(std::string_view desc, uint16_t slot);
   Patch& invokeStatic(std::string_view owner, std::string_view name, std::string_view desc,
                       bool ownerIsInterface = false);
+  Patch& invokeStatic(classfile::CpIndex methodref) {
+    return add(classfile::Op::invokestatic, raw(methodref));
+  }
   Patch& getStatic(std::string_view owner, std::string_view name, std::string_view desc);
 
   const std::vector<classfile::Insn>& insns() const { return insns_; }
   bool empty() const { return insns_.empty(); }
+  // Empties the patch, keeping its storage, for building the next one.
+  void clear() {
+    insns_.clear();
+    knownPeak_.reset();
+  }
+  // For a caller that already knows the patch's peak (e.g. the same call built before).
+  void setPeak(int peak) { knownPeak_ = peak; }
 
   // Stack words the patch needs above the stack at its insertion point (its peak), or
   // nullopt if an instruction's effect is unknown or the patch is not stack-neutral.
@@ -46,6 +56,7 @@ class Patch {
 
   classfile::ConstantPool* pool_;
   std::vector<classfile::Insn> insns_;
+  std::optional<int> knownPeak_;
 };
 
 }  // namespace dragnet::instrument

@@ -61,12 +61,16 @@ class ICountTool final : public BitTool {
   using BitTool::BitTool;
   std::string_view name() const override { return "icount"; }
 
+ private:
+  Call call_{"dragnet/tools/ICount", "block", {Arg::i(0), Arg::i(0)}};  // reused per block
+
  protected:
   void instrumentRoutine(Routine& r) override {
     int32_t id = newSite(methodFields(r));
+    call_.args[0].value = id;
     for (const instrument::BasicBlock& b : r.blocks()) {
-      r.beforeBlock(b, Call{"dragnet/tools/ICount", "block",
-                            {Arg::i(id), Arg::i(static_cast<int32_t>(b.size()))}});
+      call_.args[1].value = b.size();
+      r.beforeBlock(b, call_);
     }
   }
 };
@@ -77,6 +81,9 @@ class BranchesTool final : public BitTool {
   using BitTool::BitTool;
   std::string_view name() const override { return "branches"; }
 
+ private:
+  Call call_{"dragnet/tools/Branches", "branch", {Arg::branchOutcome(), Arg::i(0)}};
+
  protected:
   void instrumentRoutine(Routine& r) override {
     for (const instrument::Instruction& in : r.instructions()) {
@@ -84,16 +91,15 @@ class BranchesTool final : public BitTool {
       int32_t id = newSite(methodFields(r) + "\t" + std::to_string(in.offset) + "\t" +
                            (in.line >= 0 ? std::to_string(in.line) : "?") + "\t" +
                            std::string(classfile::opInfo(in.op).name));
-      r.before(in.index, Call{"dragnet/tools/Branches", "branch", {Arg::branchOutcome(), Arg::i(id)}});
+      call_.args[1].value = id;
+      r.before(in.index, call_);
     }
   }
 };
 
 }  // namespace
 
-std::unique_ptr<BitTool> makeICount(int32_t idBase) {
-  return std::make_unique<ICountTool>(idBase);
-}
+std::unique_ptr<BitTool> makeICount(int32_t idBase) { return std::make_unique<ICountTool>(idBase); }
 std::unique_ptr<BitTool> makeBranches(int32_t idBase) {
   return std::make_unique<BranchesTool>(idBase);
 }
