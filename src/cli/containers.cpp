@@ -141,7 +141,11 @@ fs::path classPathRoot(const fs::path& input, const fs::path& output) {
 
 void addExtraFiles(const fs::path& root, ClassProcessor& processor, RunStats& stats) {
   for (const tools::ExtraFile& f : processor.tool().extraFiles()) {
-    writeFile(root / f.path, f.bytes);
+    fs::path target = root / f.path;
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    if (ec) throw FatalError("cannot write output " + quoted(target) + ": " + ec.message());
+    writeFile(target, f.bytes);
     ++stats.extraFiles;
   }
 }
