@@ -405,10 +405,16 @@ void checkSwitch(const Code& code, const Insn& insn) {
   }
 }
 
-void checkEncodable(const Code& code) {
+// computeOffsets, checking on the way that every instruction can be encoded (one pass over
+// the code instead of two).
+std::vector<uint32_t> checkedOffsets(const Code& code) {
+  std::vector<uint32_t> offsets(code.insns.size() + 1);
+  uint32_t off = 0;
   for (size_t i = 0; i < code.insns.size(); ++i) {
     const Insn& insn = code.insns[i];
     if (insn.op == Op::tableswitch || insn.op == Op::lookupswitch) checkSwitch(code, insn);
+    offsets[i] = off;
+    off += encodedLength(code, insn, off);
     if (!operandsFit(insn)) {
       fail(std::nullopt, "instruction " + std::to_string(i) + " (" +
                              std::string(opInfo(insn.op).name) + (insn.wide ? ", wide" : "") +
@@ -416,6 +422,8 @@ void checkEncodable(const Code& code) {
                              ", " + std::to_string(insn.b));
     }
   }
+  offsets[code.insns.size()] = off;
+  return offsets;
 }
 
 }  // namespace
@@ -424,8 +432,7 @@ void writeCode(Writer& w, Context& ctx, const CodeAttr& attr) {
   const Code& code = attr.code;
   CodeLabels cl;
   cl.code = &code;
-  checkEncodable(code);
-  cl.offsets = computeOffsets(code);
+  cl.offsets = checkedOffsets(code);
   uint32_t length = cl.offsets.back();
   if (length == 0 || length > 65535) {
     fail(std::nullopt, "code length " + std::to_string(length) + " is not in 1..65535");

@@ -388,6 +388,20 @@ void ConstantPool::buildIndex() const {
 }
 
 std::optional<CpIndex> ConstantPool::find(const CpEntry& e) const {
+  // A tool typically adds a handful of entries per class; hashing every entry (every Utf8
+  // string) to build the index costs more than a few scans, so scan first. The scan
+  // compares tags (and lengths) before contents, which rejects almost every entry at once.
+  if (indexedCount_ == 0 && scans_ < kScansBeforeIndex) {
+    ++scans_;
+    for (size_t i = 1; i < entries_.size(); ++i) {
+      const CpEntry& x = entries_[i];
+      if (x.tag == e.tag && (x.tag != Tag::Utf8 || x.utf8.size() == e.utf8.size()) &&
+          sameEntry(x, e)) {
+        return CpIndex{static_cast<uint16_t>(i)};
+      }
+    }
+    return std::nullopt;
+  }
   if (indexedCount_ != entries_.size()) buildIndex();
   size_t mask = slots_.size() - 1;
   for (size_t h = hashEntry(e) & mask;; h = (h + 1) & mask) {
@@ -416,7 +430,7 @@ CpIndex ConstantPool::add(const CpEntry& entry) {
     entries_.emplace_back();
     offsets_.push_back(0);
   }
-  buildIndex();  // indexes just the new entry, or grows the table
+  if (indexedCount_ != 0) buildIndex();  // indexes just the new entry, or grows the table
   return CpIndex{idx};
 }
 

@@ -156,6 +156,8 @@ class ConstantPool {
   // to date by add(): open addressing over entry indices, 0 = empty.
   mutable std::vector<uint16_t> slots_;
   mutable size_t indexedCount_ = 0;
+  static constexpr uint32_t kScansBeforeIndex = 12;
+  mutable uint32_t scans_ = 0;  // lookups answered by a linear scan before the index exists
 };
 
 }  // namespace dragnet::classfile

@@ -1,5 +1,7 @@
 #include "tools/bit_tools.h"
 
+#include <charconv>
+
 #include "instrument/stack_effect.h"
 #include "tools/embedded.h"
 
@@ -16,12 +18,14 @@ bool BitTool::instrument(classfile::ClassFile& cls) {
   for (Routine& r : ci.routines()) {
     if (!r.hasCode()) continue;
     size_t mark = table_.size();
+    size_t sitesMark = sites_;
     int32_t idMark = nextId_;
     instrumentRoutine(r);
     instrument::EditOutcome o = r.commit();
     if (o.changed || o.reason == "no edits") continue;
     // The method stays as it was: its sites will never report, so drop them.
     table_.resize(mark);
+    sites_ = sitesMark;
     nextId_ = idMark;
     unchanged_.push_back(std::string(n) + "." + std::string(r.name()) +
                          std::string(r.descriptor()) + ": " + o.reason);
@@ -29,16 +33,21 @@ bool BitTool::instrument(classfile::ClassFile& cls) {
   return true;
 }
 
-int32_t BitTool::newSite(const std::string& fields) {
+int32_t BitTool::newSite(std::initializer_list<std::string_view> fields) {
   int32_t id = nextId_++;
-  table_.push_back(std::to_string(id) + "\t" + fields);
+  char buf[16];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, id);
+  table_.append(buf, end);
+  for (std::string_view f : fields) table_.append("\t").append(f);
+  table_ += '\n';
+  ++sites_;
   return id;
 }
 
 std::vector<ExtraFile> BitTool::extraFiles() const {
   std::vector<ExtraFile> files;
   std::string table = "# dragnet " + std::string(name()) + " site table: id, then fields\n";
-  for (const std::string& line : table_) table += line + "\n";
+  table += table_;
   files.push_back({"META-INF/dragnet/" + std::string(name()) + ".sites",
                    std::vector<uint8_t>(table.begin(), table.end())});
   for (const EmbeddedFile& f : toolsRuntimeFiles()) {
@@ -49,11 +58,6 @@ std::vector<ExtraFile> BitTool::extraFiles() const {
 }
 
 namespace {
-
-std::string methodFields(const Routine& r) {
-  return std::string(r.className()) + "\t" + std::string(r.name()) + "\t" +
-         std::string(r.descriptor());
-}
 
 // Counts instructions at the start of every basic block: ICount.block(methodId, size).
 class ICountTool final : public BitTool {
@@ -66,7 +70,7 @@ class ICountTool final : public BitTool {
 
  protected:
   void instrumentRoutine(Routine& r) override {
-    int32_t id = newSite(methodFields(r));
+    int32_t id = newSite({r.className(), r.name(), r.descriptor()});
     call_.args[0].value = id;
     for (const instrument::BasicBlock& b : r.blocks()) {
       call_.args[1].value = b.size();
@@ -88,9 +92,10 @@ class BranchesTool final : public BitTool {
   void instrumentRoutine(Routine& r) override {
     for (const instrument::Instruction& in : r.instructions()) {
       if (!instrument::isConditionalBranch(in.op)) continue;
-      int32_t id = newSite(methodFields(r) + "\t" + std::to_string(in.offset) + "\t" +
-                           (in.line >= 0 ? std::to_string(in.line) : "?") + "\t" +
-                           std::string(classfile::opInfo(in.op).name));
+      std::string offset = std::to_string(in.offset);
+      std::string line = in.line >= 0 ? std::to_string(in.line) : "?";
+      int32_t id = newSite(
+          {r.className(), r.name(), r.descriptor(), offset, line, classfile::opInfo(in.op).name});
       call_.args[1].value = id;
       r.before(in.index, call_);
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,16 +37,18 @@ class BitTool {
   std::vector<ExtraFile> extraFiles() const;
   // "pkg/C.m(I)V: reason" for each method left unchanged.
   const std::vector<std::string>& unchangedMethods() const { return unchanged_; }
-  size_t sites() const { return table_.size(); }
+  size_t sites() const { return sites_; }
 
  protected:
   virtual void instrumentRoutine(instrument::Routine& r) = 0;
   // A new site id; `fields` (tab-separated) describe it in the site table.
-  int32_t newSite(const std::string& fields);
+  // A new site id; `fields` describe it in the site table (joined with tabs).
+  int32_t newSite(std::initializer_list<std::string_view> fields);
 
  private:
   int32_t nextId_;
-  std::vector<std::string> table_;  // "id\tfields" lines
+  std::string table_;  // "id\tfields\n" lines, appended in place (no string per site)
+  size_t sites_ = 0;
   std::vector<std::string> unchanged_;
 };
 
