@@ -222,6 +222,10 @@ struct Comparison {
   std::vector<ClassBytes> originalClasses, written;
   bool ok = false;  // everything up to the runs worked (the test has failed otherwise)
 };
+// Both runs exited 0 and printed `want`, the instrumented one with nothing on stderr, and
+// no method was left unchanged. Reports each difference; false if any.
+bool sameRun(const Comparison& c, const std::string& want);
+
 Comparison instrumentAndRun(const JavaTools& jdk, const std::vector<ClassBytes>& classes,
                             const std::string& mainClass, Probes& probes, const ScratchDir& scratch,
                             const std::string& tag, const Policy& policy = {},

@@ -35,12 +35,7 @@ TEST(HardCaseConstructors, CodeBeforeSuperAndUninitializedNew) {
   const std::string want =
       "6\n4\n410\n10\n10 6 -1\nabc\ncaught null tag\ncaught AIOOBE\n105 105\n1 2\n"
       "6002 1999\n9 5007 2007\n6 -1 32 -1\nmany:0,-1,2,-3,4,\nfew:0,\n";
-  ASSERT_EQ(c.original.exitCode, 0) << c.original.err;
-  EXPECT_EQ(c.original.out, want);
-  EXPECT_EQ(describeUnchanged(c.outcomes), "");
-  EXPECT_EQ(c.instrumented.exitCode, 0) << c.instrumented.err;
-  EXPECT_EQ(c.instrumented.err, "");
-  EXPECT_EQ(c.instrumented.out, want);
+  ASSERT_TRUE(sameRun(c, want));
 
   const RunResult& run = c.instrumented;
   auto line = [&](const char* marker) { return lineOf(src, "Main.java", marker); };

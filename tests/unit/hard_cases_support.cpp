@@ -591,6 +591,22 @@ int countOps(const cf::ClassFile& cls, std::string_view method, Op op) {
 
 namespace dragnet::test::hard {
 
+bool sameRun(const Comparison& c, const std::string& want) {
+  bool ok = true;
+  auto check = [&](bool good, const std::string& what) {
+    if (!good) ADD_FAILURE() << what;
+    ok = ok && good;
+  };
+  check(c.original.exitCode == 0, "original run failed: " + c.original.err);
+  check(c.original.out == want, "original output:\n" + c.original.out);
+  std::string unchanged = describeUnchanged(c.outcomes);
+  check(unchanged.empty(), "methods left unchanged:\n" + unchanged);
+  check(c.instrumented.exitCode == 0, "instrumented run failed: " + c.instrumented.err);
+  check(c.instrumented.err.empty(), "instrumented stderr: " + c.instrumented.err);
+  check(c.instrumented.out == want, "instrumented output:\n" + c.instrumented.out);
+  return ok;
+}
+
 Comparison instrumentAndRun(const JavaTools& jdk, const std::vector<ClassBytes>& classes,
                             const std::string& mainClass, Probes& probes, const ScratchDir& scratch,
                             const std::string& tag, const Policy& policy,
