@@ -303,7 +303,6 @@ const Kind* lookup(std::string_view name, Where where, uint16_t major) {
 }  // namespace
 
 void readAttributes(Reader& r, Context& ctx, Where where, std::vector<Attribute>& out) {
-  size_t countAt = r.offset();
   uint16_t n = r.u2();
   r.needArray(n, 6);
   out.resize(n);
@@ -332,7 +331,6 @@ void readAttributes(Reader& r, Context& ctx, Where where, std::vector<Attribute>
       attr.body = RawAttr{body.bytes(length), e.error().toString()};
     }
   }
-  (void)countAt;
 }
 
 void writeAttributes(Writer& w, Context& ctx, const std::vector<Attribute>& attrs) {

@@ -95,17 +95,17 @@ void insertFrame(std::vector<Frame>& frames, Frame f, const std::vector<uint32_t
   frames.insert(it, std::move(f));
 }
 
-// Supplies the stack-map frame for the new branch target that relaxing the conditional at
-// instruction k creates (the fall-through point `skip`): nullopt with `err` set if it
-// cannot be derived; a frame with at == Label::None if an existing frame already covers it.
-using FrameForSkip = std::function<std::optional<Frame>(Layout&, const std::vector<Switch>&,
-                                                        size_t k, Label skip, std::string& err)>;
+// Records the stack-map frame for the new branch target that relaxing the conditional at
+// instruction k creates (the fall-through point `skip`), before any label moves; returns
+// why it cannot be derived, or "".
+using FrameForSkip =
+    std::function<std::string(Layout&, const std::vector<Switch>&, size_t k, Label skip)>;
 
 // Replaces 16-bit branches that no longer reach their target: goto -> goto_w, jsr -> jsr_w,
 // if<cond> L -> if<!cond> skip; goto_w L; skip:. Repeats until nothing changes (each
 // rewrite only grows the code, so this terminates). Returns an error message or "".
 std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameForSkip& frameFor,
-                  std::vector<Frame>* frames, uint32_t& length) {
+                  bool framesNeeded, uint32_t& length) {
   Code view;
   for (bool changed = true; changed;) {
     changed = false;
@@ -132,11 +132,9 @@ std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameForSkip
       // one, derived before anything moves.
       lay.labels.push_back(static_cast<uint32_t>(k + 1));
       auto skip = static_cast<Label>(lay.labels.size() - 1);
-      std::optional<Frame> frame;
-      if (frames) {
-        std::string err;
-        frame = frameFor(lay, switches, k, skip, err);
-        if (!frame)
+      if (framesNeeded) {
+        std::string err = frameFor(lay, switches, k, skip);
+        if (!err.empty())
           return "conditional branch at instruction " + std::to_string(k) +
                  " needs goto_w, but no frame could be derived: " + err;
       }
@@ -150,7 +148,6 @@ std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameForSkip
         if (pos > k) ++pos;  // also moves `skip` to the instruction after the goto_w
       }
       lay.insns.insert(lay.insns.begin() + static_cast<long>(k) + 1, far);
-      if (frame && frame->at != Label::None) insertFrame(*frames, std::move(*frame), lay.labels);
       break;  // offsets changed: recompute
     }
   }
@@ -396,24 +393,22 @@ EditOutcome CodeEditor::commitEdits() {
     if (lay.before[exitStart] < lay.before[n]) addedHandler.push_back(h);
   }
 
-  // Far branches. Derived frames go to a copy of the frames until the edit succeeds.
+  // Far branches. Derived frames go to a copy of the frames, made only when the first frame
+  // is derived (rare: a method over 32 KB), and replace the originals if the edit succeeds.
   std::vector<Switch> switches = code.switches;
-  StackMapTableAttr* smt = findAttr<StackMapTableAttr>(code_->attributes);
-  std::optional<StackMapTableAttr> framesCopy;
-  std::vector<Frame> noFrames;
-  std::vector<Frame>* frames = nullptr;
-  if (needsFrames(*cls_)) {
-    if (smt) framesCopy.emplace(*smt);
-    frames = framesCopy ? &framesCopy->frames : &noFrames;
-  }
+  const StackMapTableAttr* smt = findAttr<StackMapTableAttr>(code_->attributes);
+  std::optional<StackMapTableAttr> derived;
+  auto addFrame = [&](Layout& l, const std::vector<Switch>& sw, size_t k, Label skip) {
+    if (!derived) derived.emplace(smt ? *smt : StackMapTableAttr{});
+    std::string why;
+    std::optional<Frame> f = frameAfter(*cls_, *method_, l, sw, &*derived, k, skip, why);
+    if (!f) return why.empty() ? std::string("unknown reason") : why;
+    // Inserted before the labels past k move: they all move by one, so the order holds.
+    if (f->at != Label::None) insertFrame(derived->frames, std::move(*f), l.labels);
+    return std::string();
+  };
   uint32_t length = 0;
-  std::string err = relax(
-      lay, switches,
-      [&](Layout& l, const std::vector<Switch>& sw, size_t k, Label skip, std::string& why) {
-        return frameAfter(*cls_, *method_, l, sw, framesCopy ? &*framesCopy : nullptr, k, skip,
-                          why);
-      },
-      frames, length);
+  std::string err = relax(lay, switches, addFrame, needsFrames(*cls_), length);
   if (!err.empty()) return EditOutcome::unchanged(err);
   if (length > kMaxCode) {
     return EditOutcome::unchanged("code would grow to " + std::to_string(length) +
@@ -426,8 +421,15 @@ EditOutcome CodeEditor::commitEdits() {
   code.labels = std::move(lay.labels);
   std::erase_if(code_->attributes,
                 [](const Attribute& a) { return std::holds_alternative<RawAttr>(a.body); });
-  if (framesCopy)
-    findAttr<StackMapTableAttr>(code_->attributes)->frames = std::move(framesCopy->frames);
+  if (derived) {
+    // Looked up again: erasing raw attributes above may have moved the table.
+    if (auto* table = findAttr<StackMapTableAttr>(code_->attributes)) {
+      table->frames = std::move(derived->frames);
+    } else {
+      code_->attributes.push_back(
+          Attribute{cls_->pool.addUtf8("StackMapTable"), std::move(*derived)});
+    }
+  }
   for (const ExceptionHandler& h : addedHandler) {
     code_->handlers.push_back(h);
     if (needsFrames(*cls_)) addHandlerFrame(*cls_, code_->attributes, h.handler);
