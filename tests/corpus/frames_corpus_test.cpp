@@ -31,6 +31,7 @@
 #include "classfile/class_file.h"
 #include "instrument/class_hierarchy.h"
 #include "instrument/frame_computer.h"
+#include "jdk_image.h"
 
 namespace fs = std::filesystem;
 namespace cf = dragnet::classfile;
@@ -99,20 +100,6 @@ fs::path jdkHomeOnPath() {
     if (fs::exists(home / "lib" / "modules") && fs::exists(home / "bin" / "jimage")) return home;
   }
   return {};
-}
-
-// Extracts `home`'s modules image into the build tree (once) and returns the directory.
-fs::path extractedImage(const fs::path& home) {
-  fs::path dir = fs::path(DRAGNET_BINARY_DIR) / "corpus" / home.filename();
-  if (fs::exists(dir / ".extracted")) return dir;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::string cmd = quote((home / "bin" / "jimage").string());
-  cmd.append(" extract --dir ").append(quote(dir.string())).append(" ");
-  cmd.append(quote((home / "lib" / "modules").string()));
-  if (!run(cmd)) return {};
-  std::ofstream(dir / ".extracted") << "ok\n";
-  return dir;
 }
 
 std::vector<uint8_t> readFile(const fs::path& p) {
@@ -267,7 +254,7 @@ TEST(FramesCorpus, RecomputedFramesVerifyWhereverTheOriginalsDid) {
   if (!run("command -v javac > /dev/null && command -v unzip > /dev/null")) {
     GTEST_SKIP() << "javac or unzip missing";
   }
-  fs::path image = extractedImage(home);
+  fs::path image = dragnet::testing::extractedJdkImage(home);
   ASSERT_FALSE(image.empty()) << "jimage extract failed for " << home;
 
   fs::path work = fs::path(DRAGNET_BINARY_DIR) / ("frames-corpus-" + std::to_string(::getpid()));
@@ -440,7 +427,7 @@ bool assignable(const FrameState& ours, const FrameState& theirs, const cf::Clas
 // Checks every class of one JDK image (see the test below).
 static void checkJdkImage(const fs::path& home) {
   SCOPED_TRACE(home.string());
-  fs::path image = extractedImage(home);
+  fs::path image = dragnet::testing::extractedJdkImage(home);
   ASSERT_FALSE(image.empty()) << "jimage extract failed for " << home;
   ClassHierarchy hierarchy(moduleImageSource(image));
   size_t classes = 0, methods = 0, frames = 0, approximate = 0, misplaced = 0, imprecise = 0;

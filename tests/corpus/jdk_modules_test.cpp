@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "classfile/class_file.h"
+#include "jdk_image.h"
 
 namespace fs = std::filesystem;
 using namespace dragnet::classfile;
@@ -34,25 +35,6 @@ std::vector<fs::path> jdkHomes() {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator("/usr/lib/jvm", ec)) consider(e.path());
   return homes;
-}
-
-// Extracts `home`'s modules image into the build tree (once) and returns the directory.
-fs::path extracted(const fs::path& home) {
-  fs::path dir = fs::path(DRAGNET_BINARY_DIR) / "corpus" / home.filename();
-  fs::path done = dir / ".extracted";
-  if (fs::exists(done)) return dir;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  // Built by appending: GCC 12 misreports -Wrestrict on long operator+ chains.
-  std::string cmd;
-  for (const std::string& part :
-       {(home / "bin" / "jimage").string(), std::string("extract"), std::string("--dir"),
-        dir.string(), (home / "lib" / "modules").string()}) {
-    cmd.append("'").append(part).append("' ");
-  }
-  if (std::system(cmd.c_str()) != 0) return {};
-  std::ofstream(done) << "ok\n";
-  return dir;
 }
 
 std::vector<uint8_t> readFile(const fs::path& p) {
@@ -99,7 +81,7 @@ TEST(JdkModulesCorpus, EveryClassRoundTripsByteIdentical) {
   if (homes.empty()) GTEST_SKIP() << "no JDK with lib/modules found";
   for (const fs::path& home : homes) {
     SCOPED_TRACE(home.string());
-    fs::path dir = extracted(home);
+    fs::path dir = dragnet::testing::extractedJdkImage(home);
     ASSERT_FALSE(dir.empty()) << "jimage extract failed for " << home;
     Tally t;
     for (const auto& e : fs::recursive_directory_iterator(dir)) {
