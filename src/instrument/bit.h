@@ -100,6 +100,7 @@ class Routine {
   std::string_view descriptor() const { return cls_->memberDescriptor(*method_); }
   uint16_t access() const { return method_->access; }
   bool hasCode() const { return editor_.hasCode(); }
+  const classfile::ConstantPool& pool() const { return cls_->pool; }
 
   // Computed on first use (a tool that only needs blocks pays nothing for offsets/lines).
   const std::vector<Instruction>& instructions() const;
