@@ -14,5 +14,7 @@ struct EmbeddedFile {
 
 // The BIT tools' Java runtime classes (runtime/tools).
 std::span<const EmbeddedFile> toolsRuntimeFiles();
+// The agent's runtime helper classes (runtime/agent), defined into java.base.
+std::span<const EmbeddedFile> agentRuntimeFiles();
 
 }  // namespace dragnet

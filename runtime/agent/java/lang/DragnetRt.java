@@ -1,0 +1,127 @@
+package java.lang;
+
+/**
+ * The probes of dragnet's alloc mode: instrumented code calls these static methods (the
+ * agent defines this class into java.base at VM start, so every class can reach it).
+ * Hot paths are plain Java on per-thread state: no JNI, no locks, no allocation except
+ * when a thread's tree grows.
+ *
+ * <p>Allocation keys (see src/analyses/alloc/sites.h): bit 31 set, bits 4-30 the site
+ * index, bits 0-3 the element kind of the array (ELEM_*; 0 for objects). A
+ * multianewarray site has one key per allocated dimension, with consecutive indices.
+ *
+ * <p>Like DragnetState, this class must never call instrumented code.
+ */
+public final class DragnetRt {
+  // Element kinds (low 4 bits of an allocation key); the agent's sizes are indexed by them.
+  static final int ELEM_OBJECT = 0, ELEM_REF = 1, ELEM_BOOLEAN = 2, ELEM_BYTE = 3,
+      ELEM_CHAR = 4, ELEM_SHORT = 5, ELEM_INT = 6, ELEM_FLOAT = 7, ELEM_LONG = 8,
+      ELEM_DOUBLE = 9;
+
+  // Set by the agent through JNI at VM init (src/agent/runtime_bridge.cpp), `on` last:
+  // before that, probes do nothing. They must: early in start-up Thread.currentThread()
+  // and System.arraycopy are not bound yet, and binding a native runs Java code
+  // (ClassLoader.findNative) that is itself instrumented, so a probe would recurse.
+  static boolean on;
+  static int alignment = 8;
+  static int maxDepth = Integer.MAX_VALUE;
+  static final int[] ELEM_SIZE = new int[10];  // by element kind
+  static final int[] ARRAY_BASE = new int[10];  // header bytes before element 0, by kind
+
+  private DragnetRt() {}
+
+  /** This thread's state; null before VM init and while a thread has no Thread object. */
+  static DragnetState state() {
+    if (!on) return null;
+    Thread t = Thread.currentThread();
+    if (t == null) return null;
+    DragnetState s = t.dragnet$state;
+    if (s == null) {
+      s = new DragnetState(t, maxDepth);
+      t.dragnet$state = s;
+    }
+    return s;
+  }
+
+  /** Method entry: the context of the method `methodId` under the current one. */
+  public static void enter(int methodId) {
+    DragnetState s = state();
+    if (s != null) s.push(methodId);
+  }
+
+  /** Before every return and on exceptional exit (a catch-all handler rethrows after it). */
+  public static void exit() {
+    DragnetState s = state();
+    if (s != null) s.pop();
+  }
+
+  /** Before `new`: one object of the site's class. */
+  public static void alloc(int key) {
+    DragnetState s = state();
+    if (s == null) return;
+    s.count[s.child(s.current(), key)]++;
+  }
+
+  /** Before newarray and anewarray: one array of `length` elements. */
+  public static void array(int length, int key) {
+    if (length < 0) return;  // NegativeArraySizeException: nothing is allocated
+    DragnetState s = state();
+    if (s == null) return;
+    record(s, key, 1, length);
+  }
+
+  /**
+   * After multianewarray of `dims` dimensions (so a failed allocation is not counted): the
+   * arrays of every allocated dimension, level l under key + 16 * l. The arrays of one
+   * level all have the same length, so the first one of each level tells it.
+   */
+  public static void multi(Object array, int dims, int key) {
+    DragnetState s = state();
+    if (s == null) return;
+    long arrays = 1;
+    Object first = array;
+    for (int level = 0; level < dims; level++) {
+      int length = 0;
+      if (first instanceof Object[]) {
+        length = ((Object[]) first).length;
+      } else if (first != null) {
+        length = java.lang.reflect.Array.getLength(first);
+      }
+      record(s, key + 16 * level, arrays, length);
+      arrays *= length;
+      first = arrays > 0 && first instanceof Object[] ? ((Object[]) first)[0] : null;
+    }
+  }
+
+  /**
+   * After a call that returns a clone made by Object.clone (arrays, super.clone()): the
+   * allocation the JVM makes natively, which no `new` shows.
+   */
+  public static void cloned(Object copy, int key) {
+    if (copy == null) return;
+    DragnetState s = state();
+    if (s == null) return;
+    if ((key & 15) == ELEM_OBJECT) {
+      s.count[s.child(s.current(), key)]++;
+    } else {
+      record(s, key, 1, java.lang.reflect.Array.getLength(copy));
+    }
+  }
+
+  /** bytecodes=on: the size of each basic block as it starts. */
+  public static void block(int instructions) {
+    DragnetState s = state();
+    if (s != null) s.insns[s.current()] += instructions;
+  }
+
+  // `arrays` arrays of `length` elements each, in the current context.
+  private static void record(DragnetState s, int key, long arrays, int length) {
+    int node = s.child(s.current(), key);
+    s.count[node] += arrays;
+    s.elements[node] += arrays * length;
+    int kind = key & 15;
+    long one = ARRAY_BASE[kind] + (long) length * ELEM_SIZE[kind];
+    one = (one + alignment - 1) / alignment * alignment;
+    s.bytes[node] += arrays * one;
+  }
+}

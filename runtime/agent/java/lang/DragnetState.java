@@ -1,0 +1,146 @@
+package java.lang;
+
+/**
+ * One thread's calling-context tree (dragnet alloc mode). Owned by its thread: only that
+ * thread writes it, so nothing here locks. The agent reads it through JNI when the thread
+ * ends, at VM death, and (racily, for a recent crash-safe prefix) from its flush thread.
+ *
+ * <p>Node 0 is the thread's root. A node is a (parent, key) pair; a key is a method id, or
+ * an allocation key (high bit set) for the allocations made directly in the parent
+ * context. Per node: count (invocations, or objects/arrays allocated), elements (arrays),
+ * bytes (arrays; objects are sized by the analyzer from per-class sizes) and executed
+ * bytecode instructions (bytecodes=on).
+ *
+ * <p>This class must never call instrumented code (that would recurse into the probes):
+ * it uses arrays, its own methods and Thread.currentThread() (native) only.
+ */
+public final class DragnetState {
+  public final Thread thread;
+  public int id;  // assigned by the agent when it first records this thread (0: not yet)
+  // Nodes: parallel arrays, grown by doubling. `size` is written (volatile) only after a
+  // new node's parent and key are, so a concurrent reader sees whole nodes.
+  public int[] parent;
+  public int[] key;
+  public long[] count;
+  public long[] elements;
+  public long[] bytes;
+  public long[] insns;
+  public volatile int size;
+
+  // Open-addressing index of nodes by (parent, key): slot holds node + 1, 0 when empty.
+  private int[] table;
+  private int mask;
+
+  // Shadow stack of the instrumented frames: stack[sp] is the current context.
+  private int[] stack;
+  private int sp;
+  private int over;  // frames beyond the depth limit, collapsed into stack[sp]
+  private final int maxDepth;
+  public long collapsed;  // frames collapsed because of the depth limit
+
+  DragnetState(Thread thread, int maxDepth) {
+    this.thread = thread;
+    this.maxDepth = maxDepth;
+    int n = 256;
+    parent = new int[n];
+    key = new int[n];
+    count = new long[n];
+    elements = new long[n];
+    bytes = new long[n];
+    insns = new long[n];
+    table = new int[2 * n];
+    mask = 2 * n - 1;
+    stack = new int[64];
+    key[0] = -1;  // the root
+    size = 1;
+  }
+
+  int current() {
+    return stack[sp];
+  }
+
+  void push(int methodId) {
+    if (sp >= maxDepth) {
+      over++;
+      collapsed++;
+      count[stack[sp]]++;  // the collapsed call still counts, in the deepest context
+      return;
+    }
+    int node = child(stack[sp], methodId);
+    count[node]++;
+    if (++sp == stack.length) stack = grow(stack, sp);
+    stack[sp] = node;
+  }
+
+  void pop() {
+    if (over > 0) {
+      over--;
+    } else if (sp > 0) {
+      sp--;
+    }
+  }
+
+  // The node (p, k), created on first use.
+  int child(int p, int k) {
+    int h = (p * 0x9E3779B1 + k * 0x85EBCA6B);
+    int slot = (h ^ (h >>> 15)) & mask;
+    int[] t = table;
+    for (;;) {
+      int e = t[slot];
+      if (e == 0) return add(p, k);
+      int n = e - 1;
+      if (key[n] == k && parent[n] == p) return n;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  private int add(int p, int k) {
+    int n = size;
+    if (n == parent.length) growNodes();
+    parent[n] = p;
+    key[n] = k;
+    size = n + 1;
+    if (2 * (n + 1) > table.length) {
+      rehash();
+    } else {
+      insert(n);
+    }
+    return n;
+  }
+
+  private void insert(int n) {
+    int p = parent[n], k = key[n];
+    int h = (p * 0x9E3779B1 + k * 0x85EBCA6B);
+    int slot = (h ^ (h >>> 15)) & mask;
+    while (table[slot] != 0) slot = (slot + 1) & mask;
+    table[slot] = n + 1;
+  }
+
+  private void rehash() {
+    table = new int[table.length * 2];
+    mask = table.length - 1;
+    for (int n = 1; n < size; n++) insert(n);
+  }
+
+  private void growNodes() {
+    int n = parent.length;
+    parent = grow(parent, n);
+    key = grow(key, n);
+    count = grow(count, n);
+    elements = grow(elements, n);
+    bytes = grow(bytes, n);
+    insns = grow(insns, n);
+  }
+
+  private static int[] grow(int[] a, int used) {
+    int[] b = new int[a.length * 2];
+    System.arraycopy(a, 0, b, 0, used);
+    return b;
+  }
+
+  private static long[] grow(long[] a, int used) {
+    long[] b = new long[a.length * 2];
+    System.arraycopy(a, 0, b, 0, used);
+    return b;
+  }
+}

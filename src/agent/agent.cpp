@@ -1,0 +1,213 @@
+// libdragnet.so: the JVMTI agent. Loaded with -agentpath:libdragnet.so=mode=alloc,...
+// (options.h), it rewrites every class the JVM loads, from java/lang/Object on, in the
+// ClassFileLoadHook (analyses/alloc), defines the probes' runtime helper into java.base
+// at early VM start (runtime_bridge.h), and writes the profile (recorder.h).
+#include <jni.h>
+#include <jvmti.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "agent/options.h"
+#include "agent/recorder.h"
+#include "agent/runtime_bridge.h"
+#include "analyses/alloc/alloc_instrumenter.h"
+#include "classfile/class_file.h"
+
+namespace dragnet::agent {
+namespace {
+
+struct Agent {
+  Options options;
+  std::string outPath;
+  jvmtiEnv* jvmti = nullptr;
+  profile::Writer writer;
+  std::unique_ptr<Recorder> recorder;
+  analyses::alloc::IdSource ids;
+  analyses::alloc::Options alloc;
+  std::atomic<bool> threadFieldAdded{false};
+  // The flush thread sleeps on `cv` and stops when `stopping` is set at VM death.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stopping = false;
+};
+
+Agent* gAgent = nullptr;
+
+void say(const std::string& text) {
+  if (!gAgent->options.quiet) std::fprintf(stderr, "dragnet: %s\n", text.c_str());
+}
+
+// Rewrites one class; on any failure the class passes through unchanged and is recorded.
+void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject, const char* name,
+                             jobject, jint len, const unsigned char* data, jint* newLen,
+                             unsigned char** newData) {
+  if (!name || redefined) return;  // hidden classes have no name; retransforms are not ours
+  std::string_view n(name);
+  if (analyses::alloc::isRuntimeClass(n)) return;
+  Agent& a = *gAgent;
+  try {
+    auto parsed = classfile::parseClass({data, static_cast<size_t>(len)}, {n});
+    if (!parsed) {
+      a.recorder->addFailure({std::string(n), {}, parsed.error().message});
+      return;
+    }
+    classfile::ClassFile& cls = parsed.value();
+    bool thread = n == "java/lang/Thread";
+    if (thread) addThreadStateField(cls);
+    analyses::alloc::ClassResult r = analyses::alloc::instrumentClass(cls, a.ids, a.alloc);
+    bool changed = r.changed || thread;
+    if (!changed) {
+      a.recorder->addClass(std::move(r));
+      return;
+    }
+    auto out = classfile::writeClass(cls);
+    if (!out) {
+      a.recorder->addFailure({std::string(n), {}, out.error().message});
+      return;
+    }
+    unsigned char* mem = nullptr;
+    if (jvmti->Allocate(static_cast<jlong>(out.value().size()), &mem) != JVMTI_ERROR_NONE) return;
+    std::memcpy(mem, out.value().data(), out.value().size());
+    *newData = mem;
+    *newLen = static_cast<jint>(out.value().size());
+    if (thread) a.threadFieldAdded = true;
+    a.recorder->addClass(std::move(r));
+  } catch (const std::exception& e) {
+    a.recorder->addFailure({std::string(n), {}, std::string("internal error: ") + e.what()});
+  }
+}
+
+void JNICALL onVMStart(jvmtiEnv* jvmti, JNIEnv* jni) {
+  Agent& a = *gAgent;
+  if (!a.threadFieldAdded) {
+    std::fprintf(stderr, "dragnet: could not add its field to java.lang.Thread; stopping\n");
+    std::_Exit(1);
+  }
+  std::string error;
+  if (!defineRuntime(jni, jvmti, error)) {
+    std::fprintf(stderr, "dragnet: %s; stopping\n", error.c_str());
+    std::_Exit(1);
+  }
+}
+
+void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
+  Agent& a = *gAgent;
+  std::unique_lock lock(a.mu);
+  while (!a.stopping) {
+    a.cv.wait_for(lock, std::chrono::seconds(a.options.flushSeconds));
+    if (a.stopping) break;
+    lock.unlock();
+    a.recorder->flushAll(jni, false);
+    lock.lock();
+  }
+}
+
+void startFlushThread(JNIEnv* jni) {
+  jclass tc = jni->FindClass("java/lang/Thread");
+  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
+  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF("dragnet flush")) : nullptr;
+  if (!t || gAgent->jvmti->RunAgentThread(t, flushLoop, nullptr, JVMTI_THREAD_MIN_PRIORITY) !=
+                JVMTI_ERROR_NONE) {
+    jni->ExceptionClear();
+    say("warning: no background flush thread; the profile is written at exit only");
+  }
+}
+
+void JNICALL onVMInit(jvmtiEnv*, JNIEnv* jni, jthread) {
+  std::string error;
+  if (!startProbes(jni, gAgent->options.depth, error) || !gAgent->recorder->init(jni, error)) {
+    say("error: " + error + "; no profile will be written");
+    return;
+  }
+  if (gAgent->options.flushSeconds > 0) startFlushThread(jni);
+}
+
+void JNICALL onThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) {
+  gAgent->recorder->flushThread(jni, thread, true);
+}
+
+void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
+  Agent& a = *gAgent;
+  {
+    std::lock_guard lock(a.mu);
+    a.stopping = true;
+  }
+  a.cv.notify_all();
+  a.recorder->flushAll(jni, true);
+  uint64_t bytes = a.writer.bytesWritten();
+  a.writer.close();
+  say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " +
+      std::to_string(a.recorder->classesChanged()) + " classes instrumented, " +
+      std::to_string(a.recorder->failures()) + " not rewritten)");
+}
+
+jint start(JavaVM* vm, const char* optionText) {
+  auto* a = new Agent();  // lives as long as the JVM: callbacks may run until the end
+  gAgent = a;
+  std::string error;
+  if (!parseOptions(optionText ? optionText : "", a->options, error)) {
+    std::fprintf(stderr, "dragnet: %s\n%s", error.c_str(), kOptionHelp);
+    return JNI_ERR;
+  }
+  if (a->options.help) {
+    std::fprintf(stderr, "%s", kOptionHelp);
+    return JNI_ERR;
+  }
+  a->alloc.bytecodes = a->options.bytecodes;
+  std::string out = a->options.out.empty()
+                        ? "dragnet-" + std::to_string(::getpid()) + ".dragnet"
+                        : a->options.out;
+  std::error_code ec;
+  a->outPath = std::filesystem::absolute(out, ec).string();
+  if (ec) a->outPath = out;
+  if (vm->GetEnv(reinterpret_cast<void**>(&a->jvmti), JVMTI_VERSION_11) != JNI_OK) {
+    std::fprintf(stderr, "dragnet: this JVM does not offer JVMTI 11 (Java 11 or newer needed)\n");
+    return JNI_ERR;
+  }
+  jvmtiCapabilities caps{};
+  caps.can_generate_all_class_hook_events = 1;
+  caps.can_generate_early_vmstart = 1;
+  caps.can_generate_early_class_hook_events = 1;
+  if (a->jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
+    std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
+    return JNI_ERR;
+  }
+  if (!a->writer.open(a->outPath, error)) {
+    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
+    return JNI_ERR;
+  }
+  a->recorder = std::make_unique<Recorder>(a->jvmti, a->writer);
+  a->writer.meta({{"mode", a->options.mode},
+                  {"bytecodes", a->options.bytecodes ? "on" : "off"},
+                  {"depth", std::to_string(a->options.depth)},
+                  {"pid", std::to_string(::getpid())},
+                  {"options", optionText ? optionText : ""}});
+  jvmtiEventCallbacks cb{};
+  cb.ClassFileLoadHook = onClassFileLoad;
+  cb.VMStart = onVMStart;
+  cb.VMInit = onVMInit;
+  cb.VMDeath = onVMDeath;
+  cb.ThreadEnd = onThreadEnd;
+  a->jvmti->SetEventCallbacks(&cb, sizeof cb);
+  for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START,
+                       JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {
+    a->jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
+  }
+  say("recording " + a->options.mode + " to " + a->outPath);
+  return JNI_OK;
+}
+
+}  // namespace
+}  // namespace dragnet::agent
+
+extern "C" JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void*) {
+  return dragnet::agent::start(vm, options);
+}

@@ -1,0 +1,82 @@
+#include "agent/options.h"
+
+#include <charconv>
+
+namespace dragnet::agent {
+
+const char* const kOptionHelp =
+    "dragnet agent options (-agentpath:libdragnet.so=opt=value,...):\n"
+    "  mode=alloc         what to record: alloc = exact allocation profile per calling\n"
+    "                     context (default)\n"
+    "  out=FILE           profile file to write (default: dragnet-<pid>.dragnet)\n"
+    "  bytecodes=on|off   also count executed bytecode instructions per context (off)\n"
+    "  depth=N            keep contexts up to N frames deep; deeper calls are collapsed\n"
+    "                     into the deepest kept context and counted (1024; 0 = no limit)\n"
+    "  flush=SECONDS      write the recorded data every SECONDS so that a killed JVM\n"
+    "                     leaves a recent profile (5; 0 = only at thread end and exit)\n"
+    "  quiet=on|off       no start and end messages on stderr (off)\n"
+    "  help               print this text and stop\n";
+
+namespace {
+
+bool parseBool(std::string_view v, bool& out) {
+  if (v == "on" || v == "true" || v == "yes" || v == "1") return out = true, true;
+  if (v == "off" || v == "false" || v == "no" || v == "0") return out = false, true;
+  return false;
+}
+
+bool parseUint(std::string_view v, uint32_t& out) {
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  return ec == std::errc() && end == v.data() + v.size() && !v.empty();
+}
+
+bool apply(std::string_view key, std::string_view value, bool hasValue, Options& o,
+           std::string& error) {
+  auto bad = [&](const char* expected) {
+    error = "option '" + std::string(key) + "': " + expected + ", got '" + std::string(value) +
+            "'";
+    return false;
+  };
+  if (key == "help" && !hasValue) return o.help = true, true;
+  if (!hasValue) {
+    error = "option '" + std::string(key) + "' needs a value (" + std::string(key) + "=...)";
+    return false;
+  }
+  if (key == "mode") {
+    if (value != "alloc") return bad("expected alloc");
+    o.mode = value;
+  } else if (key == "out") {
+    if (value.empty()) return bad("expected a file name");
+    o.out = value;
+  } else if (key == "bytecodes") {
+    if (!parseBool(value, o.bytecodes)) return bad("expected on or off");
+  } else if (key == "depth") {
+    if (!parseUint(value, o.depth)) return bad("expected a number");
+  } else if (key == "flush") {
+    if (!parseUint(value, o.flushSeconds)) return bad("expected a number of seconds");
+  } else if (key == "quiet") {
+    if (!parseBool(value, o.quiet)) return bad("expected on or off");
+  } else {
+    error = "unknown option '" + std::string(key) + "' (use help for the list)";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parseOptions(std::string_view text, Options& out, std::string& error) {
+  while (!text.empty()) {
+    size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    if (item.empty()) continue;
+    size_t eq = item.find('=');
+    std::string_view key = item.substr(0, eq);
+    std::string_view value = eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1);
+    if (!apply(key, value, eq != std::string_view::npos, out, error)) return false;
+  }
+  return true;
+}
+
+}  // namespace dragnet::agent

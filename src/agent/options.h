@@ -1,0 +1,27 @@
+// The agent's options: -agentpath:libdragnet.so=mode=alloc,out=FILE,...
+// Every option is documented in kOptionHelp (printed by `help`, and by `dragnet run
+// --help`). An unknown or malformed option is an error naming it: the JVM does not start.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace dragnet::agent {
+
+struct Options {
+  std::string mode = "alloc";
+  std::string out;            // empty: dragnet-<pid>.dragnet in the working directory
+  bool bytecodes = false;     // count executed bytecode instructions per context
+  uint32_t depth = 1024;      // deepest context kept; deeper frames are collapsed (0: none)
+  uint32_t flushSeconds = 5;  // background flush interval (0: only at thread end / exit)
+  bool quiet = false;         // no start and end lines on stderr
+  bool help = false;
+};
+
+extern const char* const kOptionHelp;
+
+// Parses "k=v,k=v". False with `error` naming the offending option.
+bool parseOptions(std::string_view text, Options& out, std::string& error);
+
+}  // namespace dragnet::agent

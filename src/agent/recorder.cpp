@@ -1,0 +1,211 @@
+#include "agent/recorder.h"
+
+#include <algorithm>
+
+namespace dragnet::agent {
+
+namespace {
+
+// Reads `n` elements of an int[] / long[] field of `obj`.
+template <class T>
+std::vector<T> readArray(JNIEnv* jni, jobject obj, jfieldID f, jint n) {
+  std::vector<T> out(static_cast<size_t>(n));
+  auto arr = static_cast<jarray>(jni->GetObjectField(obj, f));
+  if (!arr || jni->GetArrayLength(arr) < n) {
+    out.clear();
+  } else if constexpr (sizeof(T) == 4) {
+    jni->GetIntArrayRegion(static_cast<jintArray>(arr), 0, n, reinterpret_cast<jint*>(out.data()));
+  } else {
+    jni->GetLongArrayRegion(static_cast<jlongArray>(arr), 0, n,
+                            reinterpret_cast<jlong*>(out.data()));
+  }
+  if (arr) jni->DeleteLocalRef(arr);
+  return out;
+}
+
+}  // namespace
+
+void Recorder::addClass(analyses::alloc::ClassResult&& r) {
+  std::lock_guard lock(defsMu_);
+  if (r.changed) ++classesChanged_;
+  for (auto& m : r.methods) methods_.push_back(std::move(m));
+  for (auto& s : r.sites) {
+    if (s.kind == profile::SiteKind::New || (s.kind == profile::SiteKind::Clone &&
+                                             !s.type.starts_with("["))) {
+      objectTypes_.insert(s.type);
+    }
+    sites_.push_back(std::move(s));
+  }
+  failureCount_ += r.failures.size();
+  for (auto& f : r.failures) failures_.push_back(std::move(f));
+}
+
+void Recorder::addFailure(profile::Failure f) {
+  std::lock_guard lock(defsMu_);
+  ++failureCount_;
+  failures_.push_back(std::move(f));
+}
+
+bool Recorder::init(JNIEnv* jni, std::string& error) {
+  jclass thread = jni->FindClass("java/lang/Thread");
+  jclass state = jni->FindClass("java/lang/DragnetState");
+  if (!thread || !state) {
+    jni->ExceptionClear();
+    error = "the runtime helper java.lang.DragnetState is missing";
+    return false;
+  }
+  threadState_ = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
+  id_ = jni->GetFieldID(state, "id", "I");
+  size_ = jni->GetFieldID(state, "size", "I");
+  parent_ = jni->GetFieldID(state, "parent", "[I");
+  key_ = jni->GetFieldID(state, "key", "[I");
+  count_ = jni->GetFieldID(state, "count", "[J");
+  elements_ = jni->GetFieldID(state, "elements", "[J");
+  bytes_ = jni->GetFieldID(state, "bytes", "[J");
+  insns_ = jni->GetFieldID(state, "insns", "[J");
+  collapsed_ = jni->GetFieldID(state, "collapsed", "J");
+  if (jni->ExceptionCheck()) {
+    jni->ExceptionClear();
+    error = "java.lang.Thread or java.lang.DragnetState lacks a field the agent needs";
+    return false;
+  }
+  ready_ = true;
+  return true;
+}
+
+void Recorder::writePendingDefinitions() {
+  std::vector<profile::MethodDef> methods;
+  std::vector<profile::SiteDef> sites;
+  std::vector<profile::Failure> failures;
+  {
+    std::lock_guard lock(defsMu_);
+    methods.swap(methods_);
+    sites.swap(sites_);
+    failures.swap(failures_);
+  }
+  writer_.methods(methods);
+  writer_.sites(sites);
+  writer_.failures(failures);
+}
+
+std::string Recorder::threadName(jthread thread) {
+  jvmtiThreadInfo info{};
+  if (jvmti_->GetThreadInfo(thread, &info) != JVMTI_ERROR_NONE) return {};
+  std::string name = info.name ? info.name : "";
+  if (info.name) jvmti_->Deallocate(reinterpret_cast<unsigned char*>(info.name));
+  return name;
+}
+
+void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
+  if (!ready_) return;
+  std::lock_guard lock(flushMu_);
+  if (finished_) return;
+  writePendingDefinitions();
+  jobject state = jni->GetObjectField(thread, threadState_);
+  if (!state) return;  // the thread never ran instrumented code
+  jint id = jni->GetIntField(state, id_);
+  if (id == 0) {
+    id = static_cast<jint>(nextThreadId_++);
+    jni->SetIntField(state, id_, id);
+  }
+  Book& book = books_[static_cast<uint32_t>(id)];
+  // `size` first: every array read afterwards holds at least that many whole nodes.
+  jint size = jni->GetIntField(state, size_);
+  auto parent = readArray<uint32_t>(jni, state, parent_, size);
+  auto key = readArray<uint32_t>(jni, state, key_, size);
+  auto count = readArray<uint64_t>(jni, state, count_, size);
+  auto elements = readArray<uint64_t>(jni, state, elements_, size);
+  auto bytes = readArray<uint64_t>(jni, state, bytes_, size);
+  auto insns = readArray<uint64_t>(jni, state, insns_, size);
+  uint64_t collapsed = static_cast<uint64_t>(jni->GetLongField(state, collapsed_));
+  jni->DeleteLocalRef(state);
+  if (parent.empty() || key.empty() || count.empty() || elements.empty() || bytes.empty() ||
+      insns.empty()) {
+    return;
+  }
+  profile::ThreadChunk chunk;
+  chunk.thread = static_cast<uint32_t>(id);
+  chunk.name = threadName(thread);
+  chunk.ended = ended;
+  chunk.collapsed = collapsed;
+  chunk.firstNode = book.nodesWritten;
+  auto n = static_cast<uint32_t>(size);
+  for (uint32_t i = book.nodesWritten; i < n; ++i) chunk.nodes.push_back({parent[i], key[i]});
+  book.last.resize(n);
+  for (uint32_t i = 1; i < n; ++i) {
+    profile::Counters c{count[i], elements[i], bytes[i], insns[i]};
+    if (c == book.last[i]) continue;
+    book.last[i] = c;
+    chunk.counters.emplace_back(i, c);
+  }
+  if (chunk.nodes.empty() && chunk.counters.empty() && collapsed == book.collapsed && !ended) {
+    return;
+  }
+  book.nodesWritten = std::max(book.nodesWritten, n);
+  book.collapsed = collapsed;
+  contextsWritten_ += chunk.nodes.size();
+  writer_.thread(chunk);
+}
+
+void Recorder::flushAll(JNIEnv* jni, bool final) {
+  if (!ready_) return;
+  jint n = 0;
+  jthread* threads = nullptr;
+  if (jvmti_->GetAllThreads(&n, &threads) == JVMTI_ERROR_NONE) {
+    for (jint i = 0; i < n; ++i) {
+      flushThread(jni, threads[i], final);
+      jni->DeleteLocalRef(threads[i]);
+    }
+    jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
+  }
+  if (!final) return;
+  std::lock_guard lock(flushMu_);
+  writePendingDefinitions();
+  writeClassSizes(jni);
+  std::map<std::string, std::string> totals;
+  totals["classes.instrumented"] = std::to_string(classesChanged_);
+  totals["failures"] = std::to_string(failureCount_);
+  totals["threads"] = std::to_string(nextThreadId_ - 1);
+  totals["contexts"] = std::to_string(contextsWritten_);
+  writer_.end(totals);
+  finished_ = true;
+}
+
+// Instance sizes of the allocated classes, measured in this JVM: an instance made with
+// AllocObject (no constructor runs) and GetObjectSize. Done at VM death only, when no
+// finalizer can run on the unconstructed instance any more.
+void Recorder::writeClassSizes(JNIEnv* jni) {
+  std::set<std::string> wanted;
+  {
+    std::lock_guard lock(defsMu_);
+    wanted = objectTypes_;
+  }
+  jint n = 0;
+  jclass* classes = nullptr;
+  if (jvmti_->GetLoadedClasses(&n, &classes) != JVMTI_ERROR_NONE) return;
+  std::map<std::string, uint64_t> sizes;
+  for (jint i = 0; i < n; ++i) {
+    char* sig = nullptr;
+    if (jvmti_->GetClassSignature(classes[i], &sig, nullptr) == JVMTI_ERROR_NONE && sig) {
+      std::string_view s(sig);
+      if (s.size() > 2 && s.front() == 'L') {
+        std::string name(s.substr(1, s.size() - 2));
+        if (wanted.count(name) && !sizes.count(name)) {
+          jobject o = jni->AllocObject(classes[i]);
+          jlong size = 0;
+          if (o && jvmti_->GetObjectSize(o, &size) == JVMTI_ERROR_NONE) {
+            sizes[name] = static_cast<uint64_t>(size);
+          }
+          if (jni->ExceptionCheck()) jni->ExceptionClear();  // abstract, interface, ...
+          if (o) jni->DeleteLocalRef(o);
+        }
+      }
+      jvmti_->Deallocate(reinterpret_cast<unsigned char*>(sig));
+    }
+    jni->DeleteLocalRef(classes[i]);
+  }
+  jvmti_->Deallocate(reinterpret_cast<unsigned char*>(classes));
+  writer_.classSizes(sizes);
+}
+
+}  // namespace dragnet::agent

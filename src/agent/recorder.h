@@ -1,0 +1,73 @@
+// The agent's recording side: definitions produced by class rewriting, and the threads'
+// calling-context trees read from their DragnetState objects (runtime/agent) through JNI,
+// written to the profile as chunks. Nothing here runs per event: definitions arrive once
+// per class, trees are read when a thread ends, by the flush thread, and at VM death.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyses/alloc/alloc_instrumenter.h"
+#include "profile/writer.h"
+
+namespace dragnet::agent {
+
+class Recorder {
+ public:
+  Recorder(jvmtiEnv* jvmti, profile::Writer& writer) : jvmti_(jvmti), writer_(writer) {}
+
+  // Called from the class-load hook, any thread.
+  void addClass(analyses::alloc::ClassResult&& r);
+  void addFailure(profile::Failure f);
+
+  // Looks up the JNI field ids; in the live phase (VMInit). False if the runtime helper
+  // or the Thread field is missing.
+  bool init(JNIEnv* jni, std::string& error);
+  bool ready() const { return ready_; }
+
+  // Writes pending definitions, then the thread's tree (new nodes, changed counters).
+  void flushThread(JNIEnv* jni, jthread thread, bool ended);
+  // Every live thread; at VM death also class sizes and the End chunk.
+  void flushAll(JNIEnv* jni, bool final);
+
+  uint64_t classesChanged() const { return classesChanged_; }
+  uint64_t failures() const { return failureCount_; }
+
+ private:
+  struct Book {
+    uint32_t nodesWritten = 1;  // node 0, the root, is implicit
+    std::vector<profile::Counters> last;
+    uint64_t collapsed = 0;
+  };
+  void writePendingDefinitions();
+  void writeClassSizes(JNIEnv* jni);
+  std::string threadName(jthread thread);
+
+  jvmtiEnv* jvmti_;
+  profile::Writer& writer_;
+
+  std::mutex defsMu_;
+  std::vector<profile::MethodDef> methods_;
+  std::vector<profile::SiteDef> sites_;
+  std::vector<profile::Failure> failures_;
+  std::set<std::string> objectTypes_;  // classes to size at the end
+  uint64_t classesChanged_ = 0, failureCount_ = 0, contextsWritten_ = 0;
+
+  std::mutex flushMu_;  // one flush at a time: thread ends, the flush thread, VM death
+  std::map<uint32_t, Book> books_;
+  uint32_t nextThreadId_ = 1;
+  bool ready_ = false;
+  bool finished_ = false;
+  jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, parent_ = nullptr,
+           key_ = nullptr, count_ = nullptr, elements_ = nullptr, bytes_ = nullptr,
+           insns_ = nullptr, collapsed_ = nullptr;
+};
+
+}  // namespace dragnet::agent

@@ -1,0 +1,134 @@
+#include "agent/runtime_bridge.h"
+
+#include <array>
+#include <climits>
+
+#include "tools/embedded.h"
+
+namespace dragnet::agent {
+
+namespace {
+
+jvmtiEnv* gJvmti = nullptr;
+
+// This JVM's array layout, measured once with real arrays (JNI) and GetObjectSize.
+struct ArrayLayout {
+  int alignment = 8;
+  std::array<int, 10> elemSize{};  // by element kind (profile::ElemKind)
+  std::array<int, 10> base{};      // bytes before element 0
+};
+
+jlong sizeOf(JNIEnv* jni, jobject o) {
+  jlong s = 0;
+  if (o) gJvmti->GetObjectSize(o, &s);
+  if (o) jni->DeleteLocalRef(o);
+  return s;
+}
+
+jlong arraySize(JNIEnv* jni, int kind, jsize n) {
+  static jclass object = nullptr;
+  switch (kind) {
+    case 1:
+      if (!object) object = static_cast<jclass>(jni->NewGlobalRef(jni->FindClass("java/lang/Object")));
+      return sizeOf(jni, jni->NewObjectArray(n, object, nullptr));
+    case 2: return sizeOf(jni, jni->NewBooleanArray(n));
+    case 3: return sizeOf(jni, jni->NewByteArray(n));
+    case 4: return sizeOf(jni, jni->NewCharArray(n));
+    case 5: return sizeOf(jni, jni->NewShortArray(n));
+    case 6: return sizeOf(jni, jni->NewIntArray(n));
+    case 7: return sizeOf(jni, jni->NewFloatArray(n));
+    case 8: return sizeOf(jni, jni->NewLongArray(n));
+    default: return sizeOf(jni, jni->NewDoubleArray(n));
+  }
+}
+
+ArrayLayout measure(JNIEnv* jni) {
+  ArrayLayout l;
+  // The alignment: the smallest step between the sizes of byte arrays of growing length.
+  jlong prev = arraySize(jni, 3, 0), step = LLONG_MAX;
+  for (jsize n = 1; n <= 64; ++n) {
+    jlong s = arraySize(jni, 3, n);
+    if (s != prev) step = std::min(step, s - prev);
+    prev = s;
+  }
+  l.alignment = step == LLONG_MAX ? 8 : static_cast<int>(step);
+  const jlong a = l.alignment;
+  for (int kind = 1; kind <= 9; ++kind) {
+    std::array<jlong, 17> s{};
+    for (jsize n = 0; n <= 16; ++n) s[n] = arraySize(jni, kind, n);
+    jlong es = (s[16] - s[0]) / 16;
+    // The base: the offset b with align(b + n * es) == size(n) for every n measured (the
+    // pattern repeats within 16 elements, so any b that fits all of them is exact).
+    jlong base = s[0];
+    for (jlong b = s[0] - a + 1; b <= s[0]; ++b) {
+      bool fits = true;
+      for (jsize n = 0; n <= 16 && fits; ++n) fits = (b + n * es + a - 1) / a * a == s[n];
+      if (fits) {
+        base = b;
+        break;
+      }
+    }
+    l.elemSize[kind] = static_cast<int>(es);
+    l.base[kind] = static_cast<int>(base);
+  }
+  return l;
+}
+
+}  // namespace
+
+void addThreadStateField(classfile::ClassFile& thread) {
+  classfile::Member f;
+  f.access = 0x1000;  // ACC_SYNTHETIC, package-private: only java.lang code sees it
+  f.name = thread.pool.addUtf8(kThreadStateField);
+  f.descriptor = thread.pool.addUtf8(kThreadStateDesc);
+  thread.fields.push_back(std::move(f));
+}
+
+bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {
+  gJvmti = jvmti;
+  for (const EmbeddedFile& f : agentRuntimeFiles()) {
+    if (!f.path.ends_with(".class")) continue;
+    std::string name(f.path.substr(0, f.path.size() - 6));
+    jclass c = jni->DefineClass(name.c_str(), nullptr,
+                                reinterpret_cast<const jbyte*>(f.bytes.data()),
+                                static_cast<jsize>(f.bytes.size()));
+    if (!c) {
+      jni->ExceptionClear();
+      error = "cannot define the runtime helper class " + name;
+      return false;
+    }
+    jni->DeleteLocalRef(c);
+  }
+  return true;
+}
+
+bool startProbes(JNIEnv* jni, uint32_t maxDepth, std::string& error) {
+  jclass rt = jni->FindClass("java/lang/DragnetRt");
+  if (!rt) {
+    jni->ExceptionClear();
+    error = "the runtime helper java/lang/DragnetRt is missing";
+    return false;
+  }
+  ArrayLayout layout = measure(jni);
+  auto setArray = [&](const char* field, const std::array<int, 10>& values) {
+    jfieldID f = jni->GetStaticFieldID(rt, field, "[I");
+    auto arr = f ? static_cast<jintArray>(jni->GetStaticObjectField(rt, f)) : nullptr;
+    if (arr) jni->SetIntArrayRegion(arr, 0, 10, values.data());
+  };
+  setArray("ELEM_SIZE", layout.elemSize);
+  setArray("ARRAY_BASE", layout.base);
+  jfieldID align = jni->GetStaticFieldID(rt, "alignment", "I");
+  jfieldID depth = jni->GetStaticFieldID(rt, "maxDepth", "I");
+  jfieldID on = jni->GetStaticFieldID(rt, "on", "Z");
+  if (!align || !depth || !on || jni->ExceptionCheck()) {
+    jni->ExceptionClear();
+    error = "the runtime helper lacks a configuration field";
+    return false;
+  }
+  jni->SetStaticIntField(rt, align, layout.alignment);
+  jni->SetStaticIntField(rt, depth, maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth));
+  jni->SetStaticBooleanField(rt, on, JNI_TRUE);  // last: the probes start recording
+  return true;
+}
+
+}  // namespace dragnet::agent

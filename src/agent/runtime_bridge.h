@@ -1,0 +1,29 @@
+// The bridge between probes and the agent: the runtime helper classes (runtime/agent) are
+// defined into java.base at early VM start and configured and switched on at VM init;
+// java.lang.Thread gets the field that holds each thread's DragnetState.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <string>
+
+#include "classfile/class_file.h"
+
+namespace dragnet::agent {
+
+inline constexpr const char* kThreadStateField = "dragnet$state";
+inline constexpr const char* kThreadStateDesc = "Ljava/lang/DragnetState;";
+
+// Adds the package-private synthetic field dragnet$state to java/lang/Thread's model.
+void addThreadStateField(classfile::ClassFile& thread);
+
+// Defines the helper classes with the boot loader (early VM start: before any Java code
+// runs, so before any probe). False with `error` on failure.
+bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error);
+
+// At VM init: hands the probes this JVM's array layout (measured with real arrays) and
+// the depth limit (0: unlimited), then turns them on.
+bool startProbes(JNIEnv* jni, uint32_t maxDepth, std::string& error);
+
+}  // namespace dragnet::agent

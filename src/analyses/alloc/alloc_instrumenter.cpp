@@ -1,0 +1,202 @@
+#include "analyses/alloc/alloc_instrumenter.h"
+
+#include "instrument/bit.h"
+
+namespace dragnet::analyses::alloc {
+
+using classfile::Op;
+using instrument::Arg;
+using instrument::Call;
+using instrument::Routine;
+using profile::ElemKind;
+using profile::SiteKind;
+
+namespace {
+
+ElemKind kindOfNewarray(int32_t atype) {
+  switch (atype) {
+    case 4: return ElemKind::Boolean;
+    case 5: return ElemKind::Char;
+    case 6: return ElemKind::Float;
+    case 7: return ElemKind::Double;
+    case 8: return ElemKind::Byte;
+    case 9: return ElemKind::Short;
+    case 10: return ElemKind::Int;
+    default: return ElemKind::Long;  // 11; the parser rejects other values
+  }
+}
+
+const char* descOfNewarray(int32_t atype) {
+  static const char* const kDesc[] = {"[Z", "[C", "[F", "[D", "[B", "[S", "[I", "[J"};
+  return atype >= 4 && atype <= 11 ? kDesc[atype - 4] : "[J";
+}
+
+// The array descriptor for anewarray's operand: a class name or an array descriptor.
+std::string arrayOf(std::string_view component) {
+  std::string d = "[";
+  if (component.starts_with("[")) {
+    d += component;
+  } else {
+    d.append("L").append(component).append(";");
+  }
+  return d;
+}
+
+uint32_t keyOf(uint32_t index, ElemKind kind) {
+  return profile::kAllocBit | index << 4 | static_cast<uint32_t>(kind);
+}
+
+class MethodInstrumenter {
+ public:
+  MethodInstrumenter(Routine& r, uint32_t methodId, IdSource& ids, ClassResult& out)
+      : r_(r), method_(methodId), ids_(ids), out_(out) {}
+
+  void run(const Options& options) {
+    Call enter{kRuntimeClass, "enter", {Arg::i(static_cast<int32_t>(method_))}};
+    Call exit{kRuntimeClass, "exit", {}};
+    r_.atEntry(enter, instrument::ConstructorEntry::BeforeSuperCall);
+    r_.beforeReturns(exit);
+    r_.onExceptionalExit(exit);
+    if (options.bytecodes) {
+      Call block{kRuntimeClass, "block", {Arg::i(0)}};
+      for (const instrument::BasicBlock& b : r_.blocks()) {
+        block.args[0].value = b.size();
+        r_.beforeBlock(b, block);
+      }
+    }
+    for (const instrument::Instruction& in : r_.instructions()) site(in);
+  }
+
+ private:
+  uint32_t newSite(const instrument::Instruction& in, SiteKind kind, std::string type,
+                   ElemKind elem, uint32_t levels = 1) {
+    uint32_t index = ids_.nextSite.fetch_add(levels);
+    for (uint32_t l = 0; l < levels; ++l) {
+      profile::SiteDef d;
+      std::string levelType = type.substr(l);
+      ElemKind k = kind == SiteKind::MultiANewArray ? elementKind(levelType) : elem;
+      d.key = keyOf(index + l, k);
+      d.method = method_;
+      d.bci = in.offset;
+      d.line = in.line;
+      d.kind = kind;
+      d.type = std::move(levelType);
+      out_.sites.push_back(std::move(d));
+    }
+    return out_.sites[out_.sites.size() - levels].key;
+  }
+
+  void site(const instrument::Instruction& in) {
+    const classfile::Insn& insn = r_.insn(in.index);
+    const classfile::ConstantPool& pool = r_.pool();
+    switch (insn.op) {
+      case Op::new_: {
+        uint32_t key = newSite(in, SiteKind::New, std::string(pool.className(insn.cp())),
+                               ElemKind::Object);
+        r_.before(in.index, Call{kRuntimeClass, "alloc", {Arg::i(static_cast<int32_t>(key))}});
+        break;
+      }
+      case Op::newarray:
+      case Op::anewarray: {
+        bool prim = insn.op == Op::newarray;
+        std::string type = prim ? descOfNewarray(insn.a) : arrayOf(pool.className(insn.cp()));
+        ElemKind k = prim ? kindOfNewarray(insn.a) : ElemKind::Ref;
+        uint32_t key = newSite(in, prim ? SiteKind::NewArray : SiteKind::ANewArray, type, k);
+        r_.before(in.index, Call{kRuntimeClass, "array",
+                                 {Arg::top("I"), Arg::i(static_cast<int32_t>(key))}});
+        break;
+      }
+      case Op::multianewarray: {
+        auto dims = static_cast<uint32_t>(insn.b);
+        std::string type(pool.className(insn.cp()));
+        uint32_t key = newSite(in, SiteKind::MultiANewArray, type, ElemKind::Ref, dims);
+        r_.after(in.index, Call{kRuntimeClass, "multi",
+                                {Arg::top("Ljava/lang/Object;"),
+                                 Arg::i(static_cast<int32_t>(dims)),
+                                 Arg::i(static_cast<int32_t>(key))}});
+        break;
+      }
+      case Op::invokevirtual:
+      case Op::invokespecial:
+        cloneSite(in, insn);
+        break;
+      default:
+        break;
+    }
+  }
+
+  // Copies made by the native Object.clone: array.clone(), and super.clone() in a class
+  // whose superclass is Object (deeper super.clone() chains end in one of those).
+  void cloneSite(const instrument::Instruction& in, const classfile::Insn& insn) {
+    auto ref = r_.pool().memberRef(insn.cp());
+    if (ref.name != "clone" || ref.descriptor != "()Ljava/lang/Object;") return;
+    bool array = ref.owner.starts_with("[");
+    if (!array && ref.owner != "java/lang/Object") return;
+    // For super.clone() the copy's class is the receiver's runtime class: this class or
+    // a subclass. The site names this class.
+    std::string type = array ? std::string(ref.owner) : std::string(r_.className());
+    ElemKind k = array ? elementKind(ref.owner) : ElemKind::Object;
+    uint32_t key = newSite(in, SiteKind::Clone, type, k);
+    r_.after(in.index, Call{kRuntimeClass, "cloned",
+                            {Arg::top("Ljava/lang/Object;"), Arg::i(static_cast<int32_t>(key))}});
+  }
+
+  Routine& r_;
+  uint32_t method_;
+  IdSource& ids_;
+  ClassResult& out_;
+};
+
+std::string sourceFile(const classfile::ClassFile& cls) {
+  if (auto* sf = classfile::findAttr<classfile::SourceFileAttr>(cls.attributes)) {
+    return std::string(cls.pool.utf8(sf->file));
+  }
+  return {};
+}
+
+}  // namespace
+
+bool isRuntimeClass(std::string_view name) { return name.starts_with("java/lang/Dragnet"); }
+
+ElemKind elementKind(std::string_view desc) {
+  if (desc.size() < 2 || desc[0] != '[') return ElemKind::Object;
+  switch (desc[1]) {
+    case 'Z': return ElemKind::Boolean;
+    case 'B': return ElemKind::Byte;
+    case 'C': return ElemKind::Char;
+    case 'S': return ElemKind::Short;
+    case 'I': return ElemKind::Int;
+    case 'F': return ElemKind::Float;
+    case 'J': return ElemKind::Long;
+    case 'D': return ElemKind::Double;
+    default: return ElemKind::Ref;
+  }
+}
+
+ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Options& options) {
+  ClassResult out;
+  std::string_view name = cls.name();
+  if (isRuntimeClass(name)) return out;
+  std::string source = sourceFile(cls);
+  instrument::ClassInstrumenter ci(cls);
+  for (Routine& r : ci.routines()) {
+    if (!r.hasCode()) continue;
+    if (name == "java/lang/Object" && r.name() == "<init>") continue;
+    uint32_t id = ids.nextMethod.fetch_add(1);
+    size_t sitesMark = out.sites.size();
+    MethodInstrumenter(r, id, ids, out).run(options);
+    instrument::EditOutcome o = r.commit();
+    if (!o.changed) {
+      out.sites.resize(sitesMark);  // never reported: the method runs as it was
+      std::string method = std::string(r.name()) + std::string(r.descriptor());
+      out.failures.push_back({std::string(name), std::move(method), o.reason});
+      continue;
+    }
+    out.changed = true;
+    out.methods.push_back({id, std::string(name), std::string(r.name()),
+                           std::string(r.descriptor()), source});
+  }
+  return out;
+}
+
+}  // namespace dragnet::analyses::alloc

@@ -1,0 +1,56 @@
+// Mode `alloc` (JP, Binder 2006): what the agent inserts into every class.
+//
+// Every method with code (except java/lang/Object.<init>, which every constructor calls
+// and which allocates nothing) gets:
+//   - at entry, before any super()/this() call: DragnetRt.enter(methodId), so that the
+//     arguments of super(...)/this(...) are allocated in the constructor's context (JP
+//     Fig. 1);
+//   - before every return and on exceptional exit (catch-all, rethrows): DragnetRt.exit();
+//   - before new: alloc(key); before newarray/anewarray: array(length, key); after
+//     multianewarray: multi(array, dims, key) (JP sec. 5 counts, read back from the
+//     allocated arrays); after array clone() and super.clone() reaching Object.clone:
+//     cloned(copy, key);
+//   - with bytecodes=on, at each basic block: block(instructions).
+// The probes live in runtime/agent/java/lang (DragnetRt, DragnetState).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "classfile/class_file.h"
+#include "profile/format.h"
+
+namespace dragnet::analyses::alloc {
+
+inline constexpr const char* kRuntimeClass = "java/lang/DragnetRt";
+
+struct Options {
+  bool bytecodes = false;  // count executed bytecode instructions per context
+};
+
+// Method ids and site indices, shared by every class load (which may run concurrently).
+struct IdSource {
+  std::atomic<uint32_t> nextMethod{1};
+  std::atomic<uint32_t> nextSite{1};
+};
+
+// What instrumenting one class produced.
+struct ClassResult {
+  bool changed = false;
+  std::vector<profile::MethodDef> methods;
+  std::vector<profile::SiteDef> sites;
+  std::vector<profile::Failure> failures;  // methods left unchanged, with the reason
+};
+
+// True for the classes that must never be instrumented: the runtime helper itself.
+bool isRuntimeClass(std::string_view internalName);
+
+// Instruments every method of `cls` in place.
+ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Options& options);
+
+// The element kind of the elements of array type `desc` ("[I" -> Int, "[[I" -> Ref).
+profile::ElemKind elementKind(std::string_view arrayDesc);
+
+}  // namespace dragnet::analyses::alloc

@@ -1,0 +1,90 @@
+// Varint encoding of profile chunk payloads (format.h). The decoder checks every read
+// against the end of the payload and reports the first problem with its offset.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dragnet::profile {
+
+class Encoder {
+ public:
+  void u(uint64_t v) {
+    while (v >= 0x80) {
+      buf_.push_back(static_cast<uint8_t>(v | 0x80));
+      v >>= 7;
+    }
+    buf_.push_back(static_cast<uint8_t>(v));
+  }
+  void s(int64_t v) { u((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void str(std::string_view v) {
+    u(v.size());
+    buf_.insert(buf_.end(), v.begin(), v.end());
+  }
+  const std::vector<uint8_t>& bytes() const { return buf_; }
+  void clear() { buf_.clear(); }
+
+ private:
+  std::vector<uint8_t> buf_;
+};
+
+class Decoder {
+ public:
+  Decoder(const uint8_t* p, size_t n) : p_(p), n_(n) {}
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  bool atEnd() const { return pos_ == n_; }
+
+  uint64_t u() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= n_) return fail("varint runs past the end");
+      uint8_t b = p_[pos_++];
+      v |= uint64_t{b & 0x7Fu} << shift;
+      if (!(b & 0x80)) return v;
+    }
+    return fail("varint longer than 10 bytes");
+  }
+  int64_t s() {
+    uint64_t v = u();
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  uint32_t u32() {
+    uint64_t v = u();
+    if (v > 0xFFFFFFFFu) return static_cast<uint32_t>(fail("value over 32 bits"));
+    return static_cast<uint32_t>(v);
+  }
+  std::string str() {
+    uint64_t len = u();
+    if (!ok()) return {};
+    if (len > n_ - pos_) {
+      fail("string runs past the end");
+      return {};
+    }
+    std::string r(reinterpret_cast<const char*>(p_ + pos_), len);
+    pos_ += len;
+    return r;
+  }
+  // A count of items that each take at least one byte: bounded by what is left, so a
+  // corrupt count cannot make the reader allocate without bound.
+  uint64_t count() {
+    uint64_t c = u();
+    if (c > n_ - pos_) return fail("item count exceeds the payload");
+    return c;
+  }
+
+ private:
+  uint64_t fail(const char* what) {
+    if (error_.empty()) error_ = std::string(what) + " at payload offset " + std::to_string(pos_);
+    pos_ = n_;
+    return 0;
+  }
+  const uint8_t* p_;
+  size_t n_;
+  size_t pos_ = 0;
+  std::string error_;
+};
+
+}  // namespace dragnet::profile

@@ -1,0 +1,112 @@
+// The profile file: what the agent records and the analyzer reads (docs/PROFILE_FORMAT.md
+// has an annotated sample). Append-only and crash-safe: a header, then self-contained
+// chunks, each with its length and a CRC-32 of its payload, so a JVM killed mid-write
+// leaves a readable prefix (the reader stops at the first incomplete chunk and says so).
+//
+//   file    := magic "DRAGNETP" u32le(version) u32le(0) chunk*
+//   chunk   := u8(type) u32le(payload length) u32le(crc32(payload)) payload
+//   payload := fields encoded as LEB128 varints (signed: zigzag) and strings (varint length
+//              + bytes, modified UTF-8 as in class files)
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dragnet::profile {
+
+inline constexpr char kMagic[8] = {'D', 'R', 'A', 'G', 'N', 'E', 'T', 'P'};
+// Version 1: alloc mode (calling-context trees with allocation leaves).
+inline constexpr uint32_t kVersion = 1;
+inline constexpr size_t kHeaderSize = 16;
+inline constexpr size_t kChunkHeaderSize = 9;
+
+enum class ChunkType : uint8_t {
+  Meta = 1,        // key/value pairs: JVM, options, array layout, start time
+  Methods = 2,     // method definitions (ids used as context keys)
+  Sites = 3,       // allocation-site definitions
+  Thread = 4,      // one thread's tree: new nodes since its last chunk, changed counters
+  ClassSizes = 5,  // instance size in bytes per class, measured in the running JVM
+  Failures = 6,    // classes or methods that could not be rewritten, with the reason
+  End = 7,         // written last at VM death: the profile is complete
+};
+
+// Context keys: a method id (bit 31 clear), or an allocation key (bit 31 set): site index
+// in bits 4-30, element kind in bits 0-3 (ElemKind). Matches runtime/agent/java/lang.
+inline constexpr uint32_t kAllocBit = 0x80000000u;
+inline constexpr uint32_t kRootKey = 0xFFFFFFFFu;  // node 0 of every thread
+inline bool isAllocKey(uint32_t key) { return key != kRootKey && (key & kAllocBit) != 0; }
+
+enum class ElemKind : uint8_t {
+  Object = 0,  // not an array
+  Ref = 1,
+  Boolean = 2,
+  Byte = 3,
+  Char = 4,
+  Short = 5,
+  Int = 6,
+  Float = 7,
+  Long = 8,
+  Double = 9,
+};
+inline constexpr int kElemKinds = 10;
+
+enum class SiteKind : uint8_t {
+  New = 0,             // new
+  NewArray = 1,        // newarray (primitive elements)
+  ANewArray = 2,       // anewarray
+  MultiANewArray = 3,  // one allocated dimension of a multianewarray
+  Clone = 4,           // the copy made by Object.clone (arrays, super.clone())
+};
+
+struct MethodDef {
+  uint32_t id = 0;
+  std::string cls;  // internal name, e.g. "java/util/HashMap"
+  std::string name;
+  std::string descriptor;
+  std::string source;  // SourceFile attribute, empty if absent
+};
+
+struct SiteDef {
+  uint32_t key = 0;  // allocation key (kAllocBit | index << 4 | kind)
+  uint32_t method = 0;
+  uint32_t bci = 0;
+  int32_t line = -1;  // -1: no line number
+  SiteKind kind = SiteKind::New;
+  std::string type;  // allocated class: internal name ("java/lang/String") or array
+                     // descriptor ("[I", "[[Ljava/lang/Object;")
+};
+
+struct NodeDef {
+  uint32_t parent = 0;
+  uint32_t key = 0;
+};
+
+struct Counters {
+  uint64_t count = 0;     // invocations (method nodes) or objects/arrays (allocation nodes)
+  uint64_t elements = 0;  // array elements
+  uint64_t bytes = 0;     // array bytes (objects: count x class size, in the analyzer)
+  uint64_t insns = 0;     // executed bytecode instructions (bytecodes=on)
+  bool operator==(const Counters&) const = default;
+};
+
+// One Thread chunk. Nodes are numbered per thread; `firstNode` is the number of the first
+// node in `nodes` (all earlier ones came in earlier chunks). Counters are absolute values
+// (the latest chunk wins), given for the nodes that changed since the thread's last chunk.
+struct ThreadChunk {
+  uint32_t thread = 0;  // agent-assigned, 1-based
+  std::string name;
+  uint32_t firstNode = 0;
+  std::vector<NodeDef> nodes;
+  std::vector<std::pair<uint32_t, Counters>> counters;
+  uint64_t collapsed = 0;  // frames beyond the depth limit (absolute)
+  bool ended = false;      // the thread has terminated: this is its last chunk
+};
+
+struct Failure {
+  std::string cls;     // internal class name
+  std::string method;  // "name(descriptor)"; empty when the whole class passed through
+  std::string reason;
+};
+
+}  // namespace dragnet::profile

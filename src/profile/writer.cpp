@@ -1,0 +1,158 @@
+#include "profile/writer.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace dragnet::profile {
+
+namespace {
+
+void putU32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+void encodeMap(Encoder& e, const std::map<std::string, std::string>& kv) {
+  e.u(kv.size());
+  for (const auto& [k, v] : kv) {
+    e.str(k);
+    e.str(v);
+  }
+}
+
+}  // namespace
+
+Writer::~Writer() { close(); }
+
+bool Writer::open(const std::string& path, std::string& error) {
+  std::lock_guard lock(mu_);
+  file_ = std::fopen(path.c_str(), "wb");
+  if (!file_) {
+    error = "cannot create " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  uint8_t header[kHeaderSize] = {};
+  std::memcpy(header, kMagic, sizeof kMagic);
+  putU32(header + 8, kVersion);
+  if (std::fwrite(header, 1, sizeof header, file_) != sizeof header || std::fflush(file_) != 0) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    std::fclose(file_);
+    file_ = nullptr;
+    return false;
+  }
+  written_ = sizeof header;
+  return true;
+}
+
+void Writer::close() {
+  std::lock_guard lock(mu_);
+  if (file_) std::fclose(file_);
+  file_ = nullptr;
+}
+
+void Writer::chunk(ChunkType type, const Encoder& payload) {
+  const std::vector<uint8_t>& p = payload.bytes();
+  uint8_t head[kChunkHeaderSize];
+  head[0] = static_cast<uint8_t>(type);
+  putU32(head + 1, static_cast<uint32_t>(p.size()));
+  putU32(head + 5, static_cast<uint32_t>(crc32(0L, p.data(), static_cast<uInt>(p.size()))));
+  std::lock_guard lock(mu_);
+  if (!file_ || failed_) return;
+  // One chunk, then a flush to the OS: a crash loses at most the chunk being written.
+  bool ok = std::fwrite(head, 1, sizeof head, file_) == sizeof head &&
+            std::fwrite(p.data(), 1, p.size(), file_) == p.size() && std::fflush(file_) == 0;
+  if (!ok) failed_ = true;  // disk full: keep the readable prefix, stop writing
+  written_ += sizeof head + p.size();
+}
+
+void Writer::meta(const std::map<std::string, std::string>& kv) {
+  Encoder e;
+  encodeMap(e, kv);
+  chunk(ChunkType::Meta, e);
+}
+
+void Writer::methods(const std::vector<MethodDef>& defs) {
+  if (defs.empty()) return;
+  Encoder e;
+  e.u(defs.size());
+  for (const MethodDef& m : defs) {
+    e.u(m.id);
+    e.str(m.cls);
+    e.str(m.name);
+    e.str(m.descriptor);
+    e.str(m.source);
+  }
+  chunk(ChunkType::Methods, e);
+}
+
+void Writer::sites(const std::vector<SiteDef>& defs) {
+  if (defs.empty()) return;
+  Encoder e;
+  e.u(defs.size());
+  for (const SiteDef& s : defs) {
+    e.u(s.key);
+    e.u(s.method);
+    e.u(s.bci);
+    e.s(s.line);
+    e.u(static_cast<uint8_t>(s.kind));
+    e.str(s.type);
+  }
+  chunk(ChunkType::Sites, e);
+}
+
+void Writer::thread(const ThreadChunk& t) {
+  Encoder e;
+  e.u(t.thread);
+  e.str(t.name);
+  e.u(t.ended ? 1 : 0);
+  e.u(t.collapsed);
+  e.u(t.firstNode);
+  e.u(t.nodes.size());
+  for (const NodeDef& n : t.nodes) {
+    e.u(n.parent);
+    e.u(n.key);
+  }
+  e.u(t.counters.size());
+  uint32_t prev = 0;
+  for (const auto& [node, c] : t.counters) {
+    e.u(node - prev);  // ascending node numbers: small deltas
+    prev = node;
+    e.u(c.count);
+    e.u(c.elements);
+    e.u(c.bytes);
+    e.u(c.insns);
+  }
+  chunk(ChunkType::Thread, e);
+}
+
+void Writer::classSizes(const std::map<std::string, uint64_t>& sizes) {
+  if (sizes.empty()) return;
+  Encoder e;
+  e.u(sizes.size());
+  for (const auto& [cls, size] : sizes) {
+    e.str(cls);
+    e.u(size);
+  }
+  chunk(ChunkType::ClassSizes, e);
+}
+
+void Writer::failures(const std::vector<Failure>& failures) {
+  if (failures.empty()) return;
+  Encoder e;
+  e.u(failures.size());
+  for (const Failure& f : failures) {
+    e.str(f.cls);
+    e.str(f.method);
+    e.str(f.reason);
+  }
+  chunk(ChunkType::Failures, e);
+}
+
+void Writer::end(const std::map<std::string, std::string>& totals) {
+  Encoder e;
+  encodeMap(e, totals);
+  chunk(ChunkType::End, e);
+}
+
+}  // namespace dragnet::profile

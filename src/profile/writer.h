@@ -1,0 +1,48 @@
+// Writes a profile file (format.h). Thread-safe: class-load hooks, thread ends and the
+// flush thread append chunks concurrently; each chunk is written whole under a mutex and
+// flushed to the OS, so a killed JVM leaves every completed chunk readable.
+#pragma once
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "profile/codec.h"
+#include "profile/format.h"
+
+namespace dragnet::profile {
+
+class Writer {
+ public:
+  Writer() = default;
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // Creates (truncates) `path` and writes the header. False with `error` set on failure.
+  bool open(const std::string& path, std::string& error);
+  bool isOpen() const { return file_ != nullptr; }
+  void close();
+
+  void meta(const std::map<std::string, std::string>& kv);
+  void methods(const std::vector<MethodDef>& defs);
+  void sites(const std::vector<SiteDef>& defs);
+  void thread(const ThreadChunk& chunk);
+  void classSizes(const std::map<std::string, uint64_t>& sizes);
+  void failures(const std::vector<Failure>& failures);
+  void end(const std::map<std::string, std::string>& totals);
+
+  uint64_t bytesWritten() const { return written_; }
+
+ private:
+  void chunk(ChunkType type, const Encoder& payload);
+
+  std::mutex mu_;
+  std::FILE* file_ = nullptr;
+  uint64_t written_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace dragnet::profile
