@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "instrument_command.h"
+#include "profile_commands.h"
 
 #ifndef DRAGNET_VERSION
 #define DRAGNET_VERSION "unknown"
@@ -20,9 +21,9 @@ int parseError(const CLI::App& app, const CLI::ParseError& e) {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "dragnet: memory-analysis toolkit for Java programs. It rewrites class files to profile\n"
-      "allocation, object lifetimes and data copying; today it provides the class-file\n"
-      "instrumenter and the identity tool.",
+      "dragnet: memory-analysis toolkit for Java programs. `dragnet run -- java ...` profiles\n"
+      "every allocation per calling context; `dragnet report` shows the result;\n"
+      "`dragnet instrument` rewrites class files offline.",
       "dragnet"};
   app.set_version_flag("--version", std::string("dragnet ") + DRAGNET_VERSION);
   app.require_subcommand(1);
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
 
   dragnet::cli::InstrumentOptions instrument;
   CLI::App* instrumentCmd = dragnet::cli::addInstrumentCommand(app, instrument);
+  dragnet::cli::RunOptions run;
+  CLI::App* runCmd = dragnet::cli::addRunCommand(app, run);
+  dragnet::cli::ReportOptions report;
+  CLI::App* reportCmd = dragnet::cli::addReportCommand(app, report);
 
   try {
     app.parse(argc, argv);
@@ -37,5 +42,7 @@ int main(int argc, char** argv) {
     return parseError(app, e);
   }
   if (instrumentCmd->parsed()) return dragnet::cli::runInstrument(instrument);
+  if (runCmd->parsed()) return dragnet::cli::runRun(run, argv[0]);
+  if (reportCmd->parsed()) return dragnet::cli::runReport(report);
   return kExitUsage;
 }

@@ -1,0 +1,141 @@
+#include "profile_commands.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "analyses/alloc/aggregate.h"
+#include "profile/reader.h"
+#include "report/alloc_report.h"
+
+namespace fs = std::filesystem;
+
+namespace dragnet::cli {
+
+namespace {
+
+// libdragnet.so next to the dragnet binary: <prefix>/bin/dragnet -> <prefix>/lib.
+fs::path agentLibrary(const char* argv0) {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) self = fs::absolute(argv0, ec);
+  fs::path lib = self.parent_path().parent_path() / "lib" / "libdragnet.so";
+  return lib;
+}
+
+// The java to run: the command's first word if it is a path, else JAVA_HOME/bin/java, else
+// the PATH's.
+std::string resolveJava(const std::string& word) {
+  if (word.find('/') != std::string::npos) return word;
+  if (word == "java") {
+    if (const char* home = std::getenv("JAVA_HOME")) {
+      fs::path j = fs::path(home) / "bin" / "java";
+      if (fs::exists(j)) return j.string();
+    }
+  }
+  return word;  // execvp searches PATH
+}
+
+}  // namespace
+
+CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "run", "Run a Java program with the dragnet agent and write its profile");
+  cmd->add_option("--mode", o.mode, "What to record: alloc (exact allocations per context)")
+      ->check(CLI::IsMember({"alloc"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "Profile file (default: dragnet-<pid>.dragnet)");
+  cmd->add_flag("--bytecodes", o.bytecodes, "Also count executed bytecode instructions");
+  cmd->add_option("--agent-opts", o.agentOptions,
+                  "More agent options, k=v,... (dragnet run --agent-opts help -- java)");
+  cmd->add_option("command", o.command, "java and its arguments, after --")->required();
+  cmd->footer("Example: dragnet run -o app.dragnet -- java -jar app.jar\n"
+              "Then:    dragnet report app.dragnet");
+  return cmd;
+}
+
+int runRun(const RunOptions& o, const char* argv0) {
+  fs::path lib = agentLibrary(argv0);
+  if (!fs::exists(lib)) {
+    std::cerr << "dragnet: error: the agent " << lib.string() << " is missing (build it: "
+              << "cmake --build build)\n";
+    return 2;
+  }
+  std::string opts = "mode=" + o.mode;
+  std::string out = o.output;
+  if (!out.empty()) opts += ",out=" + out;
+  if (o.bytecodes) opts += ",bytecodes=on";
+  if (!o.agentOptions.empty()) opts += "," + o.agentOptions;
+  std::vector<std::string> args;
+  args.push_back(resolveJava(o.command[0]));
+  args.push_back("-agentpath:" + lib.string() + "=" + opts);
+  args.insert(args.end(), o.command.begin() + 1, o.command.end());
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("dragnet: fork");
+    return 2;
+  }
+  if (pid == 0) {
+    execvp(argv[0], argv.data());
+    std::cerr << "dragnet: error: cannot run " << args[0] << ": " << std::strerror(errno) << "\n";
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
+  CLI::App* cmd = app.add_subcommand("report", "Report on a profile written by dragnet run");
+  cmd->add_option("FILE", o.input, "The profile")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--format,-f", o.format, "text, json or collapsed")
+      ->check(CLI::IsMember({"text", "json", "collapsed"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
+  cmd->add_option("--top", o.top, "Rows per table (text)")->capture_default_str();
+  return cmd;
+}
+
+int runReport(const ReportOptions& o) {
+  profile::Profile p;
+  std::string error;
+  if (!profile::readProfile(o.input, p, error)) {
+    std::cerr << "dragnet: error: " << error << "\n";
+    return 1;
+  }
+  if (!p.truncation.empty()) {
+    std::cerr << "dragnet: warning: " << o.input << " is incomplete (" << p.truncation
+              << "); reporting what was written before\n";
+  }
+  analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
+  std::ofstream file;
+  if (!o.output.empty()) {
+    file.open(o.output);
+    if (!file) {
+      std::cerr << "dragnet: error: cannot write " << o.output << "\n";
+      return 1;
+    }
+  }
+  std::ostream& out = o.output.empty() ? std::cout : file;
+  if (o.format == "json") {
+    report::writeJson(out, m);
+  } else if (o.format == "collapsed") {
+    report::writeCollapsed(out, m);
+  } else {
+    report::writeText(out, m, {o.top});
+  }
+  return 0;
+}
+
+}  // namespace dragnet::cli

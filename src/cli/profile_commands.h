@@ -1,0 +1,30 @@
+// `dragnet run -- java ...` (launch a JVM with the agent) and `dragnet report FILE`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace dragnet::cli {
+
+struct RunOptions {
+  std::string mode = "alloc";
+  std::string output;
+  bool bytecodes = false;
+  std::string agentOptions;  // extra k=v,... passed to the agent as they are
+  std::vector<std::string> command;  // java and its arguments
+};
+
+struct ReportOptions {
+  std::string input;
+  std::string format = "text";
+  std::string output;
+  size_t top = 20;
+};
+
+CLI::App* addRunCommand(CLI::App& app, RunOptions& o);
+int runRun(const RunOptions& o, const char* argv0);
+CLI::App* addReportCommand(CLI::App& app, ReportOptions& o);
+int runReport(const ReportOptions& o);
+
+}  // namespace dragnet::cli

@@ -1,0 +1,233 @@
+#include "report/alloc_report.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace dragnet::report {
+
+using analyses::alloc::AllocModel;
+using analyses::alloc::SiteRow;
+
+namespace {
+
+// 1234567 -> "1,234,567". Built right to left (GCC 12 misreports string::insert).
+std::string num(uint64_t v) {
+  char buf[32];
+  char* p = buf + sizeof buf;
+  int digits = 0;
+  do {
+    if (digits++ == 3) {
+      *--p = ',';
+      digits = 1;
+    }
+    *--p = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return std::string(p, buf + sizeof buf);
+}
+
+std::string pct(uint64_t part, uint64_t whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%5.1f%%", whole ? 100.0 * static_cast<double>(part) /
+                                                        static_cast<double>(whole)
+                                                  : 0.0);
+  return buf;
+}
+
+std::string typeOf(const SiteRow& r) {
+  return r.site ? analyses::alloc::javaTypeName(r.site->type) : std::string("?");
+}
+
+std::string bytesOf(uint64_t bytes, bool known) { return known ? num(bytes) : "?"; }
+
+// Rows merged by a key (site, or type) over all contexts.
+struct Sum {
+  uint64_t count = 0, elements = 0, bytes = 0;
+  bool bytesKnown = true;
+  const SiteRow* any = nullptr;
+};
+
+template <class KeyFn>
+std::vector<std::pair<std::string, Sum>> sumBy(const AllocModel& m, KeyFn key) {
+  std::map<std::string, Sum> sums;
+  for (const SiteRow& r : m.rows) {
+    Sum& s = sums[key(r)];
+    s.count += r.count;
+    s.elements += r.elements;
+    s.bytes += r.bytes;
+    s.bytesKnown = s.bytesKnown && r.bytesKnown;
+    if (!s.any) s.any = &r;
+  }
+  std::vector<std::pair<std::string, Sum>> v(sums.begin(), sums.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    return a.second.bytes != b.second.bytes ? a.second.bytes > b.second.bytes
+                                            : a.second.count > b.second.count;
+  });
+  return v;
+}
+
+void writeTotals(std::ostream& out, const AllocModel& m) {
+  const profile::Profile& p = *m.profile;
+  out << "dragnet allocation profile";
+  if (auto it = p.meta.find("pid"); it != p.meta.end()) out << " (pid " << it->second << ")";
+  out << "\n";
+  if (!p.complete) {
+    out << "  INCOMPLETE: the JVM did not finish writing it (killed?)";
+    if (!p.truncation.empty()) out << "; " << p.truncation;
+    out << "\n";
+  }
+  out << "  objects    " << num(m.objects) << "\n"
+      << "  arrays     " << num(m.arrays) << " (" << num(m.elements) << " elements)\n"
+      << "  bytes      " << num(m.bytes);
+  if (m.unsizedObjects) out << " (+ " << num(m.unsizedObjects) << " objects of unmeasured size)";
+  out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1)
+      << " contexts, " << p.threads.size() << " threads\n";
+  if (m.insns) out << "  bytecodes  " << num(m.insns) << "\n";
+  if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
+  if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
+    out << "  classes    " << it->second << " instrumented, " << p.failures.size()
+        << " classes or methods not rewritten\n";
+  }
+}
+
+void writeSites(std::ostream& out, const AllocModel& m, size_t top) {
+  auto sites = sumBy(m, [&](const SiteRow& r) {
+    if (!r.site) return std::string("?");
+    return analyses::alloc::frameName(*m.profile, r.site->method, r.site->line) + " " +
+           typeOf(r);
+  });
+  out << "\nTop allocation sites by bytes\n"
+      << "  bytes            %      objects/arrays   elements        site, type\n";
+  for (size_t i = 0; i < sites.size() && i < top; ++i) {
+    const Sum& s = sites[i].second;
+    char line[96];
+    std::snprintf(line, sizeof line, "  %-16s %s %-16s %-15s ", bytesOf(s.bytes, s.bytesKnown).c_str(),
+                  pct(s.bytes, m.bytes).c_str(), num(s.count).c_str(),
+                  s.elements ? num(s.elements).c_str() : "-");
+    out << line << sites[i].first << "\n";
+  }
+}
+
+void writeTypes(std::ostream& out, const AllocModel& m, size_t top) {
+  auto types = sumBy(m, typeOf);
+  out << "\nTop types by bytes\n"
+      << "  bytes            %      count            elements        type\n";
+  for (size_t i = 0; i < types.size() && i < top; ++i) {
+    const Sum& s = types[i].second;
+    char line[96];
+    std::snprintf(line, sizeof line, "  %-16s %s %-16s %-15s ", bytesOf(s.bytes, s.bytesKnown).c_str(),
+                  pct(s.bytes, m.bytes).c_str(), num(s.count).c_str(),
+                  s.elements ? num(s.elements).c_str() : "-");
+    out << line << types[i].first << "\n";
+  }
+  // JP's view (sec. 5): arrays and elements per element kind.
+  uint64_t arrays[10] = {}, elements[10] = {};
+  for (const SiteRow& r : m.rows) {
+    size_t k = m.nodes[r.node].key & 15;
+    arrays[k] += r.count;
+    elements[k] += r.elements;
+  }
+  out << "\nArrays by element kind (JP)\n";
+  for (size_t k = 1; k < 10; ++k) {
+    if (!arrays[k] && !elements[k]) continue;
+    out << "  " << analyses::alloc::jpKind(static_cast<profile::ElemKind>(k)) << "  "
+        << num(arrays[k]) << " arrays, " << num(elements[k]) << " elements\n";
+  }
+}
+
+// Inclusive bytes per merged node (allocation leaves carry their own).
+std::vector<uint64_t> inclusiveBytes(const AllocModel& m) {
+  std::vector<uint64_t> inc(m.nodes.size(), 0);
+  for (size_t i = m.nodes.size(); i-- > 1;) {  // children have larger ids than parents
+    if (profile::isAllocKey(m.nodes[i].key)) inc[i] += m.nodes[i].c.bytes;
+    inc[m.nodes[i].parent] += inc[i];
+  }
+  return inc;
+}
+
+void writeTree(std::ostream& out, const AllocModel& m, const std::vector<uint64_t>& inc,
+               uint32_t node, int depth, uint64_t floor) {
+  std::vector<uint32_t> kids = m.nodes[node].children;
+  std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) { return inc[a] > inc[b]; });
+  for (uint32_t k : kids) {
+    if (inc[k] < floor || inc[k] == 0) break;
+    const analyses::alloc::MergedNode& n = m.nodes[k];
+    out << "  " << pct(inc[k], m.bytes) << " " << std::string(static_cast<size_t>(2 * depth), ' ');
+    if (profile::isAllocKey(n.key)) {
+      auto s = m.profile->sites.find(n.key);
+      out << "[" << (s == m.profile->sites.end() ? "?" : analyses::alloc::javaTypeName(s->second.type))
+          << "] " << num(n.c.count) << " x, " << num(n.c.bytes) << " bytes";
+      if (s != m.profile->sites.end() && s->second.line >= 0) out << " (line " << s->second.line << ")";
+      out << "\n";
+    } else {
+      out << analyses::alloc::frameName(*m.profile, n.key, -1) << "  " << num(n.c.count)
+          << " calls\n";
+      writeTree(out, m, inc, k, depth + 1, floor);
+    }
+  }
+}
+
+}  // namespace
+
+void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
+  writeTotals(out, m);
+  writeSites(out, m, o.top);
+  writeTypes(out, m, o.top);
+  out << "\nCall tree (contexts with at least 1% of the bytes)\n";
+  writeTree(out, m, inclusiveBytes(m), 0, 0, m.bytes / 100);
+  const auto& failures = m.profile->failures;
+  if (!failures.empty()) {
+    out << "\nNot rewritten (" << failures.size() << "; these run unchanged and are not profiled)\n";
+    for (size_t i = 0; i < failures.size() && i < o.top; ++i) {
+      const profile::Failure& f = failures[i];
+      out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".")
+          << f.method << ": " << f.reason << "\n";
+    }
+  }
+}
+
+void writeJson(std::ostream& out, const AllocModel& m) {
+  nlohmann::ordered_json j;
+  j["format"] = "dragnet-alloc";
+  j["version"] = 1;
+  j["complete"] = m.profile->complete;
+  j["totals"] = {{"objects", m.objects}, {"arrays", m.arrays}, {"elements", m.elements},
+                 {"bytes", m.bytes},     {"calls", m.calls},   {"bytecodes", m.insns},
+                 {"contexts", m.nodes.size() - 1}, {"threads", m.profile->threads.size()}};
+  auto& sites = j["sites"] = nlohmann::ordered_json::array();
+  for (const SiteRow& r : m.rows) {
+    nlohmann::ordered_json row;
+    row["frames"] = analyses::alloc::rowFrames(m, r);
+    row["type"] = typeOf(r);
+    if (r.site) row["kind"] = analyses::alloc::jpKind(static_cast<profile::ElemKind>(r.site->key & 15));
+    row["count"] = r.count;
+    row["elements"] = r.elements;
+    if (r.bytesKnown) {
+      row["bytes"] = r.bytes;
+    } else {
+      row["bytes"] = nullptr;
+    }
+    sites.push_back(std::move(row));
+  }
+  auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
+  for (const profile::Failure& f : m.profile->failures) {
+    failed.push_back({{"class", analyses::alloc::javaTypeName(f.cls)}, {"method", f.method},
+                      {"reason", f.reason}});
+  }
+  out << j.dump(1) << "\n";
+}
+
+void writeCollapsed(std::ostream& out, const AllocModel& m) {
+  for (const SiteRow& r : m.rows) {
+    std::vector<std::string> frames = analyses::alloc::rowFrames(m, r);
+    std::string line;
+    for (size_t i = frames.size(); i-- > 0;) line.append(frames[i]).append(";");
+    line.append(typeOf(r));
+    out << line << " " << r.bytes << "\n";
+  }
+}
+
+}  // namespace dragnet::report
