@@ -214,8 +214,11 @@ std::optional<Frame> frameAfter(ClassFile& cls, const Member& method, Layout& la
 }
 
 // The catch-all handler's frame: no locals (every local type is assignable to Top) and the
-// exception on the stack. Appended last: the handler is the last code in the method.
-void addHandlerFrame(ClassFile& cls, std::vector<Attribute>& attrs, Label handler) {
+// exception on the stack; for the handler of the code before super(), `this` stays
+// uninitialized in local 0 (its range needs flagThisUninit). Appended last: the handlers
+// are the last code in the method.
+void addHandlerFrame(ClassFile& cls, std::vector<Attribute>& attrs, Label handler,
+                     bool thisUninitialized) {
   auto* smt = findAttr<StackMapTableAttr>(attrs);
   if (!smt) {
     attrs.push_back(Attribute{cls.pool.addUtf8("StackMapTable"), StackMapTableAttr{}});
@@ -224,6 +227,7 @@ void addHandlerFrame(ClassFile& cls, std::vector<Attribute>& attrs, Label handle
   Frame f;
   f.type = 255;
   f.at = handler;
+  if (thisUninitialized) f.locals.push_back(vtype::uninitializedThis());
   f.stack.push_back(VType{7, cls.pool.addClass("java/lang/Throwable"), Label::None});
   smt->frames.push_back(std::move(f));
 }
@@ -309,7 +313,15 @@ EditOutcome CodeEditor::commitEdits() {
                                    [](const Insertion& x) { return x.where == Where::AfterSuper; });
 
   // Where the range of the exceptional-exit handler starts: after super() in constructors.
+  // If an entry patch runs before super(), a second handler covers the code before the
+  // super() call: its frame has `this` uninitialized (the verifier's flagThisUninit),
+  // which no handler can share with the code after the call. The call itself stays
+  // uncovered: the verifier checks a handler over it with both the uninitialized and the
+  // initialized `this`, and no frame accepts both (javac never covers it either). So an
+  // exception thrown by the super constructor leaves without the exit patch; tools that
+  // pair entry and exit must tolerate that (the alloc probes do: see DragnetRt.exit).
   uint32_t exitStart = 0;
+  std::optional<uint32_t> superCall;
   if (isConstructor() && (hasAfterSuper || hasExit)) {
     std::vector<uint32_t> calls = findSuperCalls(*cls_, *code_);
     if (calls.empty()) return EditOutcome::unchanged("no super()/this() call found");
@@ -324,6 +336,10 @@ EditOutcome CodeEditor::commitEdits() {
     std::erase_if(inserts, [](const Insertion& x) { return x.where == Where::AfterSuper; });
     inserts.insert(inserts.end(), moved.begin(), moved.end());
     exitStart = calls.front() + 1;
+    bool entryBeforeSuper = std::any_of(inserts.begin(), inserts.end(), [](const Insertion& x) {
+      return x.where == Where::Entry;
+    });
+    if (hasExit && entryBeforeSuper) superCall = calls.front();
   }
   uint32_t maxStack = code_->maxStack + static_cast<uint32_t>(peak_);
   if (hasExit) maxStack = std::max<uint32_t>(maxStack, 1u + static_cast<uint32_t>(exitPeak_));
@@ -376,6 +392,7 @@ EditOutcome CodeEditor::commitEdits() {
   for (uint32_t id : pinner.pinned()) lay.labels[id] = lay.at[code.labels[id]];
 
   std::vector<ExceptionHandler> addedHandler;
+  std::optional<size_t> preSuperHandler;  // index in addedHandler
   if (hasExit) {
     auto label = [&](uint32_t pos) {
       lay.labels.push_back(pos);
@@ -391,6 +408,20 @@ EditOutcome CodeEditor::commitEdits() {
     rethrow.op = Op::athrow;
     lay.insns.push_back(rethrow);
     if (lay.before[exitStart] < lay.before[n]) addedHandler.push_back(h);
+    if (superCall && lay.before[0] < lay.at[*superCall]) {
+      ExceptionHandler pre;
+      pre.start = label(lay.before[0]);
+      pre.end = label(lay.at[*superCall]);
+      pre.handler = label(static_cast<uint32_t>(lay.insns.size()));
+      pre.catchType = CpIndex::None;
+      next = static_cast<size_t>(std::find_if(inserts.begin(), inserts.end(),
+                          [](const Insertion& x) { return x.where == Where::Exit; }) -
+             inserts.begin());
+      emit([](const Insertion& x) { return x.where == Where::Exit; });
+      lay.insns.push_back(rethrow);
+      addedHandler.push_back(pre);
+      preSuperHandler = addedHandler.size() - 1;
+    }
   }
 
   // Far branches. Derived frames go to a copy of the frames, made only when the first frame
@@ -430,9 +461,12 @@ EditOutcome CodeEditor::commitEdits() {
           Attribute{cls_->pool.addUtf8("StackMapTable"), std::move(*derived)});
     }
   }
-  for (const ExceptionHandler& h : addedHandler) {
-    code_->handlers.push_back(h);
-    if (needsFrames(*cls_)) addHandlerFrame(*cls_, code_->attributes, h.handler);
+  for (size_t i = 0; i < addedHandler.size(); ++i) {
+    code_->handlers.push_back(addedHandler[i]);
+    if (needsFrames(*cls_)) {
+      addHandlerFrame(*cls_, code_->attributes, addedHandler[i].handler,
+                      preSuperHandler == i);
+    }
   }
   code_->maxStack = static_cast<uint16_t>(maxStack);
   code_->maxLocals = static_cast<uint16_t>(maxLocals_);
