@@ -52,14 +52,16 @@ class MethodInstrumenter {
       : r_(r), method_(methodId), ids_(ids), out_(out) {}
 
   void run(const Options& options) {
-    Call enter{kRuntimeClass, "enter", {Arg::i(static_cast<int32_t>(method_))}};
-    Call exit{kRuntimeClass, "exit", {}};
-    r_.atEntry(enter, instrument::ConstructorEntry::BeforeSuperCall);
+    Arg mid = Arg::i(static_cast<int32_t>(method_));
+    r_.atEntry(Call{kRuntimeClass, "enter", {mid}}, instrument::ConstructorEntry::BeforeSuperCall);
+    Call exit{kRuntimeClass, "exit", {mid}};
     r_.beforeReturns(exit);
     r_.onExceptionalExit(exit);
-    if (options.bytecodes) {
-      Call block{kRuntimeClass, "block", {Arg::i(0)}};
-      for (const instrument::BasicBlock& b : r_.blocks()) {
+    Call caught{kRuntimeClass, "caught", {mid}};
+    Call block{kRuntimeClass, "block", {Arg::i(0)}};
+    for (const instrument::BasicBlock& b : r_.blocks()) {
+      if (b.isHandlerEntry) r_.beforeBlock(b, caught);
+      if (options.bytecodes) {
         block.args[0].value = b.size();
         r_.beforeBlock(b, block);
       }

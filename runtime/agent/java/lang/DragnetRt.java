@@ -50,16 +50,23 @@ public final class DragnetRt {
   }
 
   /** Before every return and on exceptional exit (a catch-all handler rethrows after it). */
-  public static void exit() {
+  public static void exit(int methodId) {
     DragnetState s = state();
-    if (s != null) s.pop();
+    if (s != null) s.pop(methodId);
+  }
+
+  /** At the start of each exception handler: the catching frame is current again. */
+  public static void caught(int methodId) {
+    DragnetState s = state();
+    if (s != null) s.resync(methodId);
   }
 
   /** Before `new`: one object of the site's class. */
   public static void alloc(int key) {
     DragnetState s = state();
     if (s == null) return;
-    s.count[s.child(s.current(), key)]++;
+    int node = s.child(s.current(), key);  // first: child() may replace the arrays
+    s.count[node]++;
   }
 
   /** Before newarray and anewarray: one array of `length` elements. */
@@ -102,7 +109,8 @@ public final class DragnetRt {
     DragnetState s = state();
     if (s == null) return;
     if ((key & 15) == ELEM_OBJECT) {
-      s.count[s.child(s.current(), key)]++;
+      int node = s.child(s.current(), key);  // first: child() may replace the arrays
+      s.count[node]++;
     } else {
       record(s, key, 1, java.lang.reflect.Array.getLength(copy));
     }

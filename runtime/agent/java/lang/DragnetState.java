@@ -37,6 +37,7 @@ public final class DragnetState {
   private int over;  // frames beyond the depth limit, collapsed into stack[sp]
   private final int maxDepth;
   public long collapsed;  // frames collapsed because of the depth limit
+  public long dropped;  // events that went to the root because the tree could not grow
 
   DragnetState(Thread thread, int maxDepth) {
     this.thread = thread;
@@ -68,16 +69,44 @@ public final class DragnetState {
     }
     int node = child(stack[sp], methodId);
     count[node]++;
-    if (++sp == stack.length) stack = grow(stack, sp);
-    stack[sp] = node;
+    if (sp + 1 == stack.length) {
+      try {
+        stack = grow(stack, sp + 1);
+      } catch (Throwable t) {  // no room: collapse this frame like one past the limit
+        over++;
+        collapsed++;
+        return;
+      }
+    }
+    stack[++sp] = node;
   }
 
-  void pop() {
+  // Leaves the frame of `methodId`: pops up to and including the innermost frame of that
+  // method. Normally that is the top; frames above it lost their exit (a super() call is
+  // the one place an exception can leave an instrumented method without its exit probe),
+  // and are dropped too. A method that is not on the stack (entered before recording
+  // started) changes nothing.
+  void pop(int methodId) {
     if (over > 0) {
       over--;
-    } else if (sp > 0) {
-      sp--;
+      return;
     }
+    int i = find(methodId);
+    if (i > 0) sp = i - 1;
+  }
+
+  // An exception handler of `methodId` runs: its frame is the current one again.
+  void resync(int methodId) {
+    if (over > 0) return;
+    int i = find(methodId);
+    if (i > 0) sp = i;
+  }
+
+  private int find(int methodId) {
+    for (int i = sp; i > 0; i--) {
+      if (key[stack[i]] == methodId) return i;
+    }
+    return 0;
   }
 
   // The node (p, k), created on first use.
@@ -94,14 +123,29 @@ public final class DragnetState {
     }
   }
 
+  // A new node. If the tree cannot grow (OutOfMemoryError, or 2^31 nodes), the event
+  // goes to the root and is counted in `dropped`: a probe must never throw.
   private int add(int p, int k) {
     int n = size;
-    if (n == parent.length) growNodes();
+    if (n == parent.length) {
+      try {
+        growNodes();
+      } catch (Throwable t) {
+        dropped++;
+        return 0;
+      }
+    }
     parent[n] = p;
     key[n] = k;
     size = n + 1;
     if (2 * (n + 1) > table.length) {
-      rehash();
+      try {
+        rehash();
+      } catch (Throwable t) {  // the old table is intact but full: stop adding
+        size = n;
+        dropped++;
+        return 0;
+      }
     } else {
       insert(n);
     }
