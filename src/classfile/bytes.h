@@ -5,6 +5,7 @@
 // ParseFailure naming the offset, so malformed input can never read out of bounds.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -24,18 +25,13 @@ class Reader {
   size_t remaining() const { return data_.size() - pos_; }
   bool atEnd() const { return pos_ == data_.size(); }
 
+  // The checks inline into every read; the failure paths (which build messages) do not.
   void need(size_t n) const {
-    if (n > remaining()) {
-      fail(offset(), "truncated: need " + std::to_string(n) + " bytes, " +
-                         std::to_string(remaining()) + " left");
-    }
+    if (n > remaining()) [[unlikely]] failTruncated(n);
   }
   // need(count * elemSize) without overflow.
   void needArray(size_t count, size_t elemSize) const {
-    if (elemSize != 0 && count > remaining() / elemSize) {
-      fail(offset(), "count " + std::to_string(count) + " exceeds the " +
-                         std::to_string(remaining()) + " bytes left");
-    }
+    if (elemSize != 0 && count > remaining() / elemSize) [[unlikely]] failCount(count);
   }
 
   uint8_t u1() {
@@ -82,25 +78,48 @@ class Reader {
   void seek(size_t pos) { pos_ = pos; }
 
  private:
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void failTruncated(size_t n) const {
+    fail(offset(), "truncated: need " + std::to_string(n) + " bytes, " +
+                       std::to_string(remaining()) + " left");
+  }
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void failCount(size_t count) const {
+    fail(offset(), "count " + std::to_string(count) + " exceeds the " +
+                       std::to_string(remaining()) + " bytes left");
+  }
+
   std::span<const uint8_t> data_;
   size_t base_;
   size_t pos_ = 0;
 };
 
+// Appends to `out`. The vector is sized to its capacity up front and written through a
+// raw cursor, so each primitive is a bounds check and a store (no per-byte push_back);
+// the destructor trims the vector to what was written.
 class Writer {
  public:
-  explicit Writer(std::vector<uint8_t>& out) : out_(out) {}
+  explicit Writer(std::vector<uint8_t>& out) : out_(out), pos_(out.size()) {
+    out_.resize(std::max(out_.capacity(), pos_ + 64));
+    base_ = out_.data();
+  }
+  ~Writer() { out_.resize(pos_); }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
 
-  size_t size() const { return out_.size(); }
-  void u1(uint8_t v) { out_.push_back(v); }
+  size_t size() const { return pos_; }
+  void u1(uint8_t v) {
+    ensure(1);
+    base_[pos_++] = v;
+  }
   void u2(uint16_t v) {
-    out_.push_back(static_cast<uint8_t>(v >> 8));
-    out_.push_back(static_cast<uint8_t>(v));
+    ensure(2);
+    base_[pos_] = static_cast<uint8_t>(v >> 8);
+    base_[pos_ + 1] = static_cast<uint8_t>(v);
+    pos_ += 2;
   }
   void u4(uint32_t v) {
-    size_t at = out_.size();
-    out_.resize(at + 4);
-    patchU4(at, v);
+    ensure(4);
+    patchU4(pos_, v);
+    pos_ += 4;
   }
   void u8(uint64_t v) {
     u4(static_cast<uint32_t>(v >> 32));
@@ -108,9 +127,9 @@ class Writer {
   }
   void bytes(std::span<const uint8_t> b) {
     if (b.empty()) return;
-    size_t at = out_.size();
-    out_.resize(at + b.size());
-    std::memcpy(out_.data() + at, b.data(), b.size());
+    ensure(b.size());
+    std::memcpy(base_ + pos_, b.data(), b.size());
+    pos_ += b.size();
   }
   void bytes(std::string_view s) {
     bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
@@ -118,23 +137,34 @@ class Writer {
 
   // Reserve a u4 to be filled in later (attribute lengths).
   size_t reserveU4() {
-    size_t at = out_.size();
-    out_.resize(at + 4);
+    ensure(4);
+    size_t at = pos_;
+    pos_ += 4;
     return at;
   }
   void patchU4(size_t at, uint32_t v) {
-    out_[at] = static_cast<uint8_t>(v >> 24);
-    out_[at + 1] = static_cast<uint8_t>(v >> 16);
-    out_[at + 2] = static_cast<uint8_t>(v >> 8);
-    out_[at + 3] = static_cast<uint8_t>(v);
+    base_[at] = static_cast<uint8_t>(v >> 24);
+    base_[at + 1] = static_cast<uint8_t>(v >> 16);
+    base_[at + 2] = static_cast<uint8_t>(v >> 8);
+    base_[at + 3] = static_cast<uint8_t>(v);
   }
   void patchU2(size_t at, uint16_t v) {
-    out_[at] = static_cast<uint8_t>(v >> 8);
-    out_[at + 1] = static_cast<uint8_t>(v);
+    base_[at] = static_cast<uint8_t>(v >> 8);
+    base_[at + 1] = static_cast<uint8_t>(v);
   }
 
  private:
+  void ensure(size_t n) {
+    if (n > out_.size() - pos_) [[unlikely]] grow(n);
+  }
+  [[gnu::noinline]] void grow(size_t n) {
+    out_.resize(std::max(out_.size() * 2, pos_ + n));
+    base_ = out_.data();
+  }
+
   std::vector<uint8_t>& out_;
+  size_t pos_;
+  uint8_t* base_;
 };
 
 }  // namespace dragnet::classfile

@@ -56,6 +56,8 @@ class Code {
 // Byte offset of each instruction (plus a final entry: the code length), for the given
 // layout. Used by the writer and by anyone who reports bytecode offsets.
 std::vector<uint32_t> computeOffsets(const Code& code);
+// The same into `offsets` (resized), for callers that reuse one vector across methods.
+void computeOffsets(const Code& code, std::vector<uint32_t>& offsets);
 
 // Encoded length of instruction i when it starts at `offset` (switch padding depends on it).
 uint32_t encodedLength(const Code& code, const Insn& insn, uint32_t offset);

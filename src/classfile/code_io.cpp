@@ -1,6 +1,7 @@
 // The Code attribute: decoding bytecode into the label-based instruction list and back.
 #include <string>
 
+#include "classfile/scratch.h"
 #include "classfile/serial.h"
 
 namespace dragnet::classfile {
@@ -20,14 +21,19 @@ uint32_t encodedLength(const Code& code, const Insn& insn, uint32_t offset) {
   return static_cast<uint32_t>(fixedLength(f, insn.wide));
 }
 
-std::vector<uint32_t> computeOffsets(const Code& code) {
-  std::vector<uint32_t> offsets(code.insns.size() + 1);
+void computeOffsets(const Code& code, std::vector<uint32_t>& offsets) {
+  offsets.resize(code.insns.size() + 1);
   uint32_t off = 0;
   for (size_t i = 0; i < code.insns.size(); ++i) {
     offsets[i] = off;
     off += encodedLength(code, code.insns[i], off);
   }
   offsets[code.insns.size()] = off;
+}
+
+std::vector<uint32_t> computeOffsets(const Code& code) {
+  std::vector<uint32_t> offsets;
+  computeOffsets(code, offsets);
   return offsets;
 }
 
@@ -228,12 +234,15 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
   size_t codeStart = r.offset();
   Reader code = r.sub(length);
 
-  CodeLabels cl;
+  Scratch<CodeLabels> scratch;
+  CodeLabels& cl = *scratch;
   cl.mutableCode = &out.code;
   cl.code = &out.code;
   cl.insnAt.assign(length + 1, kNoIndex);
   cl.labelAt.assign(length + 1, kNoIndex);
-  cl.offsets.reserve(length / 2 + 2);
+  cl.offsets.clear();
+  cl.labelBuffer.clear();
+  out.code.labels.swap(cl.labelBuffer);
   out.code.insns.reserve(length / 2 + 1);
   while (!code.atEnd()) {
     auto pc = static_cast<uint32_t>(code.offset() - codeStart);
@@ -261,15 +270,19 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
   });
   readAttributes(r, ctx, Where::Code, out.attributes);
   ctx.labels = outer;
+  cl.labelBuffer.swap(out.code.labels);
+  out.code.labels.assign(cl.labelBuffer.begin(), cl.labelBuffer.end());
 }
 
 namespace {
 
-void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& insn, uint32_t pc) {
+// Writes one instruction at code offset `pc`. Branch and switch target fields are written
+// as zeros and filled in by patchTargets once every offset is known, so that the code is
+// encoded in a single pass.
+void encodeInsn(Writer& w, const Code& code, const Insn& insn, uint32_t pc) {
   Format f = opInfo(insn.op).format;
   if (insn.wide) w.u1(static_cast<uint8_t>(Op::wide));
   w.u1(static_cast<uint8_t>(insn.op));
-  auto branch = [&](Label l) { return static_cast<int64_t>(cl.offsetOf(l)) - pc; };
   switch (f) {
     case Format::None:
       break;
@@ -298,19 +311,11 @@ void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& i
         w.u1(static_cast<uint8_t>(insn.b));
       }
       break;
-    case Format::Branch2: {
-      int64_t d = branch(insn.target());
-      if (d < INT16_MIN || d > INT16_MAX) {
-        fail(std::nullopt, std::string(opInfo(insn.op).name) + " at code offset " +
-                               std::to_string(pc) + " cannot reach offset " +
-                               std::to_string(cl.offsetOf(insn.target())) +
-                               " with a 16-bit branch");
-      }
-      w.u2(static_cast<uint16_t>(d));
+    case Format::Branch2:
+      w.u2(0);
       break;
-    }
     case Format::Branch4:
-      w.u4(static_cast<uint32_t>(branch(insn.target())));
+      w.u4(0);
       break;
     case Format::InvokeInterface:
       w.u2(static_cast<uint16_t>(insn.a));
@@ -330,23 +335,56 @@ void encodeInsn(Writer& w, const Code& code, const CodeLabels& cl, const Insn& i
       const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
       uint32_t pad = switchPadding(pc);
       for (uint32_t i = pad; i > 0; --i) w.u1(static_cast<uint8_t>(sw.padding >> (8 * (i - 1))));
-      w.u4(static_cast<uint32_t>(branch(sw.defaultTarget)));
+      w.u4(0);  // default
       if (f == Format::TableSwitch) {
         w.u4(static_cast<uint32_t>(sw.low));
         // high = low + n - 1 in unsigned arithmetic: high may be INT32_MAX (no signed overflow).
         w.u4(static_cast<uint32_t>(sw.low) + static_cast<uint32_t>(sw.targets.size()) - 1u);
-        for (Label t : sw.targets) w.u4(static_cast<uint32_t>(branch(t)));
+        for (size_t i = 0; i < sw.targets.size(); ++i) w.u4(0);
       } else {
         w.u4(static_cast<uint32_t>(sw.targets.size()));
         for (size_t i = 0; i < sw.targets.size(); ++i) {
           w.u4(static_cast<uint32_t>(sw.keys[i]));
-          w.u4(static_cast<uint32_t>(branch(sw.targets[i])));
+          w.u4(0);
         }
       }
       break;
     }
     default:
       fail(std::nullopt, "cannot encode opcode " + std::to_string(static_cast<int>(insn.op)));
+  }
+}
+
+// Fills in the target fields of the branch or switch at code offset `pc`, whose opcode
+// byte was written at `at` in the output.
+void patchTargets(Writer& w, const Code& code, const CodeLabels& cl, const Insn& insn,
+                  uint32_t pc, size_t at) {
+  Format f = opInfo(insn.op).format;
+  auto branch = [&](Label l) { return static_cast<int64_t>(cl.offsetOf(l)) - pc; };
+  if (f == Format::Branch2) {
+    int64_t d = branch(insn.target());
+    if (d < INT16_MIN || d > INT16_MAX) {
+      fail(std::nullopt, std::string(opInfo(insn.op).name) + " at code offset " +
+                             std::to_string(pc) + " cannot reach offset " +
+                             std::to_string(cl.offsetOf(insn.target())) + " with a 16-bit branch");
+    }
+    w.patchU2(at + 1, static_cast<uint16_t>(d));
+    return;
+  }
+  if (f == Format::Branch4) {
+    w.patchU4(at + 1, static_cast<uint32_t>(branch(insn.target())));
+    return;
+  }
+  const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+  size_t p = at + 1 + switchPadding(pc);
+  w.patchU4(p, static_cast<uint32_t>(branch(sw.defaultTarget)));
+  // The first target follows default, low and high (tableswitch: 4 bytes apart), or
+  // default, npairs and the first key (lookupswitch: in pairs, 8 bytes apart).
+  p += 12;
+  size_t stride = f == Format::TableSwitch ? 4 : 8;
+  for (Label t : sw.targets) {
+    w.patchU4(p, static_cast<uint32_t>(branch(t)));
+    p += stride;
   }
 }
 
@@ -405,54 +443,83 @@ void checkSwitch(const Code& code, const Insn& insn) {
   }
 }
 
-// computeOffsets, checking on the way that every instruction can be encoded (one pass over
-// the code instead of two).
-std::vector<uint32_t> checkedOffsets(const Code& code) {
-  std::vector<uint32_t> offsets(code.insns.size() + 1);
-  uint32_t off = 0;
+void failOperands(const Insn& insn, size_t i) {
+  fail(std::nullopt, "instruction " + std::to_string(i) + " (" +
+                         std::string(opInfo(insn.op).name) + (insn.wide ? ", wide" : "") +
+                         ") has operands its encoding cannot hold: " + std::to_string(insn.a) +
+                         ", " + std::to_string(insn.b));
+}
+
+bool hasTargets(Format f) {
+  return f == Format::Branch2 || f == Format::Branch4 || f == Format::TableSwitch ||
+         f == Format::LookupSwitch;
+}
+
+// Encodes the instructions in one pass, checking on the way that each can be encoded and
+// recording its offset in cl.offsets (size insns + 1); returns the code length. Targets
+// are patched afterwards (patchTargets). The checks fail in the order a separate checking
+// pass would: operands in instruction order, then the length, then the targets.
+uint32_t encodeCode(Writer& w, const Code& code, CodeLabels& cl, std::vector<uint32_t>& jumps) {
+  const size_t codeStart = w.size();
+  cl.offsets.resize(code.insns.size() + 1);
+  jumps.clear();
   for (size_t i = 0; i < code.insns.size(); ++i) {
     const Insn& insn = code.insns[i];
     if (insn.op == Op::tableswitch || insn.op == Op::lookupswitch) checkSwitch(code, insn);
-    offsets[i] = off;
-    off += encodedLength(code, insn, off);
-    if (!operandsFit(insn)) {
-      fail(std::nullopt, "instruction " + std::to_string(i) + " (" +
-                             std::string(opInfo(insn.op).name) + (insn.wide ? ", wide" : "") +
-                             ") has operands its encoding cannot hold: " + std::to_string(insn.a) +
-                             ", " + std::to_string(insn.b));
-    }
+    auto pc = static_cast<uint32_t>(w.size() - codeStart);
+    cl.offsets[i] = pc;
+    if (!operandsFit(insn)) failOperands(insn, i);
+    if (hasTargets(opInfo(insn.op).format)) jumps.push_back(static_cast<uint32_t>(i));
+    encodeInsn(w, code, insn, pc);
   }
-  offsets[code.insns.size()] = off;
-  return offsets;
+  auto length = static_cast<uint32_t>(w.size() - codeStart);
+  cl.offsets[code.insns.size()] = length;
+  return length;
 }
+
+struct WriteScratch {
+  CodeLabels labels;
+  std::vector<uint32_t> jumps;  // instructions with branch or switch targets
+};
 
 }  // namespace
 
 void writeCode(Writer& w, Context& ctx, const CodeAttr& attr) {
   const Code& code = attr.code;
-  CodeLabels cl;
+  Scratch<WriteScratch> scratch;
+  CodeLabels& cl = scratch->labels;
   cl.code = &code;
-  cl.offsets = checkedOffsets(code);
-  uint32_t length = cl.offsets.back();
+  const bool old = oldCodeLayout(ctx);
+  // The header is written with the code length left open: known only after encoding.
+  size_t header = w.size();
+  if (old) {
+    w.u4(0);  // u1 max_stack, u1 max_locals, u2 code_length
+  } else {
+    w.u2(attr.maxStack);
+    w.u2(attr.maxLocals);
+    w.u4(0);
+  }
+  const size_t codeStart = w.size();
+  uint32_t length = encodeCode(w, code, cl, scratch->jumps);
   if (length == 0 || length > 65535) {
     fail(std::nullopt, "code length " + std::to_string(length) + " is not in 1..65535");
   }
-  if (oldCodeLayout(ctx)) {
+  if (old) {
     if (attr.maxStack > 0xFF || attr.maxLocals > 0xFF) {
       fail(std::nullopt, "max_stack " + std::to_string(attr.maxStack) + " or max_locals " +
                              std::to_string(attr.maxLocals) +
                              " does not fit the one-byte fields of a 45.0-45.2 class");
     }
-    w.u1(static_cast<uint8_t>(attr.maxStack));
-    w.u1(static_cast<uint8_t>(attr.maxLocals));
-    w.u2(static_cast<uint16_t>(length));
+    w.patchU2(header, static_cast<uint16_t>(attr.maxStack << 8 | attr.maxLocals));
+    w.patchU2(header + 2, static_cast<uint16_t>(length));
   } else {
-    w.u2(attr.maxStack);
-    w.u2(attr.maxLocals);
-    w.u4(length);
+    w.patchU4(header + 4, length);
   }
-  for (size_t i = 0; i < code.insns.size(); ++i)
-    encodeInsn(w, code, cl, code.insns[i], cl.offsets[i]);
+  for (uint32_t i : scratch->jumps) {
+    const Insn& insn = code.insns[i];
+    uint32_t pc = cl.offsets[i];
+    patchTargets(w, code, cl, insn, pc, codeStart + pc);  // never wide (operandsFit)
+  }
 
   CodeLabels* outer = ctx.labels;
   ctx.labels = &cl;

@@ -26,6 +26,9 @@ struct CodeLabels {
   Code* mutableCode = nullptr;
   std::vector<uint32_t> insnAt;
   std::vector<uint32_t> labelAt;
+  // Reading only: the label table grows here (a reused buffer) and is copied to the model
+  // at its final size, which saves the growth reallocations.
+  std::vector<uint32_t> labelBuffer;
 
   // Reading: the label at `offset`; it must be an instruction boundary (or the end, when
   // allowed). `errAt` is the file offset reported on failure.

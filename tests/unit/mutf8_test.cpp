@@ -153,6 +153,26 @@ TEST(Mutf8Test, FirstInvalidFindsTheBadByte) {
   }
 }
 
+// Plain ASCII is skipped eight bytes at a time: a bad byte must still be reported at its
+// exact offset wherever it falls relative to those words, also after valid multi-byte text.
+TEST(Mutf8Test, FirstInvalidIsExactInLongText) {
+  for (size_t len = 1; len <= 40; ++len) {
+    for (size_t pos = 0; pos < len; ++pos) {
+      for (char bad : {'\0', '\x80', '\xF0', '\xFF'}) {
+        std::string s(len, 'a');
+        s[pos] = bad;
+        EXPECT_EQ(mutf8::firstInvalid(s), std::optional<size_t>(pos)) << len << " " << pos;
+      }
+      std::string ok(len, 'b');
+      EXPECT_EQ(mutf8::firstInvalid(ok), std::nullopt) << len;
+    }
+  }
+  std::string mixed = "abcdefghij\xC3\xA9klmnopqrstuvwxyz\xE2\x82\xAC" "abcdefgh";
+  EXPECT_EQ(mutf8::firstInvalid(mixed), std::nullopt);
+  EXPECT_EQ(mutf8::firstInvalid(mixed + "12345678\xC3"), std::optional<size_t>(mixed.size() + 8));
+  EXPECT_EQ(mutf8::firstInvalid(mixed + "1234567\x7F\0"s), std::optional<size_t>(mixed.size() + 8));
+}
+
 TEST(Mutf8Test, OverlongFormsAreAcceptedWhenNotRejected) {
   EXPECT_EQ(mutf8::firstInvalid("\xC0\x81", false), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid("\xE0\x80\x80", false), std::nullopt);
