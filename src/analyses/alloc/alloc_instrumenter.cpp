@@ -111,11 +111,13 @@ class MethodInstrumenter {
       case Op::multianewarray: {
         auto dims = static_cast<uint32_t>(insn.b);
         std::string type(pool.className(insn.cp()));
+        if (dims == 0 || dims > type.size()) break;  // malformed: the verifier rejects it
         uint32_t key = newSite(in, SiteKind::MultiANewArray, type, ElemKind::Ref, dims);
+        auto lastKind = static_cast<int32_t>(elementKind(std::string_view(type).substr(dims - 1)));
         r_.after(in.index, Call{kRuntimeClass, "multi",
                                 {Arg::top("Ljava/lang/Object;"),
                                  Arg::i(static_cast<int32_t>(dims)),
-                                 Arg::i(static_cast<int32_t>(key))}});
+                                 Arg::i(static_cast<int32_t>(key)), Arg::i(lastKind)}});
         break;
       }
       case Op::invokevirtual:

@@ -79,10 +79,11 @@ public final class DragnetRt {
 
   /**
    * After multianewarray of `dims` dimensions (so a failed allocation is not counted): the
-   * arrays of every allocated dimension, level l under key + 16 * l. The arrays of one
+   * arrays of every allocated dimension, level l under the site index of `key` plus l
+   * (element kind Ref, `lastKind` for the last level). The arrays of one
    * level all have the same length, so the first one of each level tells it.
    */
-  public static void multi(Object array, int dims, int key) {
+  public static void multi(Object array, int dims, int key, int lastKind) {
     DragnetState s = state();
     if (s == null) return;
     long arrays = 1;
@@ -94,7 +95,9 @@ public final class DragnetRt {
       } else if (first != null) {
         length = java.lang.reflect.Array.getLength(first);
       }
-      record(s, key + 16 * level, arrays, length);
+      // Every level but the last holds arrays; the last one's kind comes from the site.
+      int levelKey = (key & ~15) + 16 * level | (level == dims - 1 ? lastKind : ELEM_REF);
+      record(s, levelKey, arrays, length);
       arrays *= length;
       first = arrays > 0 && first instanceof Object[] ? ((Object[]) first)[0] : null;
     }

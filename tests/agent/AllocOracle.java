@@ -1,0 +1,94 @@
+// Oracle program for the alloc mode: every allocation count below is known exactly and
+// asserted by alloc_oracle_test.cpp.
+public class AllocOracle {
+  static final class Point {
+    int x, y;
+  }
+
+  // JP Fig. 1: A() allocates one Object before this(...); A(Object) allocates nothing.
+  static class A {
+    A() {
+      this(new Object());
+    }
+
+    A(Object o) {
+      super();
+    }
+  }
+
+  static class Base {
+    Base(boolean fail) {
+      if (fail) throw new IllegalStateException("base");
+    }
+  }
+
+  static class Derived extends Base {
+    Derived(boolean fail) {
+      super(fail);
+    }
+  }
+
+  static Object sink;
+
+  static void loops() {
+    for (int i = 0; i < 1000; i++) sink = new Point();
+    for (int i = 0; i < 10; i++) sink = new long[i];  // 10 arrays, 45 elements
+  }
+
+  static void figure1() {
+    sink = new A();
+  }
+
+  // JP Fig. 3, one row per method.
+  static void f3a() { sink = new Object[2][3][5]; }
+  static void f3b() { sink = new Object[2][3][0]; }
+  static void f3c() { sink = new Object[2][0][5]; }
+  static void f3d() { sink = new Object[0][3][5]; }
+  static void f3e() { sink = new int[2][3][5]; }
+  static void f3f() { sink = new int[2][3][0]; }
+  static void f3g() { sink = new int[2][0][5]; }
+  static void f3h() { sink = new int[0][3][5]; }
+
+  static void clones() {
+    int[] a = new int[7];
+    for (int i = 0; i < 3; i++) sink = a.clone();
+  }
+
+  static void thrower() {
+    sink = new Point();
+    throw new IllegalArgumentException("x");
+  }
+
+  // After each caught exception the context is the catching method again.
+  static void exceptions() {
+    for (int i = 0; i < 5; i++) {
+      try {
+        thrower();
+      } catch (IllegalArgumentException e) {
+        sink = new Point();
+      }
+      try {
+        sink = new Derived(true);
+      } catch (IllegalStateException e) {
+        sink = new StringBuilder();
+      }
+    }
+  }
+
+  static void worker() {
+    for (int i = 0; i < 500; i++) sink = new Point();
+  }
+
+  public static void main(String[] args) throws Exception {
+    loops();
+    figure1();
+    f3a(); f3b(); f3c(); f3d(); f3e(); f3f(); f3g(); f3h();
+    clones();
+    exceptions();
+    Thread[] ts = new Thread[16];
+    for (int i = 0; i < ts.length; i++) ts[i] = new Thread(AllocOracle::worker, "worker-" + i);
+    for (Thread t : ts) t.start();
+    for (Thread t : ts) t.join();
+    System.out.println("oracle done");
+  }
+}

@@ -1,0 +1,157 @@
+// End-to-end oracle of the alloc mode: AllocOracle.java runs under the agent (the `java`
+// on PATH, and every other JDK given in DRAGNET_TEST_JAVAS), and every count it makes is
+// compared with the truth: loops, JP's Fig. 1 constructor case, the 8 rows of JP's
+// Fig. 3, array clones, exceptions unwinding (also out of a super() call), 16 threads.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "analyses/alloc/aggregate.h"
+#include "profile/reader.h"
+
+namespace fs = std::filesystem;
+using dragnet::analyses::alloc::AllocModel;
+using dragnet::analyses::alloc::SiteRow;
+
+namespace {
+
+struct Sum {
+  uint64_t count = 0, elements = 0, bytes = 0;
+};
+
+class AllocOracle : public ::testing::TestWithParam<std::string> {
+ protected:
+  static fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle"; }
+
+  // Compiles the oracle once per process.
+  static void compile() {
+    static bool done = false;
+    if (done) return;
+    fs::create_directories(work() / "classes");
+    std::string cmd = "javac --release 11 -d '" + (work() / "classes").string() + "' '" +
+                      std::string(DRAGNET_SOURCE_DIR) + "/tests/agent/AllocOracle.java'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    done = true;
+  }
+
+  void run(const std::string& java) {
+    compile();
+    fs::path prof = work() / ("oracle-" + std::to_string(::getpid()) + ".dragnet");
+    fs::path out = work() / "stdout.txt";
+    std::string cmd = "'" + java + "' -agentpath:'" + std::string(DRAGNET_AGENT) +
+                      "'=quiet=on,out='" + prof.string() + "' -cp '" +
+                      (work() / "classes").string() + "' AllocOracle > '" + out.string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    std::ifstream f(out);
+    std::stringstream s;
+    s << f.rdbuf();
+    EXPECT_EQ(s.str(), "oracle done\n");
+    std::string error;
+    ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), profile_, error)) << error;
+    EXPECT_TRUE(profile_.complete);
+    EXPECT_EQ(profile_.truncation, "");
+    model_ = dragnet::analyses::alloc::buildModel(profile_);
+    fs::remove(prof);
+  }
+
+  // Sum of the rows whose innermost frame starts with `frame` and whose type (and, for
+  // arrays, JP element kind) match; empty strings match anything.
+  Sum sum(const std::string& frame, const std::string& type, const std::string& kind = "") {
+    Sum s;
+    for (const SiteRow& r : model_.rows) {
+      auto frames = dragnet::analyses::alloc::rowFrames(model_, r);
+      if (frames.empty() || !frames[0].starts_with(frame)) continue;
+      if (!type.empty() && (!r.site || dragnet::analyses::alloc::javaTypeName(r.site->type) != type))
+        continue;
+      auto k = static_cast<dragnet::profile::ElemKind>(model_.nodes[r.node].key & 15);
+      if (!kind.empty() && dragnet::analyses::alloc::jpKind(k) != kind) continue;
+      s.count += r.count;
+      s.elements += r.elements;
+      s.bytes += r.bytes;
+    }
+    return s;
+  }
+
+  dragnet::profile::Profile profile_;
+  AllocModel model_;
+};
+
+TEST_P(AllocOracle, CountsEqualTheTruth) {
+  run(GetParam());
+  if (HasFatalFailure()) return;
+  // Loops.
+  Sum points = sum("AllocOracle.loops(", "AllocOracle$Point");
+  EXPECT_EQ(points.count, 1000u);
+  ASSERT_TRUE(profile_.classSizes.count("AllocOracle$Point"));
+  EXPECT_EQ(points.bytes, 1000u * profile_.classSizes.at("AllocOracle$Point"));
+  Sum longs = sum("AllocOracle.loops(", "long[]", "J");
+  EXPECT_EQ(longs.count, 10u);
+  EXPECT_EQ(longs.elements, 45u);
+  EXPECT_EQ(longs.bytes, 520u);  // 16-byte header, 8 per element: sum of 16 + 8i, i < 10
+
+  // JP Fig. 1: the Object is allocated in A(), none in A(Object).
+  EXPECT_EQ(sum("AllocOracle.figure1(", "AllocOracle$A").count, 1u);
+  EXPECT_EQ(sum("AllocOracle$A.<init>(AllocOracle.java:11)", "java.lang.Object").count, 1u);
+  EXPECT_EQ(sum("AllocOracle$A.<init>(AllocOracle.java:15)", "").count, 0u);
+
+  // JP Fig. 3: arrays and elements per element kind, all 8 rows.
+  struct Row {
+    const char* method;
+    uint64_t rArrays, rElements, iArrays, iElements;
+  };
+  const Row fig3[] = {{"f3a", 9, 38, 0, 0}, {"f3b", 9, 8, 0, 0}, {"f3c", 3, 2, 0, 0},
+                      {"f3d", 1, 0, 0, 0},  {"f3e", 3, 8, 6, 30}, {"f3f", 3, 8, 6, 0},
+                      {"f3g", 3, 2, 0, 0},  {"f3h", 1, 0, 0, 0}};
+  for (const Row& r : fig3) {
+    SCOPED_TRACE(r.method);
+    std::string frame = std::string("AllocOracle.") + r.method + "(";
+    Sum R = sum(frame, "", "R"), I = sum(frame, "", "I");
+    EXPECT_EQ(R.count, r.rArrays);
+    EXPECT_EQ(R.elements, r.rElements);
+    EXPECT_EQ(I.count, r.iArrays);
+    EXPECT_EQ(I.elements, r.iElements);
+  }
+
+  // Array clones: three copies of an int[7] (Object.clone is native: no `new` shows them).
+  Sum ints = sum("AllocOracle.clones(", "int[]");
+  EXPECT_EQ(ints.count, 4u);
+  EXPECT_EQ(ints.elements, 28u);
+
+  // Exceptions: every allocation stays in the method that made it, also after an
+  // exception left a super() call.
+  EXPECT_EQ(sum("AllocOracle.thrower(", "AllocOracle$Point").count, 5u);
+  EXPECT_EQ(sum("AllocOracle.exceptions(", "AllocOracle$Point").count, 5u);
+  EXPECT_EQ(sum("AllocOracle.exceptions(", "AllocOracle$Derived").count, 5u);
+  EXPECT_EQ(sum("AllocOracle.exceptions(", "java.lang.StringBuilder").count, 5u);
+  EXPECT_EQ(sum("AllocOracle$Base.<init>(", "java.lang.IllegalStateException").count, 5u);
+  EXPECT_EQ(sum("AllocOracle$Derived.<init>(", "java.lang.StringBuilder").count, 0u);
+
+  // 16 threads x 500.
+  EXPECT_EQ(sum("AllocOracle.worker(", "AllocOracle$Point").count, 8000u);
+  EXPECT_GE(profile_.threads.size(), 17u);
+}
+
+std::vector<std::string> javas() {
+  std::vector<std::string> v{"java"};
+  if (const char* more = std::getenv("DRAGNET_TEST_JAVAS")) {
+    std::stringstream s(more);
+    for (std::string j; std::getline(s, j, ':');) {
+      if (!j.empty()) v.push_back(j);
+    }
+  }
+  for (const char* jdk : {"/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"}) {
+    if (fs::exists(jdk)) v.push_back(jdk);
+  }
+  return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Jdks, AllocOracle, ::testing::ValuesIn(javas()),
+                         [](const auto& info) { return "jdk" + std::to_string(info.index); });
+
+}  // namespace
