@@ -73,8 +73,17 @@ int runRun(const RunOptions& o, const char* argv0) {
   if (o.bytecodes) opts += ",bytecodes=on";
   if (!o.agentOptions.empty()) opts += "," + o.agentOptions;
   std::vector<std::string> args;
+  std::string agent = "-agentpath:" + lib.string() + "=" + opts;
   args.push_back(resolveJava(o.command[0]));
-  args.push_back("-agentpath:" + lib.string() + "=" + opts);
+  if (fs::path(o.command[0]).filename() == "java") {
+    args.push_back(agent);
+  } else {
+    // Another launcher (javac, a script that starts java): the JVM picks the agent up
+    // from JAVA_TOOL_OPTIONS (and says so on stderr).
+    const char* old = std::getenv("JAVA_TOOL_OPTIONS");
+    std::string env = old && *old ? std::string(old) + " " + agent : agent;
+    setenv("JAVA_TOOL_OPTIONS", env.c_str(), 1);
+  }
   args.insert(args.end(), o.command.begin() + 1, o.command.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
