@@ -449,10 +449,10 @@ inline constexpr OpInfo kOps[] = {
 inline constexpr OpInfo kInvalidOp{"<invalid>", Format::Invalid};
 }  // namespace detail
 
-inline const OpInfo& opInfo(uint8_t opcode) {
+constexpr const OpInfo& opInfo(uint8_t opcode) {
   return opcode < 202 ? detail::kOps[opcode] : detail::kInvalidOp;
 }
-inline const OpInfo& opInfo(Op op) { return opInfo(static_cast<uint8_t>(op)); }
+constexpr const OpInfo& opInfo(Op op) { return opInfo(static_cast<uint8_t>(op)); }
 
 // Encoded length in bytes of an instruction with a fixed-size format (not switches).
 inline int fixedLength(Format f, bool wide) {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <array>
 
+#include "classfile/scratch.h"
 #include "instrument/bit.h"
 #include "instrument/stack_effect.h"
 
@@ -11,23 +12,90 @@ using namespace classfile;
 
 namespace {
 
+// What an opcode does to block structure, looked up once per instruction.
+enum class Flow : uint8_t { Plain, Ends, Branch, Switch };  // Ends: no target, no fall-through
+
+constexpr std::array<Flow, 256> makeFlowTable() {
+  std::array<Flow, 256> t{};
+  for (unsigned op = 0; op < 256; ++op) {
+    Format f = opInfo(static_cast<uint8_t>(op)).format;
+    if (f == Format::Branch2 || f == Format::Branch4) {
+      t[op] = Flow::Branch;
+    } else if (f == Format::TableSwitch || f == Format::LookupSwitch) {
+      t[op] = Flow::Switch;
+    } else if (!fallsThrough(static_cast<Op>(op))) {
+      t[op] = Flow::Ends;
+    }
+  }
+  return t;
+}
+constexpr std::array<Flow, 256> kFlow = makeFlowTable();
+
+Flow flowOf(Op op) { return kFlow[static_cast<uint8_t>(op)]; }
+
 // Branch and switch targets of instruction `insn`, as instruction indices.
 template <class F>
 void forEachTarget(const Code& code, const Insn& insn, F&& f) {
-  Format fmt = opInfo(insn.op).format;
-  if (fmt == Format::Branch2 || fmt == Format::Branch4) {
+  Flow flow = flowOf(insn.op);
+  if (flow == Flow::Branch) {
     f(code.position(insn.target()));
-  } else if (fmt == Format::TableSwitch || fmt == Format::LookupSwitch) {
+  } else if (flow == Flow::Switch) {
     const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
     f(code.position(sw.defaultTarget));
     for (Label t : sw.targets) f(code.position(t));
   }
 }
 
-bool endsBlock(const Insn& insn) {
-  Format fmt = opInfo(insn.op).format;
-  return fmt == Format::Branch2 || fmt == Format::Branch4 || fmt == Format::TableSwitch ||
-         fmt == Format::LookupSwitch || !fallsThrough(insn.op);
+// Tables reused from one method to the next (classfile/scratch.h).
+struct BlockScratch {
+  std::vector<uint32_t> blockOf;  // per instruction: leader flags, then block id
+  std::vector<std::array<uint32_t, 3>> handlers;  // start, end (instructions), handler block
+  std::vector<std::array<uint32_t, 3>> ranges;    // per block: its edges, handlers from [1]
+};
+
+constexpr uint32_t kLeader = 1, kHandler = 2;
+
+// Marks the leaders in `flags` (size n + 1) and returns how many blocks there are.
+uint32_t markLeaders(const CodeAttr& attr, std::vector<uint32_t>& flags) {
+  const Code& code = attr.code;
+  const size_t n = code.insns.size();
+  flags.assign(n + 1, 0);
+  uint32_t count = 0;  // leaders before the end
+  auto mark = [&](uint32_t at, uint32_t flag) {
+    count += flags[at] == 0 && at < n;
+    flags[at] |= flag;
+  };
+  mark(0, kLeader);
+  for (size_t i = 0; i < n; ++i) {
+    const Insn& insn = code.insns[i];
+    if (flowOf(insn.op) == Flow::Plain) continue;
+    forEachTarget(code, insn, [&](uint32_t t) { mark(t, kLeader); });
+    mark(static_cast<uint32_t>(i + 1), kLeader);
+  }
+  for (const ExceptionHandler& h : attr.handlers) mark(code.position(h.handler), kLeader | kHandler);
+  return count;
+}
+
+// The successor block ids of block `b`, appended to `edges` sorted and without duplicates.
+void addSuccessors(const Code& code, const BasicBlock& b, const std::vector<uint32_t>& blockOf,
+                   std::vector<uint32_t>& edges) {
+  const size_t n = code.insns.size();
+  const size_t first = edges.size();
+  const Insn& last = code.insns[b.last];
+  auto add = [&](uint32_t insnIndex) {
+    if (insnIndex < n) edges.push_back(blockOf[insnIndex]);
+  };
+  forEachTarget(code, last, add);
+  if (fallsThrough(last.op) && b.last + 1 < n) add(b.last + 1);
+  const size_t count = edges.size() - first;
+  if (count == 2) {  // a conditional branch: no need for a general sort
+    if (edges[first] > edges[first + 1]) std::swap(edges[first], edges[first + 1]);
+    if (edges[first] == edges[first + 1]) edges.pop_back();
+  } else if (count > 2) {
+    auto begin = edges.begin() + static_cast<long>(first);
+    std::sort(begin, edges.end());
+    edges.erase(std::unique(begin, edges.end()), edges.end());
+  }
 }
 
 }  // namespace
@@ -35,53 +103,47 @@ bool endsBlock(const Insn& insn) {
 BlockGraph basicBlocks(const CodeAttr& attr) {
   const Code& code = attr.code;
   const size_t n = code.insns.size();
-  std::vector<uint8_t> leader(n + 1, 0);  // 1: leader, 2: also a handler start
-  leader[0] = 1;
-  for (size_t i = 0; i < n; ++i) {
-    const Insn& insn = code.insns[i];
-    forEachTarget(code, insn, [&](uint32_t t) { leader[t] |= 1; });
-    if (endsBlock(insn)) leader[i + 1] |= 1;
-  }
-  for (const ExceptionHandler& h : attr.handlers) leader[code.position(h.handler)] = 3;
-
+  classfile::Scratch<BlockScratch> scratch;
+  std::vector<uint32_t>& blockOf = scratch->blockOf;
   BlockGraph g;
-  std::vector<uint32_t> blockOf(n + 1, 0);
+  g.blocks.reserve(markLeaders(attr, blockOf));
   for (uint32_t i = 0; i < n; ++i) {
-    if (leader[i]) {
+    if (blockOf[i] != 0) {
       BasicBlock b;
       b.id = static_cast<uint32_t>(g.blocks.size());
       b.first = i;
-      b.isHandlerEntry = leader[i] == 3;
+      b.isHandlerEntry = blockOf[i] & kHandler;
       g.blocks.push_back(b);
     }
     g.blocks.back().last = i;
     blockOf[i] = g.blocks.back().id;
   }
-  // Edges go to one vector first (as begin/count pairs); spans are made once it is final.
-  std::vector<std::array<uint32_t, 4>> ranges(g.blocks.size());  // succ begin/end, handlers
-  for (BasicBlock& b : g.blocks) {
+  blockOf[n] = 0;  // the end of the code (a malformed handler may point there)
+  auto& handlers = scratch->handlers;
+  handlers.clear();
+  for (const ExceptionHandler& h : attr.handlers) {
+    handlers.push_back({code.position(h.start), code.position(h.end),
+                        blockOf[code.position(h.handler)]});
+  }
+  // Edges go to one vector first (as begin/end pairs); spans are made once it is final.
+  auto& ranges = scratch->ranges;
+  ranges.resize(g.blocks.size());
+  g.edges.reserve(g.blocks.size() * 2 + (handlers.empty() ? 0 : g.blocks.size()));
+  for (const BasicBlock& b : g.blocks) {
     auto& r = ranges[b.id];
     r[0] = static_cast<uint32_t>(g.edges.size());
-    const Insn& last = code.insns[b.last];
-    auto add = [&](uint32_t insnIndex) {
-      if (insnIndex < n) g.edges.push_back(blockOf[insnIndex]);
-    };
-    forEachTarget(code, last, add);
-    if (fallsThrough(last.op) && b.last + 1 < n) add(b.last + 1);
-    auto first = g.edges.begin() + r[0];
-    std::sort(first, g.edges.end());
-    g.edges.erase(std::unique(first, g.edges.end()), g.edges.end());
-    r[1] = r[2] = static_cast<uint32_t>(g.edges.size());
-    for (const ExceptionHandler& h : attr.handlers) {
-      uint32_t s = code.position(h.start), e = code.position(h.end);
-      if (s <= b.last && b.first < e) g.edges.push_back(blockOf[code.position(h.handler)]);
+    addSuccessors(code, b, blockOf, g.edges);
+    r[1] = static_cast<uint32_t>(g.edges.size());
+    for (const auto& [s, e, handler] : handlers) {
+      if (s <= b.last && b.first < e) g.edges.push_back(handler);
     }
-    r[3] = static_cast<uint32_t>(g.edges.size());
+    r[2] = static_cast<uint32_t>(g.edges.size());
   }
+  std::span<const uint32_t> edges(g.edges);
   for (BasicBlock& b : g.blocks) {
     const auto& r = ranges[b.id];
-    b.successors = std::span<const uint32_t>(g.edges).subspan(r[0], r[1] - r[0]);
-    b.handlers = std::span<const uint32_t>(g.edges).subspan(r[2], r[3] - r[2]);
+    b.successors = edges.subspan(r[0], r[1] - r[0]);
+    b.handlers = edges.subspan(r[1], r[2] - r[1]);
   }
   return g;
 }

@@ -9,26 +9,45 @@ namespace dragnet::instrument {
 
 using namespace classfile;
 
-std::string Arg::descriptor() const {
-  switch (kind) {
-    case Kind::Int:
+namespace {
+std::string_view descriptorOf(const Arg& a) {
+  switch (a.kind) {
+    case Arg::Kind::Int:
       return "I";
-    case Kind::Long:
+    case Arg::Kind::Long:
       return "J";
-    case Kind::String:
+    case Arg::Kind::String:
       return "Ljava/lang/String;";
-    case Kind::BranchOutcome:
+    case Arg::Kind::BranchOutcome:
       return "Z";
-    case Kind::Value:
-      return text;
-    case Kind::FieldObject:
-    case Kind::ArrayObject:
+    case Arg::Kind::Value:
+      return a.text;
+    case Arg::Kind::FieldObject:
+    case Arg::Kind::ArrayObject:
       return "Ljava/lang/Object;";
-    case Kind::Exception:
+    case Arg::Kind::Exception:
       return "Ljava/lang/Throwable;";
   }
   return "";
 }
+
+// Whether `key` is the cache key of `call`: owner.name and the argument descriptors,
+// compared piece by piece so that the common case (a hit) builds no string.
+bool isKeyOf(std::string_view key, const Call& call) {
+  auto eat = [&key](std::string_view part) {
+    if (!key.starts_with(part)) return false;
+    key.remove_prefix(part.size());
+    return true;
+  };
+  if (!eat(call.owner) || !eat(".") || !eat(call.name)) return false;
+  for (const Arg& a : call.args) {
+    if (!eat(descriptorOf(a))) return false;
+  }
+  return key.empty();
+}
+}  // namespace
+
+std::string Arg::descriptor() const { return std::string(descriptorOf(*this)); }
 
 std::string Call::descriptor() const {
   std::string d = "(";
@@ -101,7 +120,7 @@ bool pushRuntime(const Arg& arg, const Insn* insn, const ConstantPool& pool, Pat
 }  // namespace
 
 Routine::Routine(ClassFile& cls, Member& method)
-    : cls_(&cls), method_(&method), editor_(cls, method), patch_(cls.pool) {}
+    : cls_(&cls), method_(&method), editor_(cls, method), ownPatch_(cls.pool) {}
 
 const std::vector<Instruction>& Routine::instructions() const {
   const CodeAttr* code = method_->code();
@@ -155,12 +174,11 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
         break;
     }
   }
-  callKey_.assign(call.owner).append(".").append(call.name);
-  for (const Arg& a : call.args) callKey_ += a.descriptor();
   bool runtime = !call.args.empty() && call.args[0].isRuntime();
-  if (callKey_ != cache_->key) {
+  if (!isKeyOf(cache_->key, call)) {
     cache_->ref = cls_->pool.addMethodref(call.owner, call.name, call.descriptor());
-    cache_->key = callKey_;
+    cache_->key.assign(call.owner).append(".").append(call.name);
+    for (const Arg& a : call.args) cache_->key += descriptorOf(a);
     cache_->peak.reset();
   }
   p.invokeStatic(cache_->ref);
@@ -175,9 +193,10 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
 bool Routine::before(uint32_t index, const Call& call) {
   if (index >= editor_.size()) return false;
   if (!call.args.empty() && !runtimeArgFits(call.args[0], index)) return false;
-  patch_.clear();
-  if (!build(call, index, patch_)) return false;
-  editor_.insertBefore(index, patch_);
+  Patch& p = patch();
+  p.clear();
+  if (!build(call, index, p)) return false;
+  editor_.insertBefore(index, p);
   return true;
 }
 
@@ -208,18 +227,20 @@ bool Routine::after(uint32_t index, const Call& call) {
   for (const Arg& a : call.args) {
     if (a.isRuntime() && a.kind != Arg::Kind::Value) return false;
   }
-  patch_.clear();
-  if (!build(call, -1, patch_)) return false;
-  return editor_.insertAfter(index, patch_);
+  Patch& p = patch();
+  p.clear();
+  if (!build(call, -1, p)) return false;
+  return editor_.insertAfter(index, p);
 }
 
 bool Routine::atEntry(const Call& call, ConstructorEntry mode) {
   for (const Arg& a : call.args) {
     if (a.isRuntime()) return false;
   }
-  patch_.clear();
-  if (!hasCode() || !build(call, -1, patch_)) return false;
-  editor_.insertAtEntry(patch_, mode);
+  Patch& p = patch();
+  p.clear();
+  if (!hasCode() || !build(call, -1, p)) return false;
+  editor_.insertAtEntry(p, mode);
   return true;
 }
 
@@ -236,17 +257,19 @@ bool Routine::onExceptionalExit(const Call& call) {
     const Arg& a = call.args[k];
     if (a.isRuntime() && (a.kind != Arg::Kind::Exception || k != 0)) return false;
   }
-  patch_.clear();
-  if (!hasCode() || !build(call, -1, patch_)) return false;
-  editor_.insertOnExceptionalExit(patch_);
+  Patch& p = patch();
+  p.clear();
+  if (!hasCode() || !build(call, -1, p)) return false;
+  editor_.insertOnExceptionalExit(p);
   return true;
 }
 
-ClassInstrumenter::ClassInstrumenter(ClassFile& cls) : cls_(&cls) {
+ClassInstrumenter::ClassInstrumenter(ClassFile& cls) : cls_(&cls), patch_(cls.pool) {
   routines_.reserve(cls.methods.size());
   for (Member& m : cls.methods) {
     routines_.emplace_back(cls, m);
     routines_.back().cache_ = &cache_;  // routines_ never reallocates after this
+    routines_.back().sharedPatch_ = &patch_;
   }
 }
 

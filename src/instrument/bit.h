@@ -124,18 +124,22 @@ class Routine {
   bool build(const Call& call, int64_t index, Patch& out);
   bool runtimeArgFits(const Arg& a, uint32_t index);
 
+  // The patch being built; it is copied into the editor at once, so the routines of a
+  // ClassInstrumenter share one (and its storage).
+  Patch& patch() { return sharedPatch_ ? *sharedPatch_ : ownPatch_; }
+
   classfile::ClassFile* cls_;
   classfile::Member* method_;
   CodeEditor editor_;
-  Patch patch_;  // reused for every insertion
+  Patch ownPatch_;
+  Patch* sharedPatch_ = nullptr;
   // The last analysis method called and its Methodref: a tool calls the same few methods
   // thousands of times, so most calls skip the constant-pool lookups.
   struct CallCache {
-    std::string key;
+    std::string key;  // owner.name followed by the argument descriptors
     classfile::CpIndex ref{};
     std::optional<int> peak;  // for calls without runtime arguments
   };
-  std::string callKey_;
   CallCache ownCache_;
   CallCache* cache_ = &ownCache_;  // shared by the routines of a ClassInstrumenter
   friend class ClassInstrumenter;
@@ -162,6 +166,7 @@ class ClassInstrumenter {
   classfile::ClassFile* cls_;
   std::vector<Routine> routines_;
   Routine::CallCache cache_;
+  Patch patch_;
 };
 
 // Basic blocks of `code` (leaders: instruction 0, branch and switch targets, handler

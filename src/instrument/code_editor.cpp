@@ -1,10 +1,10 @@
 #include "instrument/code_editor.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <optional>
 
+#include "classfile/scratch.h"
 #include "instrument/frame_state.h"
 #include "instrument/stack_effect.h"
 
@@ -38,7 +38,9 @@ Op invertCondition(Op op) {
 struct Layout {
   std::vector<Insn> insns;
   std::vector<uint32_t> labels;
-  std::vector<uint32_t> before, at;  // per original instruction (+ end): patch start, insn
+  // Per original instruction (+ end): patch start, insn. Scratch (classfile/scratch.h).
+  std::vector<uint32_t>& before;
+  std::vector<uint32_t>& at;
 };
 
 // Gives every label used as Uninitialized(label) or as a type-annotation offset a label of
@@ -47,10 +49,12 @@ struct Layout {
 // nothing about the method, so it needs no undo if the edit is given up.
 class Pinner {
  public:
-  explicit Pinner(Code& code) : code_(code), map_(code.labels.size(), kNone) {}
+  explicit Pinner(Code& code) : code_(code) {}
   void pin(Label& l) {
     auto id = static_cast<uint32_t>(l);
-    if (l == Label::None || id >= map_.size()) return;
+    if (l == Label::None) return;
+    if (map_.empty()) map_.assign(code_.labels.size(), kNone);  // most methods pin nothing
+    if (id >= map_.size()) return;  // unknown, or made here (never pinned again)
     if (map_[id] == kNone) {
       map_[id] = static_cast<uint32_t>(code_.newLabel(code_.position(l)));
       pinned_.push_back(map_[id]);
@@ -95,29 +99,44 @@ void insertFrame(std::vector<Frame>& frames, Frame f, const std::vector<uint32_t
   frames.insert(it, std::move(f));
 }
 
-// Records the stack-map frame for the new branch target that relaxing the conditional at
-// instruction k creates (the fall-through point `skip`), before any label moves; returns
-// why it cannot be derived, or "".
-using FrameForSkip =
-    std::function<std::string(Layout&, const std::vector<Switch>&, size_t k, Label skip)>;
+// An upper bound of the code length, without computing offsets: no instruction takes more
+// than 6 bytes (wide iinc), except switches.
+uint64_t lengthBound(const Layout& lay, const std::vector<Switch>& switches) {
+  uint64_t bound = uint64_t{6} * lay.insns.size();
+  for (const Switch& sw : switches) bound += 3 + 12 + uint64_t{8} * sw.targets.size();
+  return bound;
+}
 
 // Replaces 16-bit branches that no longer reach their target: goto -> goto_w, jsr -> jsr_w,
 // if<cond> L -> if<!cond> skip; goto_w L; skip:. Repeats until nothing changes (each
 // rewrite only grows the code, so this terminates). Returns an error message or "".
-std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameForSkip& frameFor,
+// `length` is set to the code length, or to an upper bound of it below 32 KB.
+// frameFor(lay, switches, k, skip) records the stack-map frame for the new branch target
+// that relaxing the conditional at instruction k creates (the fall-through point `skip`),
+// before any label moves; it returns why it cannot be derived, or "".
+template <class FrameFor>
+std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameFor& frameFor,
                   bool framesNeeded, uint32_t& length) {
+  // No branch spans more than the code: below 32 KB all of them reach (most methods).
+  if (uint64_t bound = lengthBound(lay, switches); bound <= INT16_MAX) {
+    length = static_cast<uint32_t>(bound);
+    return "";
+  }
   Code view;
+  Scratch<std::vector<uint32_t>> offsets;
+  std::vector<uint32_t>& off = *offsets;
   for (bool changed = true; changed;) {
     changed = false;
     view.insns = std::move(lay.insns);
     view.switches = std::move(switches);
     view.labels = std::move(lay.labels);
-    std::vector<uint32_t> off = computeOffsets(view);
+    computeOffsets(view, off);
     lay.insns = std::move(view.insns);
     switches = std::move(view.switches);
     lay.labels = std::move(view.labels);
     length = off.back();
     if (length > kMaxCode) return "";  // the size check reports it
+    if (length <= static_cast<uint32_t>(INT16_MAX)) return "";
     for (size_t k = 0; k < lay.insns.size(); ++k) {
       Insn& insn = lay.insns[k];
       if (opInfo(insn.op).format != Format::Branch2) continue;
@@ -250,9 +269,11 @@ void CodeEditor::add(Where where, uint32_t index, const Patch& patch) {
   if (!peak) badPatch_ = true;
   int& into = where == Where::Exit ? exitPeak_ : peak_;
   into = std::max(into, peak.value_or(0));
-  auto begin = static_cast<uint32_t>(patchInsns_.size());
-  patchInsns_.insert(patchInsns_.end(), patch.insns().begin(), patch.insns().end());
-  inserts_.push_back({index, where, begin, static_cast<uint32_t>(patchInsns_.size())});
+  if (buf_.inserts.capacity() == 0) ScratchPool<Buffers>::take(buf_);
+  std::vector<Insn>& insns = buf_.patchInsns;
+  auto begin = static_cast<uint32_t>(insns.size());
+  insns.insert(insns.end(), patch.insns().begin(), patch.insns().end());
+  buf_.inserts.push_back({index, where, begin, static_cast<uint32_t>(insns.size())});
 }
 
 void CodeEditor::insertBefore(uint32_t i, const Patch& patch) {
@@ -287,19 +308,32 @@ uint16_t CodeEditor::newLocal(int slots) {
   return slot;
 }
 
+CodeEditor::~CodeEditor() { releaseBuffers(); }
+
+void CodeEditor::releaseBuffers() {
+  if (buf_.inserts.capacity() == 0) return;
+  buf_.patchInsns.clear();
+  buf_.inserts.clear();
+  ScratchPool<Buffers>::give(buf_);
+  buf_ = Buffers{};
+}
+
 EditOutcome CodeEditor::commit() {
+  EditOutcome outcome;
   try {
-    return commitEdits();
+    outcome = commitEdits();
   } catch (const ParseFailure& e) {  // the constant pool is full
-    return EditOutcome::unchanged(e.error().message);
+    outcome = EditOutcome::unchanged(e.error().message);
   }
+  releaseBuffers();
+  return outcome;
 }
 
 EditOutcome CodeEditor::commitEdits() {
   if (!code_) return EditOutcome::unchanged("method has no code");
-  if (inserts_.empty()) return EditOutcome::unchanged("no edits");
-  std::vector<Insertion> inserts = std::move(inserts_);
-  inserts_.clear();
+  if (buf_.inserts.empty()) return EditOutcome::unchanged("no edits");
+  std::vector<Insertion>& inserts = buf_.inserts;
+  const std::vector<Insn>& patchInsns = buf_.patchInsns;
   if (cls_->name() == "java/lang/Object" && cls_->memberName(*method_) == "finalize") {
     // A non-empty Object.finalize makes every object finalizable (jvm-facts.md).
     return EditOutcome::unchanged("java/lang/Object.finalize() is never modified");
@@ -359,15 +393,16 @@ EditOutcome CodeEditor::commitEdits() {
   // Lay out the new instruction list.
   Code& code = code_->code;
   const size_t n = code.insns.size();
-  Layout lay;
-  lay.insns.reserve(n + patchInsns_.size() + 1);
+  Scratch<std::vector<uint32_t>> before, at;
+  Layout lay{{}, {}, *before, *at};
+  lay.insns.reserve(n + patchInsns.size() + 1);
   lay.before.resize(n + 1);
   lay.at.resize(n + 1);
   size_t next = 0;
   auto emit = [&](auto stop) {
     for (; next < inserts.size() && stop(inserts[next]); ++next) {
-      lay.insns.insert(lay.insns.end(), patchInsns_.begin() + inserts[next].begin,
-                       patchInsns_.begin() + inserts[next].end);
+      lay.insns.insert(lay.insns.end(), patchInsns.begin() + inserts[next].begin,
+                       patchInsns.begin() + inserts[next].end);
     }
   };
   emit([](const Insertion& x) { return x.where == Where::Entry; });

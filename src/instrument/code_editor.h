@@ -47,6 +47,11 @@ class CodeEditor {
  public:
   // `method` must belong to `cls` and stay alive until commit().
   CodeEditor(classfile::ClassFile& cls, classfile::Member& method);
+  ~CodeEditor();
+  CodeEditor(CodeEditor&&) = default;
+  CodeEditor& operator=(CodeEditor&&) = default;
+  CodeEditor(const CodeEditor&) = default;
+  CodeEditor& operator=(const CodeEditor&) = default;
 
   bool hasCode() const { return code_ != nullptr; }
   uint32_t size() const;
@@ -78,15 +83,22 @@ class CodeEditor {
     uint32_t begin, end;  // range in patchInsns_
   };
 
+  // All inserted instructions, flat, and where they go. Taken from a per-thread pool at
+  // the first edit and given back by commit(), so that editing the next method reuses the
+  // storage: inserting a probe allocates nothing once warm.
+  struct Buffers {
+    std::vector<classfile::Insn> patchInsns;
+    std::vector<Insertion> inserts;
+  };
+
   void add(Where where, uint32_t index, const Patch& patch);
   EditOutcome commitEdits();
+  void releaseBuffers();
 
   classfile::ClassFile* cls_;
   classfile::Member* method_;
   classfile::CodeAttr* code_;
-  // All inserted instructions, flat: inserting a probe allocates nothing once warm.
-  std::vector<classfile::Insn> patchInsns_;
-  std::vector<Insertion> inserts_;
+  Buffers buf_;
   int peak_ = 0, exitPeak_ = 0;  // largest stack need of ordinary and exit patches
   bool badPatch_ = false;        // a patch was not stack-neutral
   uint32_t maxLocals_ = 0;

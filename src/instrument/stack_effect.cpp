@@ -181,24 +181,4 @@ std::optional<StackEffect> stackEffect(const Insn& insn, const ConstantPool& poo
   return poolEffect(insn, pool);
 }
 
-bool fallsThrough(Op op) {
-  switch (op) {
-    case Op::goto_:
-    case Op::goto_w:
-    case Op::ret:
-    case Op::tableswitch:
-    case Op::lookupswitch:
-    case Op::athrow:
-      return false;
-    default:
-      return !isReturn(op);
-  }
-}
-
-bool isReturn(Op op) { return op >= Op::ireturn && op <= Op::return_; }
-
-bool isConditionalBranch(Op op) {
-  return (op >= Op::ifeq && op <= Op::if_acmpne) || op == Op::ifnull || op == Op::ifnonnull;
-}
-
 }  // namespace dragnet::instrument

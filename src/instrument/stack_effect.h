@@ -19,14 +19,34 @@ struct StackEffect {
 std::optional<StackEffect> stackEffect(const classfile::Insn& insn,
                                        const classfile::ConstantPool& pool);
 
-// True if control can continue to the next instruction (not goto, return, athrow, switch,
-// ret; jsr counts as falling through, to its return point).
-bool fallsThrough(classfile::Op op);
+// These three are inline (constexpr): the block and layout passes ask for every instruction.
 
 // True for ireturn .. return.
-bool isReturn(classfile::Op op);
+constexpr bool isReturn(classfile::Op op) {
+  return op >= classfile::Op::ireturn && op <= classfile::Op::return_;
+}
+
+// True if control can continue to the next instruction (not goto, return, athrow, switch,
+// ret; jsr counts as falling through, to its return point).
+constexpr bool fallsThrough(classfile::Op op) {
+  using classfile::Op;
+  switch (op) {
+    case Op::goto_:
+    case Op::goto_w:
+    case Op::ret:
+    case Op::tableswitch:
+    case Op::lookupswitch:
+    case Op::athrow:
+      return false;
+    default:
+      return !isReturn(op);
+  }
+}
 
 // True for the conditional branches ifeq .. if_acmpne, ifnull, ifnonnull.
-bool isConditionalBranch(classfile::Op op);
+constexpr bool isConditionalBranch(classfile::Op op) {
+  using classfile::Op;
+  return (op >= Op::ifeq && op <= Op::if_acmpne) || op == Op::ifnull || op == Op::ifnonnull;
+}
 
 }  // namespace dragnet::instrument
