@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -112,8 +113,7 @@ class Writer {
   }
   void u2(uint16_t v) {
     ensure(2);
-    base_[pos_] = static_cast<uint8_t>(v >> 8);
-    base_[pos_ + 1] = static_cast<uint8_t>(v);
+    patchU2(pos_, v);
     pos_ += 2;
   }
   void u4(uint32_t v) {
@@ -135,6 +135,14 @@ class Writer {
     bytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(s.data()), s.size()));
   }
 
+  // Direct access for encoders: room(n) makes room for up to n bytes at the cursor and
+  // returns it; advance(k) then moves past the k <= n bytes written there.
+  uint8_t* room(size_t n) {
+    ensure(n);
+    return base_ + pos_;
+  }
+  void advance(size_t k) { pos_ += k; }
+
   // Reserve a u4 to be filled in later (attribute lengths).
   size_t reserveU4() {
     ensure(4);
@@ -142,15 +150,15 @@ class Writer {
     pos_ += 4;
     return at;
   }
+  // One store each: byte-wise stores through uint8_t* may alias the writer's own fields,
+  // which the compiler then reloads after every byte.
   void patchU4(size_t at, uint32_t v) {
-    base_[at] = static_cast<uint8_t>(v >> 24);
-    base_[at + 1] = static_cast<uint8_t>(v >> 16);
-    base_[at + 2] = static_cast<uint8_t>(v >> 8);
-    base_[at + 3] = static_cast<uint8_t>(v);
+    if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
+    std::memcpy(base_ + at, &v, 4);
   }
   void patchU2(size_t at, uint16_t v) {
-    base_[at] = static_cast<uint8_t>(v >> 8);
-    base_[at + 1] = static_cast<uint8_t>(v);
+    if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap16(v);
+    std::memcpy(base_ + at, &v, 2);
   }
 
  private:

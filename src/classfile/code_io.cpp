@@ -39,19 +39,14 @@ std::vector<uint32_t> computeOffsets(const Code& code) {
 
 namespace detail {
 
-Label CodeLabels::labelFor(uint32_t offset, size_t errAt, bool allowEnd) {
-  uint32_t length = static_cast<uint32_t>(insnAt.size() - 1);
-  if (offset > length || (offset == length && !allowEnd)) {
+// Called by labelFor when `offset` is not an instruction boundary it may refer to.
+void CodeLabels::failLabel(uint32_t offset, size_t errAt) const {
+  auto length = static_cast<uint32_t>(insnAt.size() - 1);
+  if (offset >= length) {
     fail(errAt, "code offset " + std::to_string(offset) + " is outside the code (length " +
                     std::to_string(length) + ")");
   }
-  if (insnAt[offset] == kNoIndex) {
-    fail(errAt, "code offset " + std::to_string(offset) + " is inside an instruction");
-  }
-  if (labelAt[offset] == kNoIndex) {
-    labelAt[offset] = static_cast<uint32_t>(mutableCode->newLabel(insnAt[offset]));
-  }
-  return static_cast<Label>(labelAt[offset]);
+  fail(errAt, "code offset " + std::to_string(offset) + " is inside an instruction");
 }
 
 namespace {
@@ -276,82 +271,91 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
 
 namespace {
 
-// Writes one instruction at code offset `pc`. Branch and switch target fields are written
-// as zeros and filled in by patchTargets once every offset is known, so that the code is
-// encoded in a single pass.
-void encodeInsn(Writer& w, const Code& code, const Insn& insn, uint32_t pc) {
-  Format f = opInfo(insn.op).format;
-  if (insn.wide) w.u1(static_cast<uint8_t>(Op::wide));
-  w.u1(static_cast<uint8_t>(insn.op));
+void put2(uint8_t* p, uint32_t v) {
+  p[0] = static_cast<uint8_t>(v >> 8);
+  p[1] = static_cast<uint8_t>(v);
+}
+
+// Encodes an instruction of a fixed-size format (not a switch) into `p` (8 bytes); returns
+// its length. Branch targets are written as zeros and filled in by patchTargets once every
+// offset is known, so that the code is encoded in a single pass.
+constexpr size_t kMaxFixed = 8;
+size_t encodeFixed(uint8_t (&p)[kMaxFixed], const Insn& insn, Format f) {
+  size_t k = 0;
+  if (insn.wide) p[k++] = static_cast<uint8_t>(Op::wide);
+  p[k++] = static_cast<uint8_t>(insn.op);
+  auto a = static_cast<uint32_t>(insn.a), b = static_cast<uint32_t>(insn.b);
   switch (f) {
     case Format::None:
-      break;
+      return k;
     case Format::S1:
     case Format::NewArray:
     case Format::Cp1:
-      w.u1(static_cast<uint8_t>(insn.a));
-      break;
+      p[k] = static_cast<uint8_t>(a);
+      return k + 1;
     case Format::S2:
     case Format::Cp2:
-      w.u2(static_cast<uint16_t>(insn.a));
-      break;
+      put2(p + k, a);
+      return k + 2;
     case Format::Local:
-      if (insn.wide) {
-        w.u2(static_cast<uint16_t>(insn.a));
-      } else {
-        w.u1(static_cast<uint8_t>(insn.a));
+      if (!insn.wide) {
+        p[k] = static_cast<uint8_t>(a);
+        return k + 1;
       }
-      break;
+      put2(p + k, a);
+      return k + 2;
     case Format::Iinc:
-      if (insn.wide) {
-        w.u2(static_cast<uint16_t>(insn.a));
-        w.u2(static_cast<uint16_t>(insn.b));
-      } else {
-        w.u1(static_cast<uint8_t>(insn.a));
-        w.u1(static_cast<uint8_t>(insn.b));
+      if (!insn.wide) {
+        p[k] = static_cast<uint8_t>(a);
+        p[k + 1] = static_cast<uint8_t>(b);
+        return k + 2;
       }
-      break;
+      put2(p + k, a);
+      put2(p + k + 2, b);
+      return k + 4;
     case Format::Branch2:
-      w.u2(0);
-      break;
+      put2(p + k, 0);
+      return k + 2;
     case Format::Branch4:
-      w.u4(0);
-      break;
+      put2(p + k, 0);
+      put2(p + k + 2, 0);
+      return k + 4;
     case Format::InvokeInterface:
-      w.u2(static_cast<uint16_t>(insn.a));
-      w.u1(static_cast<uint8_t>(insn.b));
-      w.u1(static_cast<uint8_t>(insn.b >> 8));
-      break;
+      put2(p + k, a);
+      p[k + 2] = static_cast<uint8_t>(b);
+      p[k + 3] = static_cast<uint8_t>(b >> 8);
+      return k + 4;
     case Format::InvokeDynamic:
-      w.u2(static_cast<uint16_t>(insn.a));
-      w.u2(static_cast<uint16_t>(insn.b));
-      break;
+      put2(p + k, a);
+      put2(p + k + 2, b);
+      return k + 4;
     case Format::MultiANewArray:
-      w.u2(static_cast<uint16_t>(insn.a));
-      w.u1(static_cast<uint8_t>(insn.b));
-      break;
-    case Format::TableSwitch:
-    case Format::LookupSwitch: {
-      const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
-      uint32_t pad = switchPadding(pc);
-      for (uint32_t i = pad; i > 0; --i) w.u1(static_cast<uint8_t>(sw.padding >> (8 * (i - 1))));
-      w.u4(0);  // default
-      if (f == Format::TableSwitch) {
-        w.u4(static_cast<uint32_t>(sw.low));
-        // high = low + n - 1 in unsigned arithmetic: high may be INT32_MAX (no signed overflow).
-        w.u4(static_cast<uint32_t>(sw.low) + static_cast<uint32_t>(sw.targets.size()) - 1u);
-        for (size_t i = 0; i < sw.targets.size(); ++i) w.u4(0);
-      } else {
-        w.u4(static_cast<uint32_t>(sw.targets.size()));
-        for (size_t i = 0; i < sw.targets.size(); ++i) {
-          w.u4(static_cast<uint32_t>(sw.keys[i]));
-          w.u4(0);
-        }
-      }
-      break;
-    }
+      put2(p + k, a);
+      p[k + 2] = static_cast<uint8_t>(b);
+      return k + 3;
     default:
       fail(std::nullopt, "cannot encode opcode " + std::to_string(static_cast<int>(insn.op)));
+  }
+}
+
+// Writes a tableswitch or lookupswitch at code offset `pc`, targets as zeros (see above).
+void encodeSwitch(Writer& w, const Code& code, const Insn& insn, uint32_t pc) {
+  const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+  w.u1(static_cast<uint8_t>(insn.op));
+  uint32_t pad = switchPadding(pc);
+  for (uint32_t i = pad; i > 0; --i) w.u1(static_cast<uint8_t>(sw.padding >> (8 * (i - 1))));
+  w.u4(0);  // default
+  if (insn.op == Op::tableswitch) {
+    w.u4(static_cast<uint32_t>(sw.low));
+    // high = low + n - 1 in unsigned arithmetic: high may be INT32_MAX (no signed overflow).
+    w.u4(static_cast<uint32_t>(sw.low) + static_cast<uint32_t>(sw.targets.size()) - 1u);
+    for (size_t i = 0; i < sw.targets.size(); ++i) w.u4(0);
+  } else {
+    w.u4(static_cast<uint32_t>(sw.targets.size()));
+    for (size_t i = 0; i < sw.targets.size(); ++i) {
+      w.u4(static_cast<uint32_t>(sw.keys[i]));
+      w.u4(0);
+    }
   }
 }
 
@@ -393,8 +397,7 @@ void patchTargets(Writer& w, const Code& code, const CodeLabels& cl, const Insn&
 // them silently or emit an invalid class.
 bool fits(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
 
-bool operandsFit(const Insn& insn) {
-  Format f = opInfo(insn.op).format;
+bool operandsFit(const Insn& insn, Format f) {
   if (insn.wide && !isWidenable(insn.op)) return false;
   int64_t a = insn.a, b = insn.b;
   switch (f) {
@@ -465,12 +468,23 @@ uint32_t encodeCode(Writer& w, const Code& code, CodeLabels& cl, std::vector<uin
   jumps.clear();
   for (size_t i = 0; i < code.insns.size(); ++i) {
     const Insn& insn = code.insns[i];
-    if (insn.op == Op::tableswitch || insn.op == Op::lookupswitch) checkSwitch(code, insn);
+    const Format f = opInfo(insn.op).format;
+    const bool isSwitch = f == Format::TableSwitch || f == Format::LookupSwitch;
+    if (isSwitch) checkSwitch(code, insn);
     auto pc = static_cast<uint32_t>(w.size() - codeStart);
     cl.offsets[i] = pc;
-    if (!operandsFit(insn)) failOperands(insn, i);
-    if (hasTargets(opInfo(insn.op).format)) jumps.push_back(static_cast<uint32_t>(i));
-    encodeInsn(w, code, insn, pc);
+    if (!operandsFit(insn, f)) failOperands(insn, i);
+    if (hasTargets(f)) jumps.push_back(static_cast<uint32_t>(i));
+    if (isSwitch) {
+      encodeSwitch(w, code, insn, pc);
+    } else {
+      // Built in a local buffer and copied as one word: stores through the output
+      // pointer could alias anything and would make the compiler reload around each.
+      uint8_t bytes[kMaxFixed] = {};
+      size_t len = encodeFixed(bytes, insn, f);
+      std::memcpy(w.room(kMaxFixed), bytes, kMaxFixed);
+      w.advance(len);
+    }
   }
   auto length = static_cast<uint32_t>(w.size() - codeStart);
   cl.offsets[code.insns.size()] = length;

@@ -123,8 +123,16 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
   if (count == 0) fail(countOffset, "constant_pool_count is 0");
   // Every entry takes at least 3 bytes: bound the allocation by the input size.
   r.needArray(count - 1u, 3);
-  entries_.assign(count, CpEntry{});
-  offsets_.assign(count, 0);
+  // Room for a few additions (an instrumenter adds a handful per class) without moving
+  // the whole pool; still one allocation each.
+  constexpr size_t kAddRoom = 16;
+  entries_.clear();
+  entries_.reserve(count + kAddRoom);
+  entries_.resize(count);
+  offsets_.clear();
+  offsets_.reserve(count + kAddRoom);
+  offsets_.resize(count);
+  parsedCount_ = count;
   for (uint16_t i = 1; i < count; ++i) {
     offsets_[i] = r.offset();
     CpEntry& e = entries_[i];
@@ -172,16 +180,15 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
   }
 }
 
-void ConstantPool::check(CpIndex i, TagSet allowed, size_t offset) const {
+// Called by check() when `i` is invalid or has a tag not in `allowed`.
+void ConstantPool::failCheck(CpIndex i, TagSet allowed, size_t offset) const {
   if (!valid(i)) {
     fail(offset,
          "invalid constant-pool index (pool has " + std::to_string(entries_.size()) + " slots)",
          raw(i));
   }
   Tag t = entries_[raw(i)].tag;
-  if (!allowed.has(t)) {
-    fail(offset, std::string("expected ") + allowed.describe() + ", found " + tagName(t), raw(i));
-  }
+  fail(offset, std::string("expected ") + allowed.describe() + ", found " + tagName(t), raw(i));
 }
 
 void ConstantPool::checkReferences(uint16_t majorVersion) const {
@@ -359,7 +366,7 @@ bool sameEntry(const CpEntry& x, const CpEntry& y) {
 }
 }  // namespace
 
-// Open addressing over entry indices (0 = empty slot), at most half full.
+// Open addressing over entry indices (0 = empty slot), at most a quarter full.
 void ConstantPool::indexInsert(uint16_t i) const {
   size_t mask = slots_.size() - 1;
   for (size_t h = hashEntry(entries_[i]) & mask;; h = (h + 1) & mask) {
@@ -371,38 +378,56 @@ void ConstantPool::indexInsert(uint16_t i) const {
   }
 }
 
-void ConstantPool::buildIndex() const {
-  size_t want = 64;
-  while (want < entries_.size() * 2) want <<= 1;
-  if (indexedCount_ != 0 && slots_.size() >= want) {
-    for (size_t i = indexedCount_; i < entries_.size(); ++i) {
-      if (entries_[i].tag != Tag::Unusable) indexInsert(static_cast<uint16_t>(i));
-    }
-  } else {
-    slots_.assign(want * 2, 0);
-    for (size_t i = 1; i < entries_.size(); ++i) {
-      if (entries_[i].tag != Tag::Unusable) indexInsert(static_cast<uint16_t>(i));
-    }
+// Brings the index up to date with the entries (of indexed tags) added since, growing the
+// table with the pool.
+void ConstantPool::syncIndex() const {
+  size_t want = 128;
+  while (want < entries_.size() * 4) want <<= 1;
+  size_t from = indexedCount_;
+  if (slots_.size() < want) {
+    slots_.assign(want, 0);
+    from = 1;
+  }
+  for (size_t i = from; i < entries_.size(); ++i) {
+    if (isIndexed(entries_[i].tag)) indexInsert(static_cast<uint16_t>(i));
   }
   indexedCount_ = entries_.size();
 }
 
-std::optional<CpIndex> ConstantPool::find(const CpEntry& e) const {
-  // A tool typically adds a handful of entries per class; hashing every entry (every Utf8
-  // string) to build the index costs more than a few scans, so scan first. The scan
-  // compares tags (and lengths) before contents, which rejects almost every entry at once.
-  if (indexedCount_ == 0 && scans_ < kScansBeforeIndex) {
-    ++scans_;
-    for (size_t i = 1; i < entries_.size(); ++i) {
-      const CpEntry& x = entries_[i];
-      if (x.tag == e.tag && (x.tag != Tag::Utf8 || x.utf8.size() == e.utf8.size()) &&
-          sameEntry(x, e)) {
-        return CpIndex{static_cast<uint16_t>(i)};
-      }
+void ConstantPool::indexTag(Tag t) const {
+  indexedTags_ |= 1u << static_cast<unsigned>(t);
+  if (!slots_.empty()) {  // the entries already synced were skipped for this tag
+    for (size_t i = 1; i < indexedCount_; ++i) {
+      if (entries_[i].tag == t) indexInsert(static_cast<uint16_t>(i));
     }
-    return std::nullopt;
   }
-  if (indexedCount_ != entries_.size()) buildIndex();
+  syncIndex();
+}
+
+// The first entry equal to `e`, by a linear scan. It compares tags (and lengths) before
+// contents, which rejects almost every entry at once.
+std::optional<CpIndex> ConstantPool::scan(const CpEntry& e) const {
+  for (size_t i = 1; i < entries_.size(); ++i) {
+    const CpEntry& x = entries_[i];
+    if (x.tag == e.tag && (x.tag != Tag::Utf8 || x.utf8.size() == e.utf8.size()) &&
+        sameEntry(x, e)) {
+      return CpIndex{static_cast<uint16_t>(i)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<CpIndex> ConstantPool::find(const CpEntry& e) const {
+  auto t = static_cast<unsigned>(e.tag);
+  if (t >= scans_.size()) return scan(e);  // not a valid tag: never indexed
+  if (!isIndexed(e.tag)) {
+    if (scans_[t] < (e.tag == Tag::Utf8 ? kUtf8ScansBeforeIndex : kScansBeforeIndex)) {
+      ++scans_[t];
+      return scan(e);
+    }
+    indexTag(e.tag);
+  }
+  if (indexedCount_ != entries_.size()) syncIndex();
   size_t mask = slots_.size() - 1;
   for (size_t h = hashEntry(e) & mask;; h = (h + 1) & mask) {
     uint16_t i = slots_[h];
@@ -411,8 +436,29 @@ std::optional<CpIndex> ConstantPool::find(const CpEntry& e) const {
   }
 }
 
+// Whether `e` refers to the newest entry, which was added (not parsed): then nothing can
+// equal it yet, because only entries added after an added entry refer to it. Adding a
+// Methodref to a new owner or name thus looks up only the Utf8 strings, not every level.
+bool ConstantPool::refersToNewest(const CpEntry& e) const {
+  size_t newest = entries_.size() - 1;
+  if (newest < parsedCount_) return false;
+  switch (layoutOf(e.tag)) {
+    case Layout::Ref:
+    case Layout::Handle:
+      return e.a == newest;
+    case Layout::RefRef: {  // (Invoke)Dynamic: `a` indexes BootstrapMethods, not the pool
+      bool bootstrap = e.tag == Tag::Dynamic || e.tag == Tag::InvokeDynamic;
+      return (!bootstrap && e.a == newest) || e.b == newest;
+    }
+    default:
+      return false;
+  }
+}
+
 CpIndex ConstantPool::add(const CpEntry& entry) {
-  if (auto existing = find(entry)) return *existing;
+  if (!refersToNewest(entry)) {
+    if (auto existing = find(entry)) return *existing;
+  }
   bool wide = entry.tag == Tag::Long || entry.tag == Tag::Double;
   if (entries_.size() + (wide ? 2 : 1) > 65535) {
     fail(std::nullopt, "constant pool full: cannot add a " + std::string(tagName(entry.tag)) +
@@ -430,7 +476,7 @@ CpIndex ConstantPool::add(const CpEntry& entry) {
     entries_.emplace_back();
     offsets_.push_back(0);
   }
-  if (indexedCount_ != 0) buildIndex();  // indexes just the new entry, or grows the table
+  if (indexedTags_ != 0) syncIndex();  // indexes just the new entry, or grows the table
   return CpIndex{idx};
 }
 

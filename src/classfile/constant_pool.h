@@ -1,6 +1,7 @@
 // The constant pool (JVMS 4.4): every tag, lookup, and duplicate-free addition.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -104,7 +105,12 @@ class ConstantPool {
   Tag tag(CpIndex i) const { return valid(i) ? entries_[raw(i)].tag : Tag::Unusable; }
 
   // Throws ParseFailure (at `offset`) unless `i` is valid and its tag is in `allowed`.
-  void check(CpIndex i, TagSet allowed, size_t offset) const;
+  // Inline: the parser checks every pool reference; the failure path is out of line.
+  void check(CpIndex i, TagSet allowed, size_t offset) const {
+    if (!valid(i) || !allowed.has(entries_[raw(i)].tag)) [[unlikely]] {
+      failCheck(i, allowed, offset);
+    }
+  }
 
   // Typed accessors; all assume a checked index of the right tag.
   std::string_view utf8(CpIndex i) const { return entries_[raw(i)].utf8; }
@@ -142,22 +148,34 @@ class ConstantPool {
   CpIndex addMethodType(std::string_view descriptor);
 
  private:
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void failCheck(CpIndex i, TagSet allowed,
+                                                          size_t offset) const;
   void parseEntries(Reader& r, uint16_t majorVersion);
   void checkReferences(uint16_t majorVersion) const;
   void checkHandleName(size_t i) const;
   void indexInsert(uint16_t i) const;
-  void buildIndex() const;
+  void syncIndex() const;
+  void indexTag(Tag t) const;
+  bool isIndexed(Tag t) const { return indexedTags_ >> static_cast<unsigned>(t) & 1u; }
+  std::optional<CpIndex> scan(const CpEntry& e) const;
+  bool refersToNewest(const CpEntry& e) const;
 
   std::vector<CpEntry> entries_;
   std::vector<size_t> offsets_;  // file offset of each parsed entry, for error messages
+  size_t parsedCount_ = 1;        // entries before this one were parsed, the rest added
   // Storage for Utf8 bytes of added entries; a deque keeps views stable.
   std::unique_ptr<std::deque<std::string>> owned_;
-  // Hash index of the entries (first occurrence wins), built on first lookup and kept up
-  // to date by add(): open addressing over entry indices, 0 = empty.
+  // Hash index of the entries of some tags (first occurrence wins), kept up to date by
+  // add(): open addressing over entry indices, 0 = empty. A tag's entries are indexed once
+  // some lookups of that tag were answered by scanning: a tool adds a handful of strings
+  // per class but may add an Integer per method, and hashing every Utf8 of a class for the
+  // sake of its Integers cost more than the lookups. Indexing another tag costs about one
+  // scan (only its own entries are hashed), so those are indexed at the second lookup.
   mutable std::vector<uint16_t> slots_;
-  mutable size_t indexedCount_ = 0;
-  static constexpr uint32_t kScansBeforeIndex = 12;
-  mutable uint32_t scans_ = 0;  // lookups answered by a linear scan before the index exists
+  mutable size_t indexedCount_ = 1;  // entries below this one are in the index if indexed
+  mutable uint32_t indexedTags_ = 0;  // bit per Tag value
+  static constexpr uint8_t kUtf8ScansBeforeIndex = 12, kScansBeforeIndex = 1;
+  mutable std::array<uint8_t, 21> scans_{};  // per Tag value
 };
 
 }  // namespace dragnet::classfile

@@ -31,8 +31,19 @@ struct CodeLabels {
   std::vector<uint32_t> labelBuffer;
 
   // Reading: the label at `offset`; it must be an instruction boundary (or the end, when
-  // allowed). `errAt` is the file offset reported on failure.
-  Label labelFor(uint32_t offset, size_t errAt, bool allowEnd = false);
+  // allowed). `errAt` is the file offset reported on failure. Inline: every code offset
+  // read goes through here; the failure path is out of line.
+  Label labelFor(uint32_t offset, size_t errAt, bool allowEnd = false) {
+    auto length = static_cast<uint32_t>(insnAt.size() - 1);
+    if (offset > length || (offset == length && !allowEnd) || insnAt[offset] == kNoIndex)
+        [[unlikely]] {
+      failLabel(offset, errAt);
+    }
+    uint32_t& label = labelAt[offset];
+    if (label == kNoIndex) label = static_cast<uint32_t>(mutableCode->newLabel(insnAt[offset]));
+    return static_cast<Label>(label);
+  }
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void failLabel(uint32_t offset, size_t errAt) const;
   // Labels of an edited model are checked here: an unknown label id or a position past the
   // end fails the write instead of reading out of bounds.
   uint32_t offsetOf(Label l) const {

@@ -4,8 +4,11 @@
 
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
+#include <string>
+#include <vector>
 
 #include "class_builder.h"
 
@@ -195,6 +198,47 @@ TEST(ConstantPoolTest, AdditionsReuseEntriesParsedFromAClass) {
   cf::ClassFile again = parseOk(out);
   EXPECT_EQ(again.pool.utf8(CpIndex{count}), "new");
   EXPECT_EQ(again.pool.utf8(CpIndex{dupSecond}), "dup");
+}
+
+// Lookups of a tag are answered by scanning at first and by an index of that tag's entries
+// later (and entries referring to the newest added entry are not looked up at all): the
+// answers must be the same either way, across many additions of mixed tags.
+TEST(ConstantPoolTest, LookupsAgreeBeforeAndAfterATagIsIndexed) {
+  ClassBuilder b("p/Many");
+  uint16_t seven = b.pool.integer(7);
+  uint16_t dupFirst = b.pool.utf8("dup");
+  uint16_t dupSecond = b.pool.raw(1, B({0, 3, 'd', 'u', 'p'}));
+  uint16_t ref = b.pool.methodref("p/Many", "m", "()V");
+  b.addCodeMethod("m", B({0xB1}));
+  Bytes bytes = b.build();
+  cf::ClassFile c = parseOk(bytes);
+  ASSERT_NE(dupFirst, dupSecond);
+  std::vector<uint16_t> ints, strings, refs;
+  for (int round = 0; round < 3; ++round) {  // round 0 adds, rounds 1-2 must find the same
+    for (int i = 0; i < 40; ++i) {
+      char text[16], owner[16];
+      std::snprintf(text, sizeof text, "s%d", i);
+      std::snprintf(owner, sizeof owner, "p/Owner%d", i % 5);
+      uint16_t v = idx(c.pool.addInteger(100000 + i));
+      uint16_t s = idx(c.pool.addString(text));
+      uint16_t r = idx(c.pool.addMethodref(owner, "m", "()V"));
+      if (round == 0) {
+        ints.push_back(v);
+        strings.push_back(s);
+        refs.push_back(r);
+      } else {
+        EXPECT_EQ(v, ints[i]) << round << " " << i;
+        EXPECT_EQ(s, strings[i]) << round << " " << i;
+        EXPECT_EQ(r, refs[i]) << round << " " << i;
+      }
+      EXPECT_EQ(idx(c.pool.addInteger(7)), seven);
+      EXPECT_EQ(idx(c.pool.addUtf8("dup")), dupFirst);
+      EXPECT_EQ(idx(c.pool.addMethodref("p/Many", "m", "()V")), ref);
+    }
+  }
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(c.pool.integer(CpIndex{ints[i]}), 100000 + i);
+  EXPECT_EQ(refs[0], refs[0 + 5]);  // same owner
+  EXPECT_NE(refs[0], refs[1]);
 }
 
 TEST(ConstantPoolTest, AddingBeyond65535SlotsFailsCleanly) {
