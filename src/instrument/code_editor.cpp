@@ -406,17 +406,25 @@ EditOutcome CodeEditor::commitEdits() {
     }
   };
   emit([](const Insertion& x) { return x.where == Where::Entry; });
-  for (uint32_t i = 0; i <= n; ++i) {
-    lay.before[i] = static_cast<uint32_t>(lay.insns.size());
+  for (uint32_t i = 0; i < n;) {
+    // The instructions up to the next one with insertions are copied as one run.
+    bool more = next < inserts.size() && inserts[next].where != Where::Exit;
+    uint32_t stop = more ? std::min<uint32_t>(inserts[next].index, static_cast<uint32_t>(n))
+                         : static_cast<uint32_t>(n);
+    auto base = static_cast<uint32_t>(lay.insns.size()) - i;
+    lay.insns.insert(lay.insns.end(), code.insns.begin() + i, code.insns.begin() + stop);
+    for (; i < stop; ++i) lay.before[i] = lay.at[i] = base + i;
     if (i == n) break;
+    lay.before[i] = static_cast<uint32_t>(lay.insns.size());
     emit([&](const Insertion& x) { return x.index == i && x.where == Where::Before; });
     lay.at[i] = static_cast<uint32_t>(lay.insns.size());
     lay.insns.push_back(code.insns[i]);
     emit([&](const Insertion& x) {
       return x.index == i && (x.where == Where::After || x.where == Where::AfterSuper);
     });
+    ++i;
   }
-  lay.at[n] = lay.before[n];
+  lay.before[n] = lay.at[n] = static_cast<uint32_t>(lay.insns.size());
 
   // Labels: to the patch in front of their instruction, unless pinned to it. Entry patches
   // come before lay.before[0], so a loop back to the first instruction skips them.
