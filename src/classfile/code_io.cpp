@@ -276,44 +276,54 @@ void put2(uint8_t* p, uint32_t v) {
   p[1] = static_cast<uint8_t>(v);
 }
 
+bool fits(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+
 // Encodes an instruction of a fixed-size format (not a switch) into `p` (8 bytes); returns
-// its length. Branch targets are written as zeros and filled in by patchTargets once every
-// offset is known, so that the code is encoded in a single pass.
+// its length, or 0 if its operands do not fit its encoding (an edited model may carry an
+// ldc of pool index 300, or iload 300 without wide: refused rather than truncated). Branch
+// targets are written as zeros and filled in by patchTargets once every offset is known,
+// so that the code is checked and encoded in a single pass.
 constexpr size_t kMaxFixed = 8;
 size_t encodeFixed(uint8_t (&p)[kMaxFixed], const Insn& insn, Format f) {
+  if (insn.wide && !isWidenable(insn.op)) return 0;
   size_t k = 0;
   if (insn.wide) p[k++] = static_cast<uint8_t>(Op::wide);
   p[k++] = static_cast<uint8_t>(insn.op);
-  auto a = static_cast<uint32_t>(insn.a), b = static_cast<uint32_t>(insn.b);
+  const int64_t a = insn.a, b = insn.b;
+  const auto ua = static_cast<uint32_t>(insn.a), ub = static_cast<uint32_t>(insn.b);
   switch (f) {
     case Format::None:
       return k;
     case Format::S1:
     case Format::NewArray:
-    case Format::Cp1:
-      p[k] = static_cast<uint8_t>(a);
-      return k + 1;
+    case Format::Cp1: {
+      bool ok = f == Format::S1 ? fits(a, INT8_MIN, INT8_MAX) : fits(a, f == Format::Cp1, 0xFF);
+      p[k] = static_cast<uint8_t>(ua);
+      return ok ? k + 1 : 0;
+    }
     case Format::S2:
-    case Format::Cp2:
-      put2(p + k, a);
-      return k + 2;
+    case Format::Cp2: {
+      bool ok = f == Format::S2 ? fits(a, INT16_MIN, INT16_MAX) : fits(a, 1, 0xFFFF);
+      put2(p + k, ua);
+      return ok ? k + 2 : 0;
+    }
     case Format::Local:
       if (!insn.wide) {
-        p[k] = static_cast<uint8_t>(a);
-        return k + 1;
+        p[k] = static_cast<uint8_t>(ua);
+        return fits(a, 0, 0xFF) ? k + 1 : 0;
       }
-      put2(p + k, a);
-      return k + 2;
+      put2(p + k, ua);
+      return fits(a, 0, 0xFFFF) ? k + 2 : 0;
     case Format::Iinc:
       if (!insn.wide) {
-        p[k] = static_cast<uint8_t>(a);
-        p[k + 1] = static_cast<uint8_t>(b);
-        return k + 2;
+        p[k] = static_cast<uint8_t>(ua);
+        p[k + 1] = static_cast<uint8_t>(ub);
+        return fits(a, 0, 0xFF) && fits(b, INT8_MIN, INT8_MAX) ? k + 2 : 0;
       }
-      put2(p + k, a);
-      put2(p + k + 2, b);
-      return k + 4;
-    case Format::Branch2:
+      put2(p + k, ua);
+      put2(p + k + 2, ub);
+      return fits(a, 0, 0xFFFF) && fits(b, INT16_MIN, INT16_MAX) ? k + 4 : 0;
+    case Format::Branch2:  // offsets are checked when patched
       put2(p + k, 0);
       return k + 2;
     case Format::Branch4:
@@ -321,20 +331,20 @@ size_t encodeFixed(uint8_t (&p)[kMaxFixed], const Insn& insn, Format f) {
       put2(p + k + 2, 0);
       return k + 4;
     case Format::InvokeInterface:
-      put2(p + k, a);
-      p[k + 2] = static_cast<uint8_t>(b);
-      p[k + 3] = static_cast<uint8_t>(b >> 8);
-      return k + 4;
+      put2(p + k, ua);
+      p[k + 2] = static_cast<uint8_t>(ub);
+      p[k + 3] = static_cast<uint8_t>(ub >> 8);
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF) ? k + 4 : 0;
     case Format::InvokeDynamic:
-      put2(p + k, a);
-      put2(p + k + 2, b);
-      return k + 4;
+      put2(p + k, ua);
+      put2(p + k + 2, ub);
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF) ? k + 4 : 0;
     case Format::MultiANewArray:
-      put2(p + k, a);
-      p[k + 2] = static_cast<uint8_t>(b);
-      return k + 3;
+      put2(p + k, ua);
+      p[k + 2] = static_cast<uint8_t>(ub);
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFF) ? k + 3 : 0;
     default:
-      fail(std::nullopt, "cannot encode opcode " + std::to_string(static_cast<int>(insn.op)));
+      return 0;  // wide as an opcode of its own, reserved opcodes
   }
 }
 
@@ -392,48 +402,7 @@ void patchTargets(Writer& w, const Code& code, const CodeLabels& cl, const Insn&
   }
 }
 
-// An edited model may carry operands its encoding cannot hold (an ldc of pool index 300,
-// iload 300 without wide) or inconsistent switch tables: refuse them rather than truncate
-// them silently or emit an invalid class.
-bool fits(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
-
-bool operandsFit(const Insn& insn, Format f) {
-  if (insn.wide && !isWidenable(insn.op)) return false;
-  int64_t a = insn.a, b = insn.b;
-  switch (f) {
-    case Format::None:
-      return true;
-    case Format::S1:
-      return fits(a, INT8_MIN, INT8_MAX);
-    case Format::S2:
-      return fits(a, INT16_MIN, INT16_MAX);
-    case Format::Cp1:
-      return fits(a, 1, 0xFF);
-    case Format::Cp2:
-      return fits(a, 1, 0xFFFF);
-    case Format::NewArray:
-      return fits(a, 0, 0xFF);
-    case Format::Local:
-      return fits(a, 0, insn.wide ? 0xFFFF : 0xFF);
-    case Format::Iinc:
-      return fits(a, 0, insn.wide ? 0xFFFF : 0xFF) &&
-             (insn.wide ? fits(b, INT16_MIN, INT16_MAX) : fits(b, INT8_MIN, INT8_MAX));
-    case Format::Branch2:
-    case Format::Branch4:
-      return true;  // checked when offsets are known
-    case Format::InvokeInterface:
-    case Format::InvokeDynamic:
-      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF);
-    case Format::MultiANewArray:
-      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFF);
-    case Format::TableSwitch:
-    case Format::LookupSwitch:
-      return true;  // checkSwitch
-    default:
-      return false;  // wide as an opcode of its own, reserved opcodes
-  }
-}
-
+// An edited model may carry inconsistent switch tables: refused like unencodable operands.
 void checkSwitch(const Code& code, const Insn& insn) {
   if (insn.a < 0 || static_cast<size_t>(insn.a) >= code.switches.size()) {
     fail(std::nullopt,
@@ -470,21 +439,22 @@ uint32_t encodeCode(Writer& w, const Code& code, CodeLabels& cl, std::vector<uin
     const Insn& insn = code.insns[i];
     const Format f = opInfo(insn.op).format;
     const bool isSwitch = f == Format::TableSwitch || f == Format::LookupSwitch;
-    if (isSwitch) checkSwitch(code, insn);
     auto pc = static_cast<uint32_t>(w.size() - codeStart);
     cl.offsets[i] = pc;
-    if (!operandsFit(insn, f)) failOperands(insn, i);
     if (hasTargets(f)) jumps.push_back(static_cast<uint32_t>(i));
     if (isSwitch) {
+      checkSwitch(code, insn);
+      if (insn.wide) failOperands(insn, i);
       encodeSwitch(w, code, insn, pc);
-    } else {
-      // Built in a local buffer and copied as one word: stores through the output
-      // pointer could alias anything and would make the compiler reload around each.
-      uint8_t bytes[kMaxFixed] = {};
-      size_t len = encodeFixed(bytes, insn, f);
-      std::memcpy(w.room(kMaxFixed), bytes, kMaxFixed);
-      w.advance(len);
+      continue;
     }
+    // Built in a local buffer and copied as one word: stores through the output pointer
+    // could alias anything and would make the compiler reload around each.
+    uint8_t bytes[kMaxFixed] = {};
+    size_t len = encodeFixed(bytes, insn, f);
+    if (len == 0) failOperands(insn, i);
+    std::memcpy(w.room(kMaxFixed), bytes, kMaxFixed);
+    w.advance(len);
   }
   auto length = static_cast<uint32_t>(w.size() - codeStart);
   cl.offsets[code.insns.size()] = length;
@@ -532,7 +502,7 @@ void writeCode(Writer& w, Context& ctx, const CodeAttr& attr) {
   for (uint32_t i : scratch->jumps) {
     const Insn& insn = code.insns[i];
     uint32_t pc = cl.offsets[i];
-    patchTargets(w, code, cl, insn, pc, codeStart + pc);  // never wide (operandsFit)
+    patchTargets(w, code, cl, insn, pc, codeStart + pc);  // never wide (encodeFixed)
   }
 
   CodeLabels* outer = ctx.labels;
