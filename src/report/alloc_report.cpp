@@ -93,36 +93,33 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
   }
 }
 
+// One table of sums: bytes, share of all bytes, count, elements, then the row's name.
+void writeSums(std::ostream& out, const AllocModel& m, const char* title, const char* columns,
+               const std::vector<std::pair<std::string, Sum>>& rows, size_t top) {
+  out << "\n" << title << "\n  bytes            %      " << columns << "\n";
+  for (size_t i = 0; i < rows.size() && i < top; ++i) {
+    const Sum& s = rows[i].second;
+    char line[96];
+    std::snprintf(line, sizeof line, "  %-16s %s %-16s %-15s ",
+                  bytesOf(s.bytes, s.bytesKnown).c_str(), pct(s.bytes, m.bytes).c_str(),
+                  num(s.count).c_str(), s.elements ? num(s.elements).c_str() : "-");
+    out << line << rows[i].first << "\n";
+  }
+}
+
 void writeSites(std::ostream& out, const AllocModel& m, size_t top) {
   auto sites = sumBy(m, [&](const SiteRow& r) {
     if (!r.site) return std::string("?");
     return analyses::alloc::frameName(*m.profile, r.site->method, r.site->line) + " " +
            typeOf(r);
   });
-  out << "\nTop allocation sites by bytes\n"
-      << "  bytes            %      objects/arrays   elements        site, type\n";
-  for (size_t i = 0; i < sites.size() && i < top; ++i) {
-    const Sum& s = sites[i].second;
-    char line[96];
-    std::snprintf(line, sizeof line, "  %-16s %s %-16s %-15s ", bytesOf(s.bytes, s.bytesKnown).c_str(),
-                  pct(s.bytes, m.bytes).c_str(), num(s.count).c_str(),
-                  s.elements ? num(s.elements).c_str() : "-");
-    out << line << sites[i].first << "\n";
-  }
+  writeSums(out, m, "Top allocation sites by bytes", "objects/arrays   elements        site, type",
+            sites, top);
 }
 
 void writeTypes(std::ostream& out, const AllocModel& m, size_t top) {
   auto types = sumBy(m, typeOf);
-  out << "\nTop types by bytes\n"
-      << "  bytes            %      count            elements        type\n";
-  for (size_t i = 0; i < types.size() && i < top; ++i) {
-    const Sum& s = types[i].second;
-    char line[96];
-    std::snprintf(line, sizeof line, "  %-16s %s %-16s %-15s ", bytesOf(s.bytes, s.bytesKnown).c_str(),
-                  pct(s.bytes, m.bytes).c_str(), num(s.count).c_str(),
-                  s.elements ? num(s.elements).c_str() : "-");
-    out << line << types[i].first << "\n";
-  }
+  writeSums(out, m, "Top types by bytes", "count            elements        type", types, top);
   // JP's view (sec. 5): arrays and elements per element kind.
   uint64_t arrays[10] = {}, elements[10] = {};
   for (const SiteRow& r : m.rows) {
