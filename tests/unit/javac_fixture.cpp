@@ -1,5 +1,7 @@
 #include "javac_fixture.h"
 
+#include "../e2e_hard/hard_cases.h"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -120,19 +122,7 @@ std::string javaSource(const std::string& relative) {
 }
 
 int sourceLine(const std::string& relative, const std::string& marker) {
-  std::string text = javaSource(relative);
-  int line = 1;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    if (std::string_view(text).substr(start, end - start).find(marker) != std::string::npos) {
-      return line;
-    }
-    start = end + 1;
-    ++line;
-  }
-  return 0;
+  return hard::lineOf(javaSource(relative), marker);
 }
 
 void JavacTest::SetUp() {
