@@ -6,5 +6,7 @@ package java.lang;
 public class Thread {
   public DragnetState dragnet$state;
 
+  private Thread() {}
+
   public static native Thread currentThread();
 }

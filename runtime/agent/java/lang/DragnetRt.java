@@ -13,10 +13,9 @@ package java.lang;
  * <p>Like DragnetState, this class must never call instrumented code.
  */
 public final class DragnetRt {
-  // Element kinds (low 4 bits of an allocation key); the agent's sizes are indexed by them.
-  static final int ELEM_OBJECT = 0, ELEM_REF = 1, ELEM_BOOLEAN = 2, ELEM_BYTE = 3,
-      ELEM_CHAR = 4, ELEM_SHORT = 5, ELEM_INT = 6, ELEM_FLOAT = 7, ELEM_LONG = 8,
-      ELEM_DOUBLE = 9;
+  // Element kinds (low 4 bits of an allocation key; all ten are profile::ElemKind in
+  // src/profile/format.h); the layout arrays below are indexed by them.
+  static final int ELEM_OBJECT = 0, ELEM_REF = 1;
 
   // Set by the agent through JNI at VM init (src/agent/runtime_bridge.cpp), `on` last:
   // before that, probes do nothing. They must: early in start-up Thread.currentThread()
@@ -37,7 +36,7 @@ public final class DragnetRt {
     if (t == null) return null;
     DragnetState s = t.dragnet$state;
     if (s == null) {
-      s = new DragnetState(t, maxDepth);
+      s = new DragnetState(maxDepth);
       t.dragnet$state = s;
     }
     return s;

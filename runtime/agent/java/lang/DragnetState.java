@@ -15,7 +15,6 @@ package java.lang;
  * it uses arrays, its own methods and Thread.currentThread() (native) only.
  */
 public final class DragnetState {
-  public final Thread thread;
   public int id;  // assigned by the agent when it first records this thread (0: not yet)
   // Nodes: parallel arrays, grown by doubling. `size` is written (volatile) only after a
   // new node's parent and key are, so a concurrent reader sees whole nodes.
@@ -39,8 +38,7 @@ public final class DragnetState {
   public long collapsed;  // frames collapsed because of the depth limit
   public long dropped;  // events that went to the root because the tree could not grow
 
-  DragnetState(Thread thread, int maxDepth) {
-    this.thread = thread;
+  DragnetState(int maxDepth) {
     this.maxDepth = maxDepth;
     int n = 256;
     parent = new int[n];
