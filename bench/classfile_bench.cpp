@@ -129,7 +129,10 @@ void report(benchmark::State& state) {
   state.counters["classes"] = static_cast<double>(c.classes.size());
 }
 
-void BM_Parse(benchmark::State& state) {
+// What one pass over the corpus does with each class.
+enum class Pass { Parse, ParseWrite, ParseWriteCompare };
+
+void run(benchmark::State& state, Pass pass) {
   const Corpus& c = corpus();
   for (auto _ : state) {
     for (const auto& bytes : c.classes) {
@@ -138,24 +141,17 @@ void BM_Parse(benchmark::State& state) {
         state.SkipWithError("parse failed");
         return;
       }
-      benchmark::DoNotOptimize(parsed.value().methods.data());
-    }
-  }
-  report(state);
-}
-
-void BM_ParseWrite(benchmark::State& state) {
-  const Corpus& c = corpus();
-  for (auto _ : state) {
-    for (const auto& bytes : c.classes) {
-      auto parsed = parseClass(bytes);
-      if (!parsed) {
-        state.SkipWithError("parse failed");
-        return;
+      if (pass == Pass::Parse) {
+        benchmark::DoNotOptimize(parsed.value().methods.data());
+        continue;
       }
       auto written = writeClass(parsed.value());
       if (!written) {
         state.SkipWithError("write failed");
+        return;
+      }
+      if (pass == Pass::ParseWriteCompare && written.value() != bytes) {
+        state.SkipWithError("round trip is not byte-identical");
         return;
       }
       benchmark::DoNotOptimize(written.value().data());
@@ -164,24 +160,9 @@ void BM_ParseWrite(benchmark::State& state) {
   report(state);
 }
 
-void BM_ParseWriteCompare(benchmark::State& state) {
-  const Corpus& c = corpus();
-  for (auto _ : state) {
-    for (const auto& bytes : c.classes) {
-      auto parsed = parseClass(bytes);
-      if (!parsed) {
-        state.SkipWithError("parse failed");
-        return;
-      }
-      auto written = writeClass(parsed.value());
-      if (!written || written.value() != bytes) {
-        state.SkipWithError("round trip is not byte-identical");
-        return;
-      }
-    }
-  }
-  report(state);
-}
+void BM_Parse(benchmark::State& state) { run(state, Pass::Parse); }
+void BM_ParseWrite(benchmark::State& state) { run(state, Pass::ParseWrite); }
+void BM_ParseWriteCompare(benchmark::State& state) { run(state, Pass::ParseWriteCompare); }
 
 }  // namespace
 
