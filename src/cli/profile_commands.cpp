@@ -52,6 +52,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Profile file (default: dragnet-<pid>.dragnet)");
   cmd->add_flag("--bytecodes", o.bytecodes, "Also count executed bytecode instructions");
+  cmd->add_option("--sample", o.sample,
+                  "Sample about one allocation per SIZE bytes (e.g. 512k) instead of "
+                  "rewriting classes: cheap, estimated")
+      ->excludes("--bytecodes");
   cmd->add_option("--agent-opts", o.agentOptions,
                   "More agent options, k=v,... (dragnet run --agent-opts help -- java)");
   cmd->add_option("command", o.command, "java and its arguments, after --")->required();
@@ -71,6 +75,7 @@ int runRun(const RunOptions& o, const char* argv0) {
   std::string out = o.output;
   if (!out.empty()) opts += ",out=" + out;
   if (o.bytecodes) opts += ",bytecodes=on";
+  if (!o.sample.empty()) opts += ",sample=" + o.sample;
   if (!o.agentOptions.empty()) opts += "," + o.agentOptions;
   std::vector<std::string> args;
   std::string agent = "-agentpath:" + lib.string() + "=" + opts;

@@ -11,6 +11,7 @@ struct RunOptions {
   std::string mode = "alloc";
   std::string output;
   bool bytecodes = false;
+  std::string sample;  // sample=SIZE: sampled allocations instead of rewriting
   std::string agentOptions;  // extra k=v,... passed to the agent as they are
   std::vector<std::string> command;  // java and its arguments
 };
