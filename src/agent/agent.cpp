@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 
+#include "agent/native_allocs.h"
 #include "agent/options.h"
 #include "agent/recorder.h"
 #include "agent/runtime_bridge.h"
@@ -43,6 +44,14 @@ Agent* gAgent = nullptr;
 
 void say(const std::string& text) {
   if (!gAgent->options.quiet) std::fprintf(stderr, "dragnet: %s\n", text.c_str());
+}
+
+// The call sites of class `cls` whose native allocation a probe counts (native_allocs.h).
+std::vector<ProbedCall> probedCalls(std::string_view cls,
+                                    const analyses::alloc::ClassResult& r) {
+  std::vector<ProbedCall> out;
+  for (const auto& c : r.probedCalls) out.push_back({std::string(cls), c.method, c.descriptor, c.bci});
+  return out;
 }
 
 // Rewrites one class; on any failure the class passes through unchanged and is recorded.
@@ -79,6 +88,7 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
     *newData = mem;
     *newLen = static_cast<jint>(out.value().size());
     if (thread) a.threadFieldAdded = true;
+    noteProbedCalls(probedCalls(n, r));
     a.recorder->addClass(std::move(r));
   } catch (const std::exception& e) {
     a.recorder->addFailure({std::string(n), {}, std::string("internal error: ") + e.what()});
@@ -105,7 +115,10 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
     a.cv.wait_for(lock, std::chrono::seconds(a.options.flushSeconds));
     if (a.stopping) break;
     lock.unlock();
-    a.recorder->flushAll(jni, false);
+    {
+      AgentScope scope;
+      a.recorder->flushAll(jni, false);
+    }
     lock.lock();
   }
 }
@@ -121,20 +134,30 @@ void startFlushThread(JNIEnv* jni) {
   }
 }
 
-void JNICALL onVMInit(jvmtiEnv*, JNIEnv* jni, jthread) {
+void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
+  AgentScope scope;
+  Agent& a = *gAgent;
   std::string error;
-  if (!startProbes(jni, gAgent->options.depth, error) || !gAgent->recorder->init(jni, error)) {
+  if (!startProbes(jni, a.options.depth, error) || !a.recorder->init(jni, error)) {
     say("error: " + error + "; no profile will be written");
     return;
   }
-  if (gAgent->options.flushSeconds > 0) startFlushThread(jni);
+  uint32_t vmBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Vm);
+  uint32_t jniBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Jni);
+  if (!startNativeAllocs(jvmti, jni, vmBase, jniBase, error)) {
+    say("warning: " + error + "; allocations by the JVM and by JNI are not counted");
+  }
+  if (a.options.flushSeconds > 0) startFlushThread(jni);
 }
 
 void JNICALL onThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) {
+  AgentScope scope;
   gAgent->recorder->flushThread(jni, thread, true);
 }
 
 void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
+  AgentScope scope;
+  stopNativeAllocs();
   Agent& a = *gAgent;
   {
     std::lock_guard lock(a.mu);
@@ -176,7 +199,8 @@ jint start(JavaVM* vm, const char* optionText) {
   caps.can_generate_all_class_hook_events = 1;
   caps.can_generate_early_vmstart = 1;
   caps.can_generate_early_class_hook_events = 1;
-  if (a->jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
+  if (a->jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE ||
+      !addNativeAllocCapabilities(a->jvmti)) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;
   }
@@ -196,6 +220,7 @@ jint start(JavaVM* vm, const char* optionText) {
   cb.VMInit = onVMInit;
   cb.VMDeath = onVMDeath;
   cb.ThreadEnd = onThreadEnd;
+  cb.VMObjectAlloc = onVMObjectAlloc;
   a->jvmti->SetEventCallbacks(&cb, sizeof cb);
   for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START,
                        JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {

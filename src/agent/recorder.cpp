@@ -30,6 +30,11 @@ void Recorder::addClass(analyses::alloc::ClassResult&& r) {
   if (r.changed) ++classesChanged_;
   for (auto& m : r.methods) methods_.push_back(std::move(m));
   for (auto& s : r.sites) {
+    if (profile::isDynamicSite(s.kind)) {
+      uint32_t key = s.key;
+      dynamicBases_.emplace(key, std::move(s));
+      continue;
+    }
     if (s.kind == profile::SiteKind::New || (s.kind == profile::SiteKind::Clone &&
                                              !s.type.starts_with("["))) {
       objectTypes_.insert(s.type);
@@ -38,6 +43,15 @@ void Recorder::addClass(analyses::alloc::ClassResult&& r) {
   }
   failureCount_ += r.failures.size();
   for (auto& f : r.failures) failures_.push_back(std::move(f));
+}
+
+uint32_t Recorder::addNativeBase(analyses::alloc::IdSource& ids, profile::SiteKind kind) {
+  profile::SiteDef d;
+  d.key = profile::kAllocBit | ids.nextSite.fetch_add(1) << 4;
+  d.kind = kind;
+  std::lock_guard lock(defsMu_);
+  dynamicBases_.emplace(d.key, d);
+  return d.key;
 }
 
 void Recorder::addFailure(profile::Failure f) {
@@ -64,6 +78,14 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
   bytes_ = jni->GetFieldID(state, "bytes", "[J");
   insns_ = jni->GetFieldID(state, "insns", "[J");
   collapsed_ = jni->GetFieldID(state, "collapsed", "J");
+  dropped_ = jni->GetFieldID(state, "dropped", "J");
+  jclass rt = jni->FindClass("java/lang/DragnetRt");
+  if (rt) {
+    rt_ = static_cast<jclass>(jni->NewGlobalRef(rt));
+    dynCount_ = jni->GetStaticFieldID(rt, "dynCount", "I");
+    dynClass_ = jni->GetStaticFieldID(rt, "dynClass", "[Ljava/lang/Class;");
+    dynBase_ = jni->GetStaticFieldID(rt, "dynBase", "[I");
+  }
   if (jni->ExceptionCheck()) {
     jni->ExceptionClear();
     error = "java.lang.Thread or java.lang.DragnetState lacks a field the agent needs";
@@ -73,14 +95,56 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
   return true;
 }
 
-void Recorder::writePendingDefinitions() {
+// Sites for the (base site, runtime class) pairs the runtime added since the last call
+// (DragnetRt.globalDynKey). Called with flushMu_ held.
+void Recorder::collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out) {
+  if (!rt_ || !dynCount_ || !dynClass_ || !dynBase_) return;
+  jint n = jni->GetStaticIntField(rt_, dynCount_);  // first: entries below it are whole
+  if (n <= dynWritten_) return;
+  auto classes = static_cast<jobjectArray>(jni->GetStaticObjectField(rt_, dynClass_));
+  auto bases = static_cast<jintArray>(jni->GetStaticObjectField(rt_, dynBase_));
+  if (!classes || !bases || jni->GetArrayLength(bases) < n || jni->GetArrayLength(classes) < n) {
+    return;
+  }
+  std::vector<jint> base(static_cast<size_t>(n));
+  jni->GetIntArrayRegion(bases, 0, n, base.data());
+  std::lock_guard lock(defsMu_);
+  for (jint i = dynWritten_; i < n; ++i) {
+    auto cls = static_cast<jclass>(jni->GetObjectArrayElement(classes, i));
+    char* sig = nullptr;
+    std::string type;
+    if (cls && jvmti_->GetClassSignature(cls, &sig, nullptr) == JVMTI_ERROR_NONE && sig) {
+      std::string_view v(sig);
+      type = v.starts_with("L") && v.ends_with(";") ? std::string(v.substr(1, v.size() - 2))
+                                                    : std::string(v);
+      jvmti_->Deallocate(reinterpret_cast<unsigned char*>(sig));
+    }
+    if (cls) jni->DeleteLocalRef(cls);
+    auto b = dynamicBases_.find(static_cast<uint32_t>(base[static_cast<size_t>(i)]));
+    profile::SiteDef d = b == dynamicBases_.end() ? profile::SiteDef{} : b->second;
+    auto kind = analyses::alloc::elementKind(type);
+    d.key = profile::kAllocBit | static_cast<uint32_t>(analyses::alloc::kDynamicTop - i) << 4 |
+            static_cast<uint32_t>(kind);
+    d.type = type;
+    if (kind == profile::ElemKind::Object) objectTypes_.insert(type);
+    out.push_back(std::move(d));
+  }
+  dynWritten_ = n;
+  jni->DeleteLocalRef(classes);
+  jni->DeleteLocalRef(bases);
+}
+
+void Recorder::writePendingDefinitions(JNIEnv* jni) {
   std::vector<profile::MethodDef> methods;
   std::vector<profile::SiteDef> sites;
   std::vector<profile::Failure> failures;
+  collectDynamicSites(jni, sites);
   {
     std::lock_guard lock(defsMu_);
     methods.swap(methods_);
-    sites.swap(sites_);
+    sites.insert(sites.end(), std::make_move_iterator(sites_.begin()),
+                 std::make_move_iterator(sites_.end()));
+    sites_.clear();
     failures.swap(failures_);
   }
   writer_.methods(methods);
@@ -100,7 +164,7 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   if (!ready_) return;
   std::lock_guard lock(flushMu_);
   if (finished_) return;
-  writePendingDefinitions();
+  writePendingDefinitions(jni);
   jobject state = jni->GetObjectField(thread, threadState_);
   if (!state) return;  // the thread never ran instrumented code
   jint id = jni->GetIntField(state, id_);
@@ -118,6 +182,7 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   auto bytes = readArray<uint64_t>(jni, state, bytes_, size);
   auto insns = readArray<uint64_t>(jni, state, insns_, size);
   uint64_t collapsed = static_cast<uint64_t>(jni->GetLongField(state, collapsed_));
+  uint64_t dropped = static_cast<uint64_t>(jni->GetLongField(state, dropped_));
   jni->DeleteLocalRef(state);
   if (parent.empty() || key.empty() || count.empty() || elements.empty() || bytes.empty() ||
       insns.empty()) {
@@ -128,6 +193,7 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   chunk.name = threadName(thread);
   chunk.ended = ended;
   chunk.collapsed = collapsed;
+  chunk.dropped = dropped;
   chunk.firstNode = book.nodesWritten;
   auto n = static_cast<uint32_t>(size);
   for (uint32_t i = book.nodesWritten; i < n; ++i) chunk.nodes.push_back({parent[i], key[i]});
@@ -138,9 +204,11 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
     book.last[i] = c;
     chunk.counters.emplace_back(i, c);
   }
-  if (chunk.nodes.empty() && chunk.counters.empty() && collapsed == book.collapsed && !ended) {
+  if (chunk.nodes.empty() && chunk.counters.empty() && collapsed == book.collapsed &&
+      dropped == book.dropped && !ended) {
     return;
   }
+  book.dropped = dropped;
   book.nodesWritten = std::max(book.nodesWritten, n);
   book.collapsed = collapsed;
   contextsWritten_ += chunk.nodes.size();
@@ -160,7 +228,7 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   }
   if (!final) return;
   std::lock_guard lock(flushMu_);
-  writePendingDefinitions();
+  writePendingDefinitions(jni);
   writeClassSizes(jni);
   std::map<std::string, std::string> totals;
   totals["classes.instrumented"] = std::to_string(classesChanged_);

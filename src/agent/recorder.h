@@ -25,6 +25,8 @@ class Recorder {
 
   // Called from the class-load hook, any thread.
   void addClass(analyses::alloc::ClassResult&& r);
+  // A base site for allocations recorded by the agent itself (VM / JNI); returns its key.
+  uint32_t addNativeBase(analyses::alloc::IdSource& ids, profile::SiteKind kind);
   void addFailure(profile::Failure f);
 
   // Looks up the JNI field ids; in the live phase (VMInit). False if the runtime helper
@@ -45,8 +47,10 @@ class Recorder {
     uint32_t nodesWritten = 1;  // node 0, the root, is implicit
     std::vector<profile::Counters> last;
     uint64_t collapsed = 0;
+    uint64_t dropped = 0;
   };
-  void writePendingDefinitions();
+  void writePendingDefinitions(JNIEnv* jni);
+  void collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out);
   void writeClassSizes(JNIEnv* jni);
   std::string threadName(jthread thread);
 
@@ -58,6 +62,12 @@ class Recorder {
   std::vector<profile::SiteDef> sites_;
   std::vector<profile::Failure> failures_;
   std::set<std::string> objectTypes_;  // classes to size at the end
+  // Sites of dynamic-type allocations (SiteKind::Reflect and later): never written
+  // themselves; each (base, runtime class) pair the runtime reports becomes a site.
+  std::map<uint32_t, profile::SiteDef> dynamicBases_;
+  jclass rt_ = nullptr;  // java/lang/DragnetRt (global ref)
+  jfieldID dynCount_ = nullptr, dynClass_ = nullptr, dynBase_ = nullptr, dropped_ = nullptr;
+  jint dynWritten_ = 0;
   uint64_t classesChanged_ = 0, failureCount_ = 0, contextsWritten_ = 0;
 
   std::mutex flushMu_;  // one flush at a time: thread ends, the flush thread, VM death

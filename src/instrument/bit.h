@@ -99,6 +99,7 @@ class Routine {
   std::string_view name() const { return cls_->memberName(*method_); }
   std::string_view descriptor() const { return cls_->memberDescriptor(*method_); }
   uint16_t access() const { return method_->access; }
+  classfile::Member& member() { return *method_; }
   bool hasCode() const { return editor_.hasCode(); }
   const classfile::ConstantPool& pool() const { return cls_->pool; }
 

@@ -57,7 +57,14 @@ enum class SiteKind : uint8_t {
   ANewArray = 2,       // anewarray
   MultiANewArray = 3,  // one allocated dimension of a multianewarray
   Clone = 4,           // the copy made by Object.clone (arrays, super.clone())
+  // Allocations whose type is known only at run time; the agent writes one site per
+  // (call site, runtime class) pair it saw.
+  Reflect = 5,  // Array.newInstance, Unsafe.allocateInstance (reflection, method handles,
+                // lambda instances)
+  Vm = 6,       // allocated inside the JVM (JVMTI VMObjectAlloc), not by any bytecode
+  Jni = 7,      // allocated by native code through a JNI function (NewObject, New*Array, ...)
 };
+inline bool isDynamicSite(SiteKind k) { return k >= SiteKind::Reflect; }
 
 struct MethodDef {
   uint32_t id = 0;
@@ -100,6 +107,7 @@ struct ThreadChunk {
   std::vector<NodeDef> nodes;
   std::vector<std::pair<uint32_t, Counters>> counters;
   uint64_t collapsed = 0;  // frames beyond the depth limit (absolute)
+  uint64_t dropped = 0;    // events recorded at the root: the tree could not grow (absolute)
   bool ended = false;      // the thread has terminated: this is its last chunk
 };
 

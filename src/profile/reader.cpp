@@ -56,6 +56,7 @@ std::string decodeThread(Decoder& d, Profile& p) {
   t.name = d.str();
   t.ended = d.u() != 0;
   t.collapsed = d.u();
+  t.dropped = d.u();
   uint32_t first = d.u32();
   uint64_t n = d.count();
   if (!d.ok()) return d.error();

@@ -20,6 +20,7 @@ struct ThreadTree {
   std::vector<NodeDef> nodes;     // node 0 is the root
   std::vector<Counters> counters;  // parallel to nodes
   uint64_t collapsed = 0;
+  uint64_t dropped = 0;
   bool ended = false;
 };
 

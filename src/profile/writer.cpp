@@ -107,6 +107,7 @@ void Writer::thread(const ThreadChunk& t) {
   e.str(t.name);
   e.u(t.ended ? 1 : 0);
   e.u(t.collapsed);
+  e.u(t.dropped);
   e.u(t.firstNode);
   e.u(t.nodes.size());
   for (const NodeDef& n : t.nodes) {

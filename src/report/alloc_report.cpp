@@ -87,6 +87,10 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
       << " contexts, " << p.threads.size() << " threads\n";
   if (m.insns) out << "  bytecodes  " << num(m.insns) << "\n";
   if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
+  if (m.dropped) {
+    out << "  dropped    " << num(m.dropped)
+        << " events recorded at the thread root (the runtime ran out of memory)\n";
+  }
   if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
     out << "  classes    " << it->second << " instrumented, " << p.failures.size()
         << " classes or methods not rewritten\n";
@@ -199,7 +203,10 @@ void writeJson(std::ostream& out, const AllocModel& m) {
     nlohmann::ordered_json row;
     row["frames"] = analyses::alloc::rowFrames(m, r);
     row["type"] = typeOf(r);
-    if (r.site) row["kind"] = analyses::alloc::jpKind(static_cast<profile::ElemKind>(r.site->key & 15));
+    if (r.site) {
+      row["kind"] = analyses::alloc::jpKind(static_cast<profile::ElemKind>(r.site->key & 15));
+      row["origin"] = analyses::alloc::originName(r.site->kind);
+    }
     row["count"] = r.count;
     row["elements"] = r.elements;
     if (r.bytesKnown) {

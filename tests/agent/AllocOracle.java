@@ -30,6 +30,71 @@ public class AllocOracle {
 
   static Object sink;
 
+  // Object.clone without a `new`: C overrides clone(), D inherits it (called as this.clone()).
+  static final class C implements Cloneable {
+    long a;
+
+    @Override
+    public C clone() {
+      try {
+        return (C) super.clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  static final class D implements Cloneable {
+    int a, b, c;
+
+    D copy() throws CloneNotSupportedException {
+      return (D) this.clone();
+    }
+  }
+
+  public static final class R {
+    public R() {}
+  }
+
+  // Allocations no `new` shows (JP misses them). Enough iterations that the JIT compiles
+  // the loops: compiled code allocates clones and reflective arrays inline.
+  static void objectClones() throws Exception {
+    C c = new C();
+    D d = new D();
+    for (int i = 0; i < 20000; i++) {
+      sink = c.clone();
+      sink = d.copy();
+    }
+  }
+
+  static void reflection() throws Exception {
+    java.lang.reflect.Constructor<R> ctor = R.class.getConstructor();
+    for (int i = 0; i < 50; i++) sink = ctor.newInstance();
+  }
+
+  static void reflectArrays() {
+    for (int i = 0; i < 20000; i++) sink = java.lang.reflect.Array.newInstance(int.class, 4);
+    for (int i = 0; i < 30; i++) sink = java.lang.reflect.Array.newInstance(String.class, 2);
+    sink = java.lang.reflect.Array.newInstance(long.class, 3, 2);
+  }
+
+  static void lambdas() {
+    for (int i = 0; i < 100; i++) {
+      int k = i;
+      java.util.function.IntSupplier s = () -> k + 1;
+      sink = s;
+    }
+  }
+
+  static void concat(String a, String b) {
+    for (int i = 0; i < 100; i++) sink = a + b;
+  }
+
+  // File.list allocates its String[] and Strings natively, through JNI.
+  static void jni(java.io.File dir) {
+    for (int i = 0; i < 10; i++) sink = dir.list();
+  }
+
   static void loops() {
     for (int i = 0; i < 1000; i++) sink = new Point();
     for (int i = 0; i < 10; i++) sink = new long[i];  // 10 arrays, 45 elements
@@ -85,6 +150,16 @@ public class AllocOracle {
     f3a(); f3b(); f3c(); f3d(); f3e(); f3f(); f3g(); f3h();
     clones();
     exceptions();
+    objectClones();
+    reflection();
+    reflectArrays();
+    lambdas();
+    concat(args.length > 0 ? args[0] : "left", "right");
+    java.io.File dir = java.nio.file.Files.createTempDirectory("oracle").toFile();
+    for (String n : new String[] {"a", "b", "c"}) new java.io.File(dir, n).createNewFile();
+    jni(dir);
+    for (java.io.File f : dir.listFiles()) f.delete();
+    dir.delete();
     Thread[] ts = new Thread[16];
     for (int i = 0; i < ts.length; i++) ts[i] = new Thread(AllocOracle::worker, "worker-" + i);
     for (Thread t : ts) t.start();

@@ -26,6 +26,7 @@ AllocModel buildModel(const profile::Profile& p) {
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> index;  // (merged parent, key) -> node
   for (const auto& [id, t] : p.threads) {
     m.collapsed += t.collapsed;
+    m.dropped += t.dropped;
     std::vector<uint32_t> map(t.nodes.size(), 0);  // thread node -> merged node
     for (uint32_t i = 1; i < t.nodes.size(); ++i) {
       uint32_t parent = map[t.nodes[i].parent];
@@ -129,6 +130,25 @@ std::vector<std::string> rowFrames(const AllocModel& m, const SiteRow& row) {
     line = -1;  // callers: the call-site line is not recorded
   }
   return frames;
+}
+
+std::string siteName(const AllocModel& m, const SiteRow& row) {
+  if (!row.site) return "?";
+  const profile::SiteDef& s = *row.site;
+  if (s.kind != profile::SiteKind::Vm && s.kind != profile::SiteKind::Jni) {
+    return frameName(*m.profile, s.method, s.line);
+  }
+  uint32_t ctx = m.nodes[row.node].parent;
+  std::string caller = ctx == 0 ? std::string("<thread root>")
+                                : frameName(*m.profile, m.nodes[ctx].key, -1);
+  return caller + (s.kind == profile::SiteKind::Vm ? " [jvm]" : " [jni]");
+}
+
+const char* originName(profile::SiteKind k) {
+  static const char* const kNames[] = {"new",     "newarray", "anewarray", "multianewarray",
+                                       "clone",   "reflect",  "jvm",       "jni"};
+  auto i = static_cast<size_t>(k);
+  return i < std::size(kNames) ? kNames[i] : "?";
 }
 
 const char* jpKind(profile::ElemKind k) {

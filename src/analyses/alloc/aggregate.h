@@ -33,6 +33,7 @@ struct AllocModel {
   uint64_t objects = 0, arrays = 0, elements = 0, bytes = 0, calls = 0, insns = 0;
   uint64_t unsizedObjects = 0;  // objects of classes without a measured size
   uint64_t collapsed = 0;
+  uint64_t dropped = 0;  // events the runtime could not place in their context
 };
 
 AllocModel buildModel(const profile::Profile& p);
@@ -48,6 +49,15 @@ std::string frameName(const profile::Profile& p, uint32_t methodId, int32_t line
 // Frames of an allocation row, innermost first: the allocating method with the site's
 // line, then its callers.
 std::vector<std::string> rowFrames(const AllocModel& m, const SiteRow& row);
+
+// Where a row's allocation happens: "com.example.Foo.bar(Foo.java:42)"; for allocations
+// without a bytecode (made by the JVM, or by native code through JNI) the calling context's
+// method, marked " [jvm]" or " [jni]".
+std::string siteName(const AllocModel& m, const SiteRow& row);
+
+// How a site allocates: "new", "newarray", "anewarray", "multianewarray", "clone",
+// "reflect", "jvm", "jni".
+const char* originName(profile::SiteKind k);
 
 // JP's element-kind letter of a kind: R, Z, B, C, S, I, F, J, D ("" for objects).
 const char* jpKind(profile::ElemKind k);

@@ -46,6 +46,22 @@ uint32_t keyOf(uint32_t index, ElemKind kind) {
   return profile::kAllocBit | index << 4 | static_cast<uint32_t>(kind);
 }
 
+// Calls whose result is an allocation of a type known only at run time; the probe after
+// them records the result by its runtime class. Unsafe.allocateInstance also makes the
+// instances of lambda expressions (hidden classes, never seen by the class-load hook):
+// the JDK links a capturing lambda to its constructor through a method handle, which
+// allocates in DirectMethodHandle.allocateInstance.
+struct DynamicCall {
+  std::string_view owner, name, descriptor, probe;
+};
+constexpr DynamicCall kDynamicCalls[] = {
+    {"java/lang/reflect/Array", "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;", "dyn"},
+    {"java/lang/reflect/Array", "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;",
+     "dynMulti"},
+    {"jdk/internal/misc/Unsafe", "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;",
+     "dyn"},
+};
+
 class MethodInstrumenter {
  public:
   MethodInstrumenter(Routine& r, uint32_t methodId, IdSource& ids, ClassResult& out)
@@ -123,6 +139,10 @@ class MethodInstrumenter {
       case Op::invokevirtual:
       case Op::invokespecial:
         cloneSite(in, insn);
+        dynamicCallSite(in, insn);
+        break;
+      case Op::invokestatic:
+        dynamicCallSite(in, insn);
         break;
       default:
         break;
@@ -145,11 +165,46 @@ class MethodInstrumenter {
                             {Arg::top("Ljava/lang/Object;"), Arg::i(static_cast<int32_t>(key))}});
   }
 
+  void dynamicCallSite(const instrument::Instruction& in, const classfile::Insn& insn) {
+    auto ref = r_.pool().memberRef(insn.cp());
+    for (const DynamicCall& c : kDynamicCalls) {
+      if (ref.owner != c.owner || ref.name != c.name || ref.descriptor != c.descriptor) continue;
+      uint32_t key = newSite(in, SiteKind::Reflect, {}, ElemKind::Object);
+      r_.after(in.index, Call{kRuntimeClass, std::string(c.probe),
+                              {Arg::top("Ljava/lang/Object;"), Arg::i(static_cast<int32_t>(key))}});
+      return;
+    }
+  }
+
   Routine& r_;
   uint32_t method_;
   IdSource& ids_;
   ClassResult& out_;
 };
+
+// The probed native calls of a rewritten method: the invoke just before each call of a
+// probe that takes the result of the call (cloned, dyn, dynMulti), at its new offset.
+void findProbedCalls(Routine& r, std::vector<ClassResult::ProbedCall>& out) {
+  auto* code = classfile::findAttr<classfile::CodeAttr>(r.member().attributes);
+  if (!code) return;
+  const std::vector<classfile::Insn>& insns = code->code.insns;
+  std::vector<uint32_t> offsets = classfile::computeOffsets(code->code);
+  auto isInvoke = [](Op op) {
+    return op == Op::invokevirtual || op == Op::invokespecial || op == Op::invokestatic;
+  };
+  for (size_t i = 0; i < insns.size(); ++i) {
+    if (insns[i].op != Op::invokestatic) continue;
+    auto ref = r.pool().memberRef(insns[i].cp());
+    if (ref.owner != kRuntimeClass ||
+        (ref.name != "cloned" && ref.name != "dyn" && ref.name != "dynMulti")) {
+      continue;
+    }
+    // The probe's patch is: dup, the key, the probe; so the call is three back.
+    if (i >= 3 && isInvoke(insns[i - 3].op)) {
+      out.push_back({std::string(r.name()), std::string(r.descriptor()), offsets[i - 3]});
+    }
+  }
+}
 
 std::string sourceFile(const classfile::ClassFile& cls) {
   if (auto* sf = classfile::findAttr<classfile::SourceFileAttr>(cls.attributes)) {
@@ -197,6 +252,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
       continue;
     }
     out.changed = true;
+    if (out.sites.size() > sitesMark) findProbedCalls(r, out.probedCalls);
     out.methods.push_back({id, std::string(name), std::string(r.name()),
                            std::string(r.descriptor()), source});
   }

@@ -10,6 +10,9 @@
 //     multianewarray: multi(array, dims, key) (JP sec. 5 counts, read back from the
 //     allocated arrays); after array clone() and super.clone() reaching Object.clone:
 //     cloned(copy, key);
+//   - after Array.newArray / Array.multiNewArray / Unsafe.allocateInstance calls
+//     (reflection, method handles, lambda instances): dyn(result, key) /
+//     dynMulti(result, key), recorded by the result's runtime class;
 //   - with bytecodes=on, at each basic block: block(instructions).
 // The probes live in runtime/agent/java/lang (DragnetRt, DragnetState).
 #pragma once
@@ -25,6 +28,9 @@
 namespace dragnet::analyses::alloc {
 
 inline constexpr const char* kRuntimeClass = "java/lang/DragnetRt";
+// Site indices of dynamic-type allocations count down from here (DragnetRt.DYN_TOP); the
+// instrumenter's count up from 1.
+inline constexpr uint32_t kDynamicTop = (1u << 27) - 1;
 
 struct Options {
   bool bytecodes = false;  // count executed bytecode instructions per context
@@ -42,6 +48,15 @@ struct ClassResult {
   std::vector<profile::MethodDef> methods;
   std::vector<profile::SiteDef> sites;
   std::vector<profile::Failure> failures;  // methods left unchanged, with the reason
+  // Calls to natives that allocate (Object.clone, Array.newArray, ...) followed by a
+  // probe that counts the result, at their offsets in the rewritten code: the agent
+  // ignores the JVM's VMObjectAlloc events for them.
+  struct ProbedCall {
+    std::string method;  // name
+    std::string descriptor;
+    uint32_t bci = 0;
+  };
+  std::vector<ProbedCall> probedCalls;
 };
 
 // True for the classes that must never be instrumented: the runtime helper itself.

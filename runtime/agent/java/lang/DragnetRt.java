@@ -118,6 +118,131 @@ public final class DragnetRt {
     }
   }
 
+  /**
+   * An allocation whose type is known only at run time, in the current context: the result
+   * of Array.newInstance / Unsafe.allocateInstance (reflection), a capturing lambda's
+   * instance, and (called by the agent through JNI) objects the JVM allocates natively:
+   * VMObjectAlloc events and JNI New* functions. `base` is the site key of the call site
+   * (or the agent's key for VM / JNI allocations); the allocation is recorded under a key
+   * for the pair (base, runtime class): dynKey().
+   */
+  public static void dyn(Object obj, int base) {
+    if (obj == null) return;
+    DragnetState s = state();
+    if (s == null) return;
+    one(s, obj, base);
+  }
+
+  /**
+   * After Array.multiNewArray (reflective multi-dimensional arrays): every allocated
+   * level, as multi() does for multianewarray. Levels the JVM did not allocate are null.
+   */
+  public static void dynMulti(Object array, int base) {
+    if (array == null) return;
+    DragnetState s = state();
+    if (s == null) return;
+    long arrays = 1;
+    Object first = array;
+    while (first != null && arrays > 0) {
+      int length = java.lang.reflect.Array.getLength(first);
+      int key = s.dynKey(base, first.getClass(), kindOf(first));
+      if (key == 0) return;
+      record(s, key, arrays, length);
+      arrays *= length;
+      first = length > 0 && first instanceof Object[] ? ((Object[]) first)[0] : null;
+    }
+  }
+
+  private static void one(DragnetState s, Object obj, int base) {
+    int kind = kindOf(obj);
+    int key = s.dynKey(base, obj.getClass(), kind);
+    if (key == 0) return;
+    if (kind == ELEM_OBJECT) {
+      int node = s.child(s.current(), key);
+      s.count[node]++;
+    } else {
+      record(s, key, 1, java.lang.reflect.Array.getLength(obj));
+    }
+  }
+
+  // The element kind of obj's class, with instanceof only (Class methods are instrumented).
+  private static int kindOf(Object o) {
+    if (o instanceof Object[]) return ELEM_REF;
+    if (o instanceof boolean[]) return 2;
+    if (o instanceof byte[]) return 3;
+    if (o instanceof char[]) return 4;
+    if (o instanceof short[]) return 5;
+    if (o instanceof int[]) return 6;
+    if (o instanceof float[]) return 7;
+    if (o instanceof long[]) return 8;
+    if (o instanceof double[]) return 9;
+    return ELEM_OBJECT;
+  }
+
+  // Keys for (base site, runtime class) pairs, shared by all threads. Entry i has site index
+  // DYN_TOP - i (the agent's static sites count up from 1, so the two never meet). The
+  // agent reads dynCount, then entries below it, and writes a site definition for each.
+  static final int DYN_TOP = (1 << 27) - 1;
+  private static final Object DYN_LOCK = new Object();
+  static Class<?>[] dynClass = new Class<?>[64];
+  static int[] dynBase = new int[64];
+  static int[] dynKeys = new int[64];
+  static volatile int dynCount;
+  private static int[] dynIndex = new int[128];  // open addressing: entry + 1, 0 = empty
+
+  /** The key of (base, c); 0 if no more keys can be made (the event is dropped). */
+  static int globalDynKey(int base, Class<?> c, int kind) {
+    synchronized (DYN_LOCK) {
+      int mask = dynIndex.length - 1;
+      int slot = dynHash(base, c) & mask;
+      for (int e; (e = dynIndex[slot]) != 0; slot = (slot + 1) & mask) {
+        if (dynClass[e - 1] == c && dynBase[e - 1] == base) return dynKeys[e - 1];
+      }
+      int n = dynCount;
+      if (n >= DYN_TOP / 2) return 0;
+      try {
+        if (n == dynClass.length) {
+          Class<?>[] cs = new Class<?>[2 * n];
+          System.arraycopy(dynClass, 0, cs, 0, n);
+          dynBase = grown(dynBase, n);
+          dynKeys = grown(dynKeys, n);
+          dynClass = cs;
+        }
+        if (2 * (n + 1) > dynIndex.length) {
+          dynIndex = new int[2 * dynIndex.length];
+          mask = dynIndex.length - 1;
+          for (int i = 0; i < n; i++) dynInsert(i, mask);
+        }
+      } catch (Throwable t) {
+        return 0;
+      }
+      int key = 0x80000000 | (DYN_TOP - n) << 4 | kind;
+      dynClass[n] = c;
+      dynBase[n] = base;
+      dynKeys[n] = key;
+      dynInsert(n, mask);
+      dynCount = n + 1;  // volatile: the agent reads entries below it
+      return key;
+    }
+  }
+
+  static int dynHash(int base, Class<?> c) {
+    int h = System.identityHashCode(c) * 0x9E3779B1 + base * 0x85EBCA6B;
+    return h ^ (h >>> 15);
+  }
+
+  private static void dynInsert(int entry, int mask) {
+    int slot = dynHash(dynBase[entry], dynClass[entry]) & mask;
+    while (dynIndex[slot] != 0) slot = (slot + 1) & mask;
+    dynIndex[slot] = entry + 1;
+  }
+
+  private static int[] grown(int[] a, int used) {
+    int[] b = new int[2 * a.length];
+    System.arraycopy(a, 0, b, 0, used);
+    return b;
+  }
+
   /** bytecodes=on: the size of each basic block as it starts. */
   public static void block(int instructions) {
     DragnetState s = state();
@@ -125,7 +250,7 @@ public final class DragnetRt {
   }
 
   // `arrays` arrays of `length` elements each, in the current context.
-  private static void record(DragnetState s, int key, long arrays, int length) {
+  static void record(DragnetState s, int key, long arrays, int length) {
     int node = s.child(s.current(), key);
     s.count[node] += arrays;
     s.elements[node] += arrays * length;

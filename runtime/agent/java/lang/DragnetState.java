@@ -38,6 +38,13 @@ public final class DragnetState {
   public long collapsed;  // frames collapsed because of the depth limit
   public long dropped;  // events that went to the root because the tree could not grow
 
+  // This thread's cache of DragnetRt.globalDynKey: (base key, class) -> key, so that the
+  // shared table's lock is taken once per pair and thread.
+  private Class<?>[] dynClass = new Class<?>[16];
+  private int[] dynBase = new int[16];
+  private int[] dynKey = new int[16];
+  private int dynUsed;
+
   DragnetState(int maxDepth) {
     this.maxDepth = maxDepth;
     int n = 256;
@@ -105,6 +112,50 @@ public final class DragnetState {
       if (key[stack[i]] == methodId) return i;
     }
     return 0;
+  }
+
+  // The key of the allocation of a `c` (element kind `kind`) at dynamic site `base`; 0 when
+  // no key could be made (counted in `dropped`).
+  int dynKey(int base, Class<?> c, int kind) {
+    int mask = dynClass.length - 1;
+    int slot = DragnetRt.dynHash(base, c) & mask;
+    for (Class<?> e; (e = dynClass[slot]) != null; slot = (slot + 1) & mask) {
+      if (e == c && dynBase[slot] == base) return dynKey[slot];
+    }
+    int k = DragnetRt.globalDynKey(base, c, kind);
+    if (k == 0) {
+      dropped++;
+      return 0;
+    }
+    if (2 * (dynUsed + 1) > dynClass.length) {
+      Class<?>[] oc = dynClass;
+      int[] ob = dynBase, ok = dynKey;
+      try {  // all three first, so that a failure leaves the old cache intact
+        Class<?>[] nc = new Class<?>[2 * oc.length];
+        int[] nb = new int[2 * oc.length];
+        dynKey = new int[2 * oc.length];
+        dynBase = nb;
+        dynClass = nc;
+      } catch (Throwable t) {
+        return k;  // not cached: the next event asks the shared table again
+      }
+      dynUsed = 0;
+      for (int i = 0; i < oc.length; i++) {
+        if (oc[i] != null) cache(ob[i], oc[i], ok[i]);
+      }
+    }
+    cache(base, c, k);
+    return k;
+  }
+
+  private void cache(int base, Class<?> c, int k) {
+    int mask = dynClass.length - 1;
+    int slot = DragnetRt.dynHash(base, c) & mask;
+    while (dynClass[slot] != null) slot = (slot + 1) & mask;
+    dynClass[slot] = c;
+    dynBase[slot] = base;
+    dynKey[slot] = k;
+    dynUsed++;
   }
 
   // The node (p, k), created on first use.

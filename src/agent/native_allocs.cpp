@@ -1,0 +1,254 @@
+#include "agent/native_allocs.h"
+
+#include <atomic>
+#include <cstdarg>
+#include <mutex>
+#include <set>
+#include <tuple>
+
+namespace dragnet::agent {
+namespace {
+
+thread_local bool tInAgent = false;
+
+struct State {
+  std::atomic<bool> active{false};
+  jvmtiEnv* jvmti = nullptr;
+  const JNINativeInterface_* original = nullptr;  // the JVM's table, for the real calls
+  JNINativeInterface_ wrapped{};
+  jclass rt = nullptr;  // java/lang/DragnetRt (global ref)
+  jmethodID dyn = nullptr;
+  jfieldID stringValue = nullptr;  // java/lang/String.value
+  jint vmBase = 0, jniBase = 0;
+  jmethodID covered[4] = {};  // natives whose allocation a probe at the call site counts
+
+  std::mutex mu;
+  std::set<std::tuple<std::string, std::string, std::string, uint32_t>> probed;
+};
+
+State& state() {
+  static State* s = new State();  // never destroyed: callbacks may run until the JVM exits
+  return *s;
+}
+
+// Records `obj` in the current context of this thread, under base site `base`.
+void record(JNIEnv* jni, jobject obj, jint base) {
+  State& s = state();
+  if (!obj || tInAgent || !s.active.load(std::memory_order_acquire)) return;
+  if (s.original->ExceptionCheck(jni)) return;  // calling Java now would be illegal
+  tInAgent = true;
+  s.original->CallStaticVoidMethod(jni, s.rt, s.dyn, obj, base);
+  if (s.original->ExceptionCheck(jni)) s.original->ExceptionClear(jni);  // ours, not theirs
+  tInAgent = false;
+}
+
+void recordJni(JNIEnv* jni, jobject obj) { record(jni, obj, state().jniBase); }
+
+// A String made natively comes with its value array, allocated by the JVM too.
+void recordJniString(JNIEnv* jni, jstring str) {
+  State& s = state();
+  if (!str || tInAgent || !s.active.load(std::memory_order_acquire)) return;
+  recordJni(jni, str);
+  if (!s.stringValue) return;
+  jobject value = s.original->GetObjectField(jni, str, s.stringValue);
+  recordJni(jni, value);
+  if (value) s.original->DeleteLocalRef(jni, value);
+}
+
+// ---- JNI wrappers: the real function, then the record ----
+
+jobject JNICALL wAllocObject(JNIEnv* jni, jclass c) {
+  jobject o = state().original->AllocObject(jni, c);
+  recordJni(jni, o);
+  return o;
+}
+
+jobject JNICALL wNewObjectV(JNIEnv* jni, jclass c, jmethodID m, va_list args) {
+  jobject o = state().original->NewObjectV(jni, c, m, args);
+  recordJni(jni, o);
+  return o;
+}
+
+jobject JNICALL wNewObject(JNIEnv* jni, jclass c, jmethodID m, ...) {
+  va_list args;
+  va_start(args, m);
+  jobject o = state().original->NewObjectV(jni, c, m, args);
+  va_end(args);
+  recordJni(jni, o);
+  return o;
+}
+
+jobject JNICALL wNewObjectA(JNIEnv* jni, jclass c, jmethodID m, const jvalue* args) {
+  jobject o = state().original->NewObjectA(jni, c, m, args);
+  recordJni(jni, o);
+  return o;
+}
+
+jobjectArray JNICALL wNewObjectArray(JNIEnv* jni, jsize n, jclass c, jobject init) {
+  jobjectArray o = state().original->NewObjectArray(jni, n, c, init);
+  recordJni(jni, o);
+  return o;
+}
+
+jstring JNICALL wNewString(JNIEnv* jni, const jchar* chars, jsize n) {
+  jstring o = state().original->NewString(jni, chars, n);
+  recordJniString(jni, o);
+  return o;
+}
+
+jstring JNICALL wNewStringUTF(JNIEnv* jni, const char* utf) {
+  jstring o = state().original->NewStringUTF(jni, utf);
+  recordJniString(jni, o);
+  return o;
+}
+
+jobject JNICALL wNewDirectByteBuffer(JNIEnv* jni, void* address, jlong capacity) {
+  jobject o = state().original->NewDirectByteBuffer(jni, address, capacity);
+  recordJni(jni, o);
+  return o;
+}
+
+// New<Primitive>Array: one wrapper per function, made by a template over the member.
+template <class A, A (JNICALL* JNINativeInterface_::*F)(JNIEnv*, jsize)>
+A JNICALL wNewArray(JNIEnv* jni, jsize n) {
+  A o = (state().original->*F)(jni, n);
+  recordJni(jni, o);
+  return o;
+}
+
+void installWrappers(State& s) {
+  JNINativeInterface_& t = s.wrapped;
+  t.AllocObject = wAllocObject;
+  t.NewObject = wNewObject;
+  t.NewObjectV = wNewObjectV;
+  t.NewObjectA = wNewObjectA;
+  t.NewObjectArray = wNewObjectArray;
+  t.NewString = wNewString;
+  t.NewStringUTF = wNewStringUTF;
+  t.NewDirectByteBuffer = wNewDirectByteBuffer;
+  using I = JNINativeInterface_;
+  t.NewBooleanArray = wNewArray<jbooleanArray, &I::NewBooleanArray>;
+  t.NewByteArray = wNewArray<jbyteArray, &I::NewByteArray>;
+  t.NewCharArray = wNewArray<jcharArray, &I::NewCharArray>;
+  t.NewShortArray = wNewArray<jshortArray, &I::NewShortArray>;
+  t.NewIntArray = wNewArray<jintArray, &I::NewIntArray>;
+  t.NewLongArray = wNewArray<jlongArray, &I::NewLongArray>;
+  t.NewFloatArray = wNewArray<jfloatArray, &I::NewFloatArray>;
+  t.NewDoubleArray = wNewArray<jdoubleArray, &I::NewDoubleArray>;
+}
+
+std::string deallocated(jvmtiEnv* jvmti, char* p) {
+  std::string s = p ? p : "";
+  if (p) jvmti->Deallocate(reinterpret_cast<unsigned char*>(p));
+  return s;
+}
+
+// The class (internal name), name and descriptor of `method`.
+bool methodNames(State& s, jmethodID method, std::string& cls, std::string& name,
+                    std::string& desc) {
+  char *n = nullptr, *d = nullptr, *sig = nullptr;
+  jclass owner = nullptr;
+  if (s.jvmti->GetMethodName(method, &n, &d, nullptr) != JVMTI_ERROR_NONE) return false;
+  name = deallocated(s.jvmti, n);
+  desc = deallocated(s.jvmti, d);
+  if (s.jvmti->GetMethodDeclaringClass(method, &owner) != JVMTI_ERROR_NONE) return false;
+  s.jvmti->GetClassSignature(owner, &sig, nullptr);
+  std::string v = deallocated(s.jvmti, sig);
+  cls = v.size() > 2 ? v.substr(1, v.size() - 2) : v;
+  return true;
+}
+
+// True if a probe at the caller's call site counts this VM allocation already.
+bool countedByProbe(State& s, jthread thread) {
+  jvmtiFrameInfo frames[2];
+  jint n = 0;
+  if (s.jvmti->GetStackTrace(thread, 0, 2, frames, &n) != JVMTI_ERROR_NONE || n < 2) {
+    return false;
+  }
+  bool covered = false;
+  for (jmethodID m : s.covered) covered |= m != nullptr && m == frames[0].method;
+  if (!covered) return false;
+  std::string cls, name, desc;
+  if (!methodNames(s, frames[1].method, cls, name, desc)) return false;
+  auto bci = static_cast<uint32_t>(frames[1].location);
+  std::lock_guard lock(s.mu);
+  return s.probed.count({cls, name, desc, bci}) != 0;
+}
+
+}  // namespace
+
+AgentScope::AgentScope() : saved_(tInAgent) { tInAgent = true; }
+AgentScope::~AgentScope() { tInAgent = saved_; }
+
+bool addNativeAllocCapabilities(jvmtiEnv* jvmti) {
+  jvmtiCapabilities caps{};
+  caps.can_generate_vm_object_alloc_events = 1;
+  return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE;
+}
+
+void noteProbedCalls(std::vector<ProbedCall> calls) {
+  if (calls.empty()) return;
+  State& s = state();
+  std::lock_guard lock(s.mu);
+  for (ProbedCall& c : calls) {
+    s.probed.emplace(std::move(c.cls), std::move(c.name), std::move(c.descriptor), c.bci);
+  }
+}
+
+bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t jniBase,
+                       std::string& error) {
+  State& s = state();
+  s.jvmti = jvmti;
+  s.vmBase = static_cast<jint>(vmBase);
+  s.jniBase = static_cast<jint>(jniBase);
+  jclass rt = jni->FindClass("java/lang/DragnetRt");
+  jclass object = jni->FindClass("java/lang/Object");
+  jclass array = jni->FindClass("java/lang/reflect/Array");
+  jclass unsafe = jni->FindClass("jdk/internal/misc/Unsafe");
+  jclass string = jni->FindClass("java/lang/String");
+  if (!rt || !object || !array || !unsafe || !string) {
+    jni->ExceptionClear();
+    error = "a class the agent needs for native allocations is missing";
+    return false;
+  }
+  s.rt = static_cast<jclass>(jni->NewGlobalRef(rt));
+  s.dyn = jni->GetStaticMethodID(rt, "dyn", "(Ljava/lang/Object;I)V");
+  s.covered[0] = jni->GetMethodID(object, "clone", "()Ljava/lang/Object;");
+  s.covered[1] = jni->GetStaticMethodID(array, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;");
+  s.covered[2] =
+      jni->GetStaticMethodID(array, "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;");
+  s.covered[3] = jni->GetMethodID(unsafe, "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;");
+  s.stringValue = jni->GetFieldID(string, "value", "[B");
+  if (jni->ExceptionCheck() || !s.dyn) {
+    jni->ExceptionClear();
+    error = "a method the agent needs for native allocations is missing";
+    return false;
+  }
+  jniNativeInterface* table = nullptr;
+  if (jvmti->GetJNIFunctionTable(&table) != JVMTI_ERROR_NONE) {
+    error = "cannot read the JNI function table";
+    return false;
+  }
+  s.original = table;  // JVMTI-allocated copy, kept for the life of the JVM
+  s.wrapped = *table;
+  installWrappers(s);
+  if (jvmti->SetJNIFunctionTable(&s.wrapped) != JVMTI_ERROR_NONE) {
+    error = "cannot install the JNI function wrappers";
+    return false;
+  }
+  s.active.store(true, std::memory_order_release);
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_OBJECT_ALLOC, nullptr);
+  return true;
+}
+
+void stopNativeAllocs() { state().active.store(false, std::memory_order_release); }
+
+void JNICALL onVMObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass,
+                             jlong) {
+  State& s = state();
+  if (tInAgent || !s.active.load(std::memory_order_acquire)) return;
+  if (countedByProbe(s, thread)) return;
+  record(jni, object, s.vmBase);
+}
+
+}  // namespace dragnet::agent
