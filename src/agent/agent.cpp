@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,6 +20,7 @@
 #include "agent/options.h"
 #include "agent/recorder.h"
 #include "agent/runtime_bridge.h"
+#include "agent/sampler.h"
 #include "analyses/alloc/alloc_instrumenter.h"
 #include "classfile/class_file.h"
 
@@ -30,7 +32,8 @@ struct Agent {
   std::string outPath;
   jvmtiEnv* jvmti = nullptr;
   profile::Writer writer;
-  std::unique_ptr<Recorder> recorder;
+  std::unique_ptr<Recorder> recorder;  // exact mode
+  std::unique_ptr<Sampler> sampler;    // sample=SIZE
   analyses::alloc::IdSource ids;
   analyses::alloc::Options alloc;
   std::atomic<bool> threadFieldAdded{false};
@@ -115,7 +118,9 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
     a.cv.wait_for(lock, std::chrono::seconds(a.options.flushSeconds));
     if (a.stopping) break;
     lock.unlock();
-    {
+    if (a.sampler) {
+      a.sampler->flush(false);
+    } else {
       AgentScope scope;
       a.recorder->flushAll(jni, false);
     }
@@ -148,6 +153,52 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
     say("warning: " + error + "; allocations by the JVM and by JNI are not counted");
   }
   if (a.options.flushSeconds > 0) startFlushThread(jni);
+}
+
+void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object,
+                            jclass cls, jlong size) {
+  gAgent->sampler->onSample(jni, thread, object, cls, size);
+}
+
+void JNICALL onVMInitSampled(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  if (gAgent->options.flushSeconds > 0) startFlushThread(jni);
+}
+
+void JNICALL onVMDeathSampled(jvmtiEnv* jvmti, JNIEnv*) {
+  Agent& a = *gAgent;
+  jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  {
+    std::lock_guard lock(a.mu);
+    a.stopping = true;
+  }
+  a.cv.notify_all();
+  a.sampler->flush(true);
+  uint64_t bytes = a.writer.bytesWritten();
+  a.writer.close();
+  say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " +
+      std::to_string(a.sampler->samples()) + " samples)");
+}
+
+// sample=SIZE: nothing is rewritten; the JVM's allocation sampler feeds the profile.
+jint startSampled(Agent& a) {
+  std::string error;
+  a.sampler = std::make_unique<Sampler>(a.jvmti, a.writer, a.options.sample, a.options.depth);
+  if (!a.sampler->configure(error)) {
+    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
+    return JNI_ERR;
+  }
+  jvmtiEventCallbacks cb{};
+  cb.SampledObjectAlloc = onSampledAlloc;
+  cb.VMInit = onVMInitSampled;
+  cb.VMDeath = onVMDeathSampled;
+  a.jvmti->SetEventCallbacks(&cb, sizeof cb);
+  for (jvmtiEvent e : {JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH}) {
+    a.jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
+  }
+  say("sampling allocations (one per ~" + std::to_string(a.options.sample) + " bytes) to " +
+      a.outPath);
+  return JNI_OK;
 }
 
 void JNICALL onThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) {
@@ -195,6 +246,18 @@ jint start(JavaVM* vm, const char* optionText) {
     std::fprintf(stderr, "dragnet: this JVM does not offer JVMTI 11 (Java 11 or newer needed)\n");
     return JNI_ERR;
   }
+  if (!a->writer.open(a->outPath, error)) {
+    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
+    return JNI_ERR;
+  }
+  std::map<std::string, std::string> meta{{"mode", a->options.mode},
+                                          {"bytecodes", a->options.bytecodes ? "on" : "off"},
+                                          {"depth", std::to_string(a->options.depth)},
+                                          {"pid", std::to_string(::getpid())},
+                                          {"options", optionText ? optionText : ""}};
+  if (a->options.sample > 0) meta["sample"] = std::to_string(a->options.sample);
+  a->writer.meta(meta);
+  if (a->options.sample > 0) return startSampled(*a);
   jvmtiCapabilities caps{};
   caps.can_generate_all_class_hook_events = 1;
   caps.can_generate_early_vmstart = 1;
@@ -204,16 +267,7 @@ jint start(JavaVM* vm, const char* optionText) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;
   }
-  if (!a->writer.open(a->outPath, error)) {
-    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
-    return JNI_ERR;
-  }
   a->recorder = std::make_unique<Recorder>(a->jvmti, a->writer);
-  a->writer.meta({{"mode", a->options.mode},
-                  {"bytecodes", a->options.bytecodes ? "on" : "off"},
-                  {"depth", std::to_string(a->options.depth)},
-                  {"pid", std::to_string(::getpid())},
-                  {"options", optionText ? optionText : ""}});
   jvmtiEventCallbacks cb{};
   cb.ClassFileLoadHook = onClassFileLoad;
   cb.VMStart = onVMStart;

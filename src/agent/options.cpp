@@ -10,6 +10,8 @@ const char* const kOptionHelp =
     "                     context (default)\n"
     "  out=FILE           profile file to write (default: dragnet-<pid>.dragnet)\n"
     "  bytecodes=on|off   also count executed bytecode instructions per context (off)\n"
+    "  sample=SIZE        no rewriting: sample about one allocation per SIZE bytes (e.g.\n"
+    "                     512k) with JVM stack traces; counts are estimates (off)\n"
     "  depth=N            keep contexts up to N frames deep; deeper calls are collapsed\n"
     "                     into the deepest kept context and counted (1024; 0 = no limit)\n"
     "  flush=SECONDS      write the recorded data every SECONDS so that a killed JVM\n"
@@ -28,6 +30,26 @@ bool parseBool(std::string_view v, bool& out) {
 bool parseUint(std::string_view v, uint32_t& out) {
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
   return ec == std::errc() && end == v.data() + v.size() && !v.empty();
+}
+
+// A size in bytes: a number with an optional k, m or g suffix (powers of 1024).
+bool parseSize(std::string_view v, uint64_t& out) {
+  uint64_t scale = 1;
+  if (!v.empty()) {
+    switch (v.back() | 0x20) {
+      case 'k': scale = 1u << 10; break;
+      case 'm': scale = 1u << 20; break;
+      case 'g': scale = 1u << 30; break;
+      default: break;
+    }
+    if (scale != 1) v.remove_suffix(1);
+  }
+  uint64_t n = 0;
+  auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (ec != std::errc() || end != v.data() + v.size() || v.empty() || n == 0) return false;
+  if (n > (uint64_t{1} << 31) / scale) return false;  // JVMTI takes a jint
+  out = n * scale;
+  return true;
 }
 
 bool apply(std::string_view key, std::string_view value, bool hasValue, Options& o,
@@ -50,6 +72,8 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     o.out = value;
   } else if (key == "bytecodes") {
     if (!parseBool(value, o.bytecodes)) return bad("expected on or off");
+  } else if (key == "sample") {
+    if (!parseSize(value, o.sample)) return bad("expected a size such as 512k (1 to 2g)");
   } else if (key == "depth") {
     if (!parseUint(value, o.depth)) return bad("expected a number");
   } else if (key == "flush") {
@@ -63,9 +87,7 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
   return true;
 }
 
-}  // namespace
-
-bool parseOptions(std::string_view text, Options& out, std::string& error) {
+bool parseItems(std::string_view text, Options& out, std::string& error) {
   while (!text.empty()) {
     size_t comma = text.find(',');
     std::string_view item = text.substr(0, comma);
@@ -75,6 +97,17 @@ bool parseOptions(std::string_view text, Options& out, std::string& error) {
     std::string_view key = item.substr(0, eq);
     std::string_view value = eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1);
     if (!apply(key, value, eq != std::string_view::npos, out, error)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parseOptions(std::string_view text, Options& out, std::string& error) {
+  if (!parseItems(text, out, error)) return false;
+  if (out.sample > 0 && out.bytecodes) {
+    error = "options 'sample' and 'bytecodes' exclude each other (sampling rewrites nothing)";
+    return false;
   }
   return true;
 }

@@ -13,6 +13,8 @@ struct Options {
   std::string mode = "alloc";
   std::string out;            // empty: dragnet-<pid>.dragnet in the working directory
   bool bytecodes = false;     // count executed bytecode instructions per context
+  uint64_t sample = 0;        // > 0: sample about one allocation per `sample` bytes instead
+                              // of rewriting classes (JVMTI SampledObjectAlloc)
   uint32_t depth = 1024;      // deepest context kept; deeper frames are collapsed (0: none)
   uint32_t flushSeconds = 5;  // background flush interval (0: only at thread end / exit)
   bool quiet = false;         // no start and end lines on stderr

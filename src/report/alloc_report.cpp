@@ -83,9 +83,20 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
       << "  arrays     " << num(m.arrays) << " (" << num(m.elements) << " elements)\n"
       << "  bytes      " << num(m.bytes);
   if (m.unsizedObjects) out << " (+ " << num(m.unsizedObjects) << " objects of unmeasured size)";
-  out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1)
-      << " contexts, " << p.threads.size() << " threads\n";
+  if (m.sampleInterval) {  // sampling sees allocations only, never calls
+    out << "\n  contexts   " << num(m.nodes.size() - 1) << "\n";
+  } else {
+    out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1)
+        << " contexts, " << p.threads.size() << " threads\n";
+  }
   if (m.insns) out << "  bytecodes  " << num(m.insns) << "\n";
+  if (m.sampleInterval) {
+    auto samples = p.totals.find("samples");
+    out << "  sampled    about one allocation per " << num(m.sampleInterval)
+        << " bytes; counts and bytes are estimates"
+        << (samples != p.totals.end() ? " from " + samples->second + " samples" : std::string())
+        << "\n";
+  }
   if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
   if (m.dropped) {
     out << "  dropped    " << num(m.dropped)
@@ -164,8 +175,9 @@ void writeTree(std::ostream& out, const AllocModel& m, const std::vector<uint64_
       if (s != m.profile->sites.end() && s->second.line >= 0) out << " (line " << s->second.line << ")";
       out << "\n";
     } else {
-      out << analyses::alloc::frameName(*m.profile, n.key, -1) << "  " << num(n.c.count)
-          << " calls\n";
+      out << analyses::alloc::frameName(*m.profile, n.key, -1);
+      if (!m.sampleInterval) out << "  " << num(n.c.count) << " calls";
+      out << "\n";
       writeTree(out, m, inc, k, depth + 1, floor);
     }
   }

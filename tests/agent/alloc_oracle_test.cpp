@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -29,29 +30,32 @@ class AllocOracle : public ::testing::TestWithParam<std::string> {
  protected:
   static fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle"; }
 
-  // Compiles the oracle once per process.
+  // Compiles the oracles once per process.
   static void compile() {
     static bool done = false;
     if (done) return;
     fs::create_directories(work() / "classes");
-    std::string cmd = "javac --release 11 -d '" + (work() / "classes").string() + "' '" +
-                      std::string(DRAGNET_SOURCE_DIR) + "/tests/agent/AllocOracle.java'";
+    std::string src = std::string(DRAGNET_SOURCE_DIR) + "/tests/agent/";
+    std::string cmd = "javac --release 11 -d '" + (work() / "classes").string() + "' '" + src +
+                      "AllocOracle.java' '" + src + "SampleOracle.java'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     done = true;
   }
 
-  void run(const std::string& java) {
+  void run(const std::string& java, const std::string& program = "AllocOracle",
+           const std::string& options = "", const std::string& expected = "oracle done\n") {
     compile();
     fs::path prof = work() / ("oracle-" + std::to_string(::getpid()) + ".dragnet");
     fs::path out = work() / "stdout.txt";
     std::string cmd = "'" + java + "' -agentpath:'" + std::string(DRAGNET_AGENT) +
-                      "'=quiet=on,out='" + prof.string() + "' -cp '" +
-                      (work() / "classes").string() + "' AllocOracle > '" + out.string() + "'";
+                      "'=quiet=on" + options + ",out='" + prof.string() + "' -cp '" +
+                      (work() / "classes").string() + "' " + program + " > '" + out.string() +
+                      "'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream f(out);
     std::stringstream s;
     s << f.rdbuf();
-    EXPECT_EQ(s.str(), "oracle done\n");
+    EXPECT_EQ(s.str(), expected);
     std::string error;
     ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), profile_, error)) << error;
     EXPECT_TRUE(profile_.complete);
@@ -198,6 +202,24 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   // 16 threads x 500.
   EXPECT_EQ(sum("AllocOracle.worker(", "AllocOracle$Point").count, 8000u);
   EXPECT_GE(profile_.threads.size(), 17u);
+}
+
+// sample=64k: no rewriting; the estimates of two sites with known totals (about 3,200 and
+// 1,500 samples) land within 15% of the truth (more than 5 standard deviations).
+TEST_P(AllocOracle, SampledEstimatesAreClose) {
+  run(GetParam(), "SampleOracle", ",sample=64k", "sample oracle done\n");
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(profile_.meta["sample"], "65536");
+  EXPECT_EQ(profile_.totals.count("classes.instrumented"), 0u);  // nothing was rewritten
+  EXPECT_GT(std::stoull(profile_.totals["samples"]), 3000u);
+  Sum big = sum("SampleOracle.big(SampleOracle.java:8)", "long[]", "J");
+  Sum small = sum("SampleOracle.small(SampleOracle.java:13)", "java.lang.Object[]", "R");
+  auto near = [](double estimate, double truth) { return std::abs(estimate / truth - 1) < 0.15; };
+  EXPECT_PRED2(near, big.count, 200000.0);
+  EXPECT_PRED2(near, big.elements, 200000.0 * 128);
+  EXPECT_PRED2(near, big.bytes, 208000000.0);
+  EXPECT_PRED2(near, small.count, 4000000.0);
+  EXPECT_PRED2(near, small.bytes, 96000000.0);
 }
 
 std::vector<std::string> javas() {

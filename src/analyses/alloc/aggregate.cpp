@@ -1,6 +1,7 @@
 #include "analyses/alloc/aggregate.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 namespace dragnet::analyses::alloc {
@@ -22,6 +23,9 @@ void add(Counters& into, const Counters& c) {
 AllocModel buildModel(const profile::Profile& p) {
   AllocModel m;
   m.profile = &p;
+  if (auto s = p.meta.find("sample"); s != p.meta.end()) {
+    m.sampleInterval = std::strtoull(s->second.c_str(), nullptr, 10);
+  }
   m.nodes.push_back(MergedNode{});
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> index;  // (merged parent, key) -> node
   for (const auto& [id, t] : p.threads) {
@@ -63,8 +67,12 @@ AllocModel buildModel(const profile::Profile& p) {
       m.elements += n.c.elements;
     } else {
       auto size = row.site ? p.classSizes.find(row.site->type) : p.classSizes.end();
-      row.bytesKnown = size != p.classSizes.end();
-      row.bytes = row.bytesKnown ? n.c.count * size->second : 0;
+      row.bytesKnown = size != p.classSizes.end() || n.c.bytes > 0;
+      if (n.c.bytes > 0) {
+        row.bytes = n.c.bytes;  // sampled: estimated from the sampled objects' sizes
+      } else {
+        row.bytes = row.bytesKnown ? n.c.count * size->second : 0;
+      }
       n.c.bytes = row.bytes;
       n.bytesKnown = row.bytesKnown;
       m.objects += n.c.count;

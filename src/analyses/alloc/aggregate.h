@@ -33,6 +33,7 @@ struct AllocModel {
   uint64_t objects = 0, arrays = 0, elements = 0, bytes = 0, calls = 0, insns = 0;
   uint64_t unsizedObjects = 0;  // objects of classes without a measured size
   uint64_t collapsed = 0;
+  uint64_t sampleInterval = 0;  // > 0: a sampled profile; counts and bytes are estimates
   uint64_t dropped = 0;  // events the runtime could not place in their context
 };
 

@@ -1,0 +1,185 @@
+#include "agent/sampler.h"
+
+#include <cmath>
+
+#include "analyses/alloc/alloc_instrumenter.h"
+
+namespace dragnet::agent {
+namespace {
+
+constexpr uint32_t kMaxFrames = 2048;  // JVMTI stack traces are read into a fixed buffer
+
+std::string take(jvmtiEnv* jvmti, char* p) {
+  std::string s = p ? p : "";
+  if (p) jvmti->Deallocate(reinterpret_cast<unsigned char*>(p));
+  return s;
+}
+
+// "Ljava/lang/String;" -> "java/lang/String"; array descriptors stay as they are.
+std::string internalName(std::string sig) {
+  if (sig.size() > 2 && sig.front() == 'L' && sig.back() == ';') return sig.substr(1, sig.size() - 2);
+  return sig;
+}
+
+uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llround(v)); }
+
+}  // namespace
+
+Sampler::Sampler(jvmtiEnv* jvmti, profile::Writer& writer, uint64_t interval, uint32_t maxDepth)
+    : jvmti_(jvmti),
+      writer_(writer),
+      interval_(interval),
+      maxDepth_(maxDepth == 0 || maxDepth > kMaxFrames ? kMaxFrames : maxDepth) {
+  nodes_.push_back(Node{0, profile::kRootKey});
+}
+
+bool Sampler::configure(std::string& error) {
+  jvmtiCapabilities caps{};
+  caps.can_generate_sampled_object_alloc_events = 1;
+  caps.can_get_line_numbers = 1;
+  caps.can_get_source_file_name = 1;
+  if (jvmti_->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
+    error = "the JVM does not offer allocation sampling (JVMTI SampledObjectAlloc)";
+    return false;
+  }
+  if (jvmti_->SetHeapSamplingInterval(static_cast<jint>(interval_)) != JVMTI_ERROR_NONE) {
+    error = "the JVM refused the sampling interval " + std::to_string(interval_);
+    return false;
+  }
+  return true;
+}
+
+uint32_t Sampler::methodId(jmethodID m) {
+  auto [it, fresh] = methods_.try_emplace(m, static_cast<uint32_t>(methods_.size() + 1));
+  if (!fresh) return it->second;
+  profile::MethodDef d;
+  d.id = it->second;
+  char *name = nullptr, *desc = nullptr;
+  if (jvmti_->GetMethodName(m, &name, &desc, nullptr) == JVMTI_ERROR_NONE) {
+    d.name = take(jvmti_, name);
+    d.descriptor = take(jvmti_, desc);
+  }
+  jclass owner = nullptr;
+  if (jvmti_->GetMethodDeclaringClass(m, &owner) == JVMTI_ERROR_NONE) {
+    char* sig = nullptr;
+    if (jvmti_->GetClassSignature(owner, &sig, nullptr) == JVMTI_ERROR_NONE) {
+      d.cls = internalName(take(jvmti_, sig));
+    }
+    char* source = nullptr;
+    if (jvmti_->GetSourceFileName(owner, &source) == JVMTI_ERROR_NONE) {
+      d.source = take(jvmti_, source);
+    }
+  }
+  newMethods_.push_back(std::move(d));
+  return it->second;
+}
+
+int32_t Sampler::lineOf(jmethodID m, jlocation bci) {
+  jint n = 0;
+  jvmtiLineNumberEntry* table = nullptr;
+  if (jvmti_->GetLineNumberTable(m, &n, &table) != JVMTI_ERROR_NONE) return -1;
+  int32_t line = -1;
+  jlocation best = -1;
+  for (jint i = 0; i < n; ++i) {  // the entry with the greatest start at or before bci
+    if (table[i].start_location <= bci && table[i].start_location > best) {
+      best = table[i].start_location;
+      line = table[i].line_number;
+    }
+  }
+  jvmti_->Deallocate(reinterpret_cast<unsigned char*>(table));
+  return line;
+}
+
+uint32_t Sampler::siteKey(uint32_t method, jmethodID m, jlocation bci, std::string type) {
+  auto key = std::make_tuple(method, bci, type);
+  auto it = sites_.find(key);
+  if (it != sites_.end()) return it->second;
+  profile::ElemKind kind = analyses::alloc::elementKind(type);
+  profile::SiteDef d;
+  d.key = profile::kAllocBit | static_cast<uint32_t>(sites_.size() + 1) << 4 |
+          static_cast<uint32_t>(kind);
+  d.method = method;
+  d.bci = static_cast<uint32_t>(bci < 0 ? 0 : bci);
+  d.line = lineOf(m, bci);
+  d.kind = kind == profile::ElemKind::Object ? profile::SiteKind::New
+           : kind == profile::ElemKind::Ref  ? profile::SiteKind::ANewArray
+                                             : profile::SiteKind::NewArray;
+  d.type = std::move(type);
+  sites_.emplace(std::move(key), d.key);
+  newSites_.push_back(std::move(d));
+  return newSites_.back().key;
+}
+
+uint32_t Sampler::child(uint32_t parent, uint32_t key) {
+  auto [it, fresh] = index_.try_emplace(uint64_t{parent} << 32 | key,
+                                        static_cast<uint32_t>(nodes_.size()));
+  if (fresh) nodes_.push_back(Node{parent, key});
+  return it->second;
+}
+
+std::string Sampler::classSignature(jclass cls) {
+  char* sig = nullptr;
+  if (jvmti_->GetClassSignature(cls, &sig, nullptr) != JVMTI_ERROR_NONE) return "?";
+  return internalName(take(jvmti_, sig));
+}
+
+void Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size) {
+  jvmtiFrameInfo frames[kMaxFrames];
+  jint n = 0;
+  if (jvmti_->GetStackTrace(thread, 0, static_cast<jint>(maxDepth_), frames, &n) !=
+      JVMTI_ERROR_NONE) {
+    n = 0;
+  }
+  std::string type = classSignature(cls);
+  double elements = type.starts_with("[") ? jni->GetArrayLength(static_cast<jarray>(object)) : 0;
+  double s = static_cast<double>(size);
+  double weight = 1.0 / -std::expm1(-s / static_cast<double>(interval_));
+  std::lock_guard lock(mu_);
+  if (finished_) return;
+  ++samples_;
+  if (n == static_cast<jint>(maxDepth_)) ++truncated_;
+  uint32_t node = 0;
+  for (jint i = n - 1; i >= 0; --i) node = child(node, methodId(frames[i].method));
+  uint32_t key = n > 0 ? siteKey(methodId(frames[0].method), frames[0].method,
+                                 frames[0].location, std::move(type))
+                       : siteKey(0, nullptr, 0, std::move(type));
+  Node& leaf = nodes_[child(node, key)];
+  leaf.count += weight;
+  leaf.elements += weight * elements;
+  leaf.bytes += weight * s;
+}
+
+void Sampler::flush(bool final) {
+  std::lock_guard lock(mu_);
+  if (finished_) return;
+  writer_.methods(newMethods_);
+  writer_.sites(newSites_);
+  newMethods_.clear();
+  newSites_.clear();
+  profile::ThreadChunk chunk;
+  chunk.thread = 1;
+  chunk.name = "all threads (sampled)";
+  chunk.ended = final;
+  chunk.collapsed = truncated_;
+  chunk.firstNode = nodesWritten_;
+  auto n = static_cast<uint32_t>(nodes_.size());
+  for (uint32_t i = nodesWritten_; i < n; ++i) chunk.nodes.push_back({nodes_[i].parent, nodes_[i].key});
+  written_.resize(n);
+  for (uint32_t i = 1; i < n; ++i) {
+    const Node& x = nodes_[i];
+    profile::Counters c{rounded(x.count), rounded(x.elements), rounded(x.bytes), 0};
+    if (c == written_[i]) continue;
+    written_[i] = c;
+    chunk.counters.emplace_back(i, c);
+  }
+  nodesWritten_ = n;
+  if (!chunk.nodes.empty() || !chunk.counters.empty() || final) writer_.thread(chunk);
+  if (!final) return;
+  writer_.end({{"samples", std::to_string(samples_)},
+               {"samples.truncated", std::to_string(truncated_)},
+               {"threads", "1"},
+               {"contexts", std::to_string(n - 1)}});
+  finished_ = true;
+}
+
+}  // namespace dragnet::agent

@@ -1,0 +1,70 @@
+// Mode alloc with sample=SIZE: no class is rewritten. The JVM samples about one allocation
+// per SIZE bytes (JVMTI SampledObjectAlloc, the mechanism JFR and async-profiler use) and
+// reports it with the allocating thread's stack. Each sample stands for the allocations
+// around it: its weight is the expected number of objects like it allocated per sample,
+// 1 / (1 - exp(-size / SIZE)), so small objects count for many and an object larger than
+// the interval for about one. Estimates are written as the same calling-context tree the
+// exact mode writes (one tree for all threads, thread 1), so every report works on both;
+// the profile's meta "sample" says the numbers are estimates.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "profile/writer.h"
+
+namespace dragnet::agent {
+
+class Sampler {
+ public:
+  Sampler(jvmtiEnv* jvmti, profile::Writer& writer, uint64_t interval, uint32_t maxDepth);
+
+  // Capabilities and the sampling interval (Agent_OnLoad).
+  bool configure(std::string& error);
+
+  // The SampledObjectAlloc callback: any thread, concurrently.
+  void onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size);
+
+  // Writes new definitions and the tree's changes; `final` adds the End chunk.
+  void flush(bool final);
+
+  uint64_t samples() const { return samples_; }
+
+ private:
+  struct Node {
+    uint32_t parent = 0, key = 0;
+    double count = 0, elements = 0, bytes = 0;
+  };
+  uint32_t methodId(jmethodID m);
+  uint32_t siteKey(uint32_t method, jmethodID m, jlocation bci, std::string type);
+  uint32_t child(uint32_t parent, uint32_t key);
+  int32_t lineOf(jmethodID m, jlocation bci);
+  std::string classSignature(jclass cls);
+
+  jvmtiEnv* jvmti_;
+  profile::Writer& writer_;
+  uint64_t interval_;
+  uint32_t maxDepth_;
+
+  std::mutex mu_;  // everything below; held per sample (samples are rare by design)
+  std::unordered_map<jmethodID, uint32_t> methods_;
+  std::map<std::tuple<uint32_t, jlocation, std::string>, uint32_t> sites_;
+  std::vector<profile::MethodDef> newMethods_;
+  std::vector<profile::SiteDef> newSites_;
+  std::vector<Node> nodes_;
+  std::unordered_map<uint64_t, uint32_t> index_;  // parent << 32 | key -> node
+  std::vector<profile::Counters> written_;        // last counters written, per node
+  uint32_t nodesWritten_ = 1;
+  uint64_t samples_ = 0, truncated_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace dragnet::agent
