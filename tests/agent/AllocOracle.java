@@ -160,7 +160,7 @@ public class AllocOracle {
     jni(dir);
     for (java.io.File f : dir.listFiles()) f.delete();
     dir.delete();
-    Thread[] ts = new Thread[16];
+    Thread[] ts = new Thread[Integer.getInteger("oracle.threads", 16)];
     for (int i = 0; i < ts.length; i++) ts[i] = new Thread(AllocOracle::worker, "worker-" + i);
     for (Thread t : ts) t.start();
     for (Thread t : ts) t.join();

@@ -1,7 +1,9 @@
-// End-to-end oracle of the alloc mode: AllocOracle.java runs under the agent (the `java`
-// on PATH, and every other JDK given in DRAGNET_TEST_JAVAS), and every count it makes is
-// compared with the truth: loops, JP's Fig. 1 constructor case, the 8 rows of JP's
-// Fig. 3, array clones, exceptions unwinding (also out of a super() call), 16 threads.
+// End-to-end oracles of the alloc mode: AllocOracle.java runs under the agent on JDK 17
+// (the `java` on PATH) with the G1, serial and parallel collectors and 16, 1 and 32 worker
+// threads, and on the newest JDK present; every count it makes is compared with the truth:
+// loops, JP's Fig. 1 constructor case, the 8 rows of JP's Fig. 3, clones, reflection,
+// lambdas, string concatenation, JNI, exceptions unwinding (also out of a super() call),
+// threads. SampleOracle.java checks the estimates of sample=SIZE.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -26,7 +28,13 @@ struct Sum {
   uint64_t count = 0, elements = 0, bytes = 0;
 };
 
-class AllocOracle : public ::testing::TestWithParam<std::string> {
+// A JVM configuration to run the oracles on: which java, collector and thread count.
+struct Jvm {
+  std::string name, java, flags;
+  int threads = 16;
+};
+
+class AllocOracle : public ::testing::TestWithParam<Jvm> {
  protected:
   static fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle"; }
 
@@ -42,12 +50,13 @@ class AllocOracle : public ::testing::TestWithParam<std::string> {
     done = true;
   }
 
-  void run(const std::string& java, const std::string& program = "AllocOracle",
+  void run(const Jvm& jvm, const std::string& program = "AllocOracle",
            const std::string& options = "", const std::string& expected = "oracle done\n") {
     compile();
     fs::path prof = work() / ("oracle-" + std::to_string(::getpid()) + ".dragnet");
     fs::path out = work() / "stdout.txt";
-    std::string cmd = "'" + java + "' -agentpath:'" + std::string(DRAGNET_AGENT) +
+    std::string cmd = "'" + jvm.java + "' " + jvm.flags + " -Doracle.threads=" +
+                      std::to_string(jvm.threads) + " -agentpath:'" + std::string(DRAGNET_AGENT) +
                       "'=quiet=on" + options + ",out='" + prof.string() + "' -cp '" +
                       (work() / "classes").string() + "' " + program + " > '" + out.string() +
                       "'";
@@ -199,9 +208,12 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   EXPECT_EQ(names.count, 30u);
   EXPECT_GE(sumUnder("AllocOracle.jni(", "java.lang.String[]", "jni").count, 10u);
 
-  // 16 threads x 500.
-  EXPECT_EQ(sum("AllocOracle.worker(", "AllocOracle$Point").count, 8000u);
-  EXPECT_GE(profile_.threads.size(), 17u);
+  // N threads x 500, each its own tree.
+  auto threads = static_cast<uint64_t>(GetParam().threads);
+  EXPECT_EQ(sum("AllocOracle.worker(", "AllocOracle$Point").count, 500 * threads);
+  size_t workers = 0;
+  for (const auto& [id, t] : profile_.threads) workers += t.name.starts_with("worker-");
+  EXPECT_EQ(workers, threads);
 }
 
 // sample=64k: no rewriting; the estimates of two sites with known totals (about 3,200 and
@@ -222,21 +234,18 @@ TEST_P(AllocOracle, SampledEstimatesAreClose) {
   EXPECT_PRED2(near, small.bytes, 96000000.0);
 }
 
-std::vector<std::string> javas() {
-  std::vector<std::string> v{"java"};
-  if (const char* more = std::getenv("DRAGNET_TEST_JAVAS")) {
-    std::stringstream s(more);
-    for (std::string j; std::getline(s, j, ':');) {
-      if (!j.empty()) v.push_back(j);
-    }
-  }
+// JDK 17 with each collector and 16, 1 and 32 threads; the newest JDK present with G1.
+std::vector<Jvm> jvms() {
+  std::vector<Jvm> v{{"jdk17_g1", "java", "-XX:+UseG1GC", 16},
+                     {"jdk17_serial_1thread", "java", "-XX:+UseSerialGC", 1},
+                     {"jdk17_parallel_32threads", "java", "-XX:+UseParallelGC", 32}};
   for (const char* jdk : {"/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"}) {
-    if (fs::exists(jdk)) v.push_back(jdk);
+    if (fs::exists(jdk)) v.push_back({"jdk25_g1", jdk, "-XX:+UseG1GC", 16});
   }
   return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(Jdks, AllocOracle, ::testing::ValuesIn(javas()),
-                         [](const auto& info) { return "jdk" + std::to_string(info.index); });
+INSTANTIATE_TEST_SUITE_P(Jvms, AllocOracle, ::testing::ValuesIn(jvms()),
+                         [](const auto& info) { return info.param.name; });
 
 }  // namespace
