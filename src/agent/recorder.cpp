@@ -25,6 +25,16 @@ std::vector<T> readArray(JNIEnv* jni, jobject obj, jfieldID f, jint n) {
 
 }  // namespace
 
+// Java heap the thread's tree holds: per node slot two int and four long arrays, and two
+// int slots of the index (DragnetState); array headers and the shadow stack are left out.
+uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
+  auto arr = static_cast<jarray>(jni->GetObjectField(state, parent_));
+  if (!arr) return 0;
+  auto slots = static_cast<uint64_t>(jni->GetArrayLength(arr));
+  jni->DeleteLocalRef(arr);
+  return slots * (2 * 4 + 4 * 8 + 2 * 4);
+}
+
 void Recorder::addClass(analyses::alloc::ClassResult&& r) {
   std::lock_guard lock(defsMu_);
   if (r.changed) ++classesChanged_;
@@ -176,6 +186,7 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   // `size` first: every array read afterwards holds at least that many whole nodes.
   jint size = jni->GetIntField(state, size_);
   auto parent = readArray<uint32_t>(jni, state, parent_, size);
+  book.heapBytes = treeHeapBytes(jni, state);
   auto key = readArray<uint32_t>(jni, state, key_, size);
   auto count = readArray<uint64_t>(jni, state, count_, size);
   auto elements = readArray<uint64_t>(jni, state, elements_, size);
@@ -235,6 +246,9 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   totals["failures"] = std::to_string(failureCount_);
   totals["threads"] = std::to_string(nextThreadId_ - 1);
   totals["contexts"] = std::to_string(contextsWritten_);
+  uint64_t heap = 0;
+  for (const auto& [id, book] : books_) heap += book.heapBytes;
+  totals["runtime.heap.bytes"] = std::to_string(heap);
   writer_.end(totals);
   finished_ = true;
 }

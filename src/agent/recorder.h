@@ -48,7 +48,9 @@ class Recorder {
     std::vector<profile::Counters> last;
     uint64_t collapsed = 0;
     uint64_t dropped = 0;
+    uint64_t heapBytes = 0;  // Java heap of the thread's tree at its last flush
   };
+  uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
   void writePendingDefinitions(JNIEnv* jni);
   void collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out);
   void writeClassSizes(JNIEnv* jni);

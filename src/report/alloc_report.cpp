@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -96,6 +97,10 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
         << " bytes; counts and bytes are estimates"
         << (samples != p.totals.end() ? " from " + samples->second + " samples" : std::string())
         << "\n";
+  }
+  if (auto heap = p.totals.find("runtime.heap.bytes"); heap != p.totals.end()) {
+    out << "  agent      " << num(std::strtoull(heap->second.c_str(), nullptr, 10))
+        << " bytes of Java heap held by the calling-context trees\n";
   }
   if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
   if (m.dropped) {
