@@ -234,6 +234,29 @@ TEST_P(AllocOracle, SampledEstimatesAreClose) {
   EXPECT_PRED2(near, small.bytes, 96000000.0);
 }
 
+// A malformed option stops the JVM before it runs anything, with a message naming it; the
+// agent also loads through JAVA_TOOL_OPTIONS.
+TEST(AgentStart, BadOptionStopsTheJvmAndToolOptionsWork) {
+  fs::path dir = fs::path(DRAGNET_BINARY_DIR) / "tests" / "agent-start";
+  fs::create_directories(dir);
+  std::string agent = "-agentpath:" + std::string(DRAGNET_AGENT);
+  std::string cmd = "java '" + agent + "=colour=red' -version 2> '" + (dir / "err.txt").string() + "'";
+  int status = std::system(cmd.c_str());
+  EXPECT_NE(status, 0);
+  std::ifstream f(dir / "err.txt");
+  std::stringstream err;
+  err << f.rdbuf();
+  EXPECT_NE(err.str().find("unknown option 'colour'"), std::string::npos) << err.str();
+  fs::path prof = dir / "tool.dragnet";
+  cmd = "JAVA_TOOL_OPTIONS='" + agent + "=quiet=on,out=" + prof.string() + "' java -version 2>/dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  dragnet::profile::Profile p;
+  std::string error;
+  ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), p, error)) << error;
+  EXPECT_TRUE(p.complete);
+  EXPECT_GT(std::stoull(p.totals["classes.instrumented"]), 400u);
+}
+
 // JDK 17 with each collector and 16, 1 and 32 threads; the newest JDK present with G1.
 std::vector<Jvm> jvms() {
   std::vector<Jvm> v{{"jdk17_g1", "java", "-XX:+UseG1GC", 16},

@@ -1,0 +1,62 @@
+// The agent's option parser: every option, sizes with suffixes, and the errors that stop a
+// JVM from starting (each names the offending option).
+#include <gtest/gtest.h>
+
+#include "agent/options.h"
+
+using dragnet::agent::Options;
+using dragnet::agent::parseOptions;
+
+namespace {
+
+Options parsed(const char* text) {
+  Options o;
+  std::string error;
+  EXPECT_TRUE(parseOptions(text, o, error)) << error;
+  return o;
+}
+
+std::string failure(const char* text) {
+  Options o;
+  std::string error;
+  EXPECT_FALSE(parseOptions(text, o, error)) << text;
+  return error;
+}
+
+TEST(AgentOptions, DefaultsAndEveryOption) {
+  Options d = parsed("");
+  EXPECT_EQ(d.mode, "alloc");
+  EXPECT_EQ(d.depth, 1024u);
+  EXPECT_EQ(d.flushSeconds, 5u);
+  EXPECT_EQ(d.sample, 0u);
+  EXPECT_FALSE(d.bytecodes);
+  Options o = parsed("mode=alloc,out=/tmp/x.dragnet,bytecodes=on,depth=0,flush=1,quiet=yes");
+  EXPECT_EQ(o.out, "/tmp/x.dragnet");
+  EXPECT_TRUE(o.bytecodes);
+  EXPECT_EQ(o.depth, 0u);
+  EXPECT_EQ(o.flushSeconds, 1u);
+  EXPECT_TRUE(o.quiet);
+  EXPECT_TRUE(parsed("help").help);
+}
+
+TEST(AgentOptions, SampleSizes) {
+  EXPECT_EQ(parsed("sample=512k").sample, 512u * 1024);
+  EXPECT_EQ(parsed("sample=2M").sample, 2u * 1024 * 1024);
+  EXPECT_EQ(parsed("sample=1g").sample, 1024u * 1024 * 1024);
+  EXPECT_EQ(parsed("sample=1000").sample, 1000u);
+  EXPECT_NE(failure("sample=0").find("'sample'"), std::string::npos);
+  EXPECT_NE(failure("sample=3g").find("'sample'"), std::string::npos);  // beyond a jint
+  EXPECT_NE(failure("sample=12q").find("'sample'"), std::string::npos);
+  EXPECT_NE(failure("sample=k").find("'sample'"), std::string::npos);
+}
+
+TEST(AgentOptions, ErrorsNameTheOption) {
+  EXPECT_EQ(failure("colour=red"), "unknown option 'colour' (use help for the list)");
+  EXPECT_EQ(failure("depth=deep"), "option 'depth': expected a number, got 'deep'");
+  EXPECT_EQ(failure("mode=lifetime"), "option 'mode': expected alloc, got 'lifetime'");
+  EXPECT_EQ(failure("quiet"), "option 'quiet' needs a value (quiet=...)");
+  EXPECT_EQ(failure("bytecodes=maybe"), "option 'bytecodes': expected on or off, got 'maybe'");
+  EXPECT_NE(failure("sample=512k,bytecodes=on").find("exclude each other"), std::string::npos);
+}
+
+}  // namespace
