@@ -98,6 +98,19 @@ public class AllocOracle {
   static void loops() {
     for (int i = 0; i < 1000; i++) sink = new Point();
     for (int i = 0; i < 10; i++) sink = new long[i];  // 10 arrays, 45 elements
+    int s = 0;
+    for (int i = 0; i < 700; i++) s += leaf(i) + middle(i);
+    sink = s;
+  }
+
+  // A leaf (counted without a frame) and a method calling it: 700 calls each from loops(),
+  // and 700 calls of leaf() under middle().
+  static int leaf(int x) {
+    return x * 2;
+  }
+
+  static int middle(int x) {
+    return leaf(x) + 1;
   }
 
   static void figure1() {

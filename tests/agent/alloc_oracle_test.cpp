@@ -103,6 +103,21 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     return s;
   }
 
+  // Calls counted in the contexts `callee` directly under `caller` (frame name prefixes).
+  uint64_t calls(const std::string& caller, const std::string& callee) {
+    uint64_t n = 0;
+    for (const auto& node : model_.nodes) {
+      if (node.key == dragnet::profile::kRootKey || dragnet::profile::isAllocKey(node.key)) continue;
+      const auto& parent = model_.nodes[node.parent];
+      if (parent.key == dragnet::profile::kRootKey) continue;
+      if (dragnet::analyses::alloc::frameName(profile_, node.key, -1).starts_with(callee) &&
+          dragnet::analyses::alloc::frameName(profile_, parent.key, -1).starts_with(caller)) {
+        n += node.c.count;
+      }
+    }
+    return n;
+  }
+
   // Sum of the rows whose innermost frame starts with `frame` and whose type (and, for
   // arrays, JP element kind) match; empty strings match anything.
   Sum sum(const std::string& frame, const std::string& type, const std::string& kind = "") {
@@ -137,6 +152,12 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   EXPECT_EQ(longs.count, 10u);
   EXPECT_EQ(longs.elements, 45u);
   EXPECT_EQ(longs.bytes, 520u);  // 16-byte header, 8 per element: sum of 16 + 8i, i < 10
+
+  // Calls per context, leaf methods included.
+  EXPECT_EQ(calls("AllocOracle.loops(", "AllocOracle.leaf("), 700u);
+  EXPECT_EQ(calls("AllocOracle.loops(", "AllocOracle.middle("), 700u);
+  EXPECT_EQ(calls("AllocOracle.middle(", "AllocOracle.leaf("), 700u);
+  EXPECT_EQ(calls("AllocOracle.main(", "AllocOracle.loops("), 1u);
 
   // JP Fig. 1: the Object is allocated in A(), none in A(Object).
   EXPECT_EQ(sum("AllocOracle.figure1(", "AllocOracle$A").count, 1u);

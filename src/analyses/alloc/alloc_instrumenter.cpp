@@ -69,6 +69,11 @@ class MethodInstrumenter {
 
   void run(const Options& options) {
     Arg mid = Arg::i(static_cast<int32_t>(method_));
+    if (!options.bytecodes && isLeaf()) {
+      // Nothing can happen in its context but the call itself: count it, push nothing.
+      r_.atEntry(Call{kRuntimeClass, "leaf", {mid}});
+      return;
+    }
     r_.atEntry(Call{kRuntimeClass, "enter", {mid}}, instrument::ConstructorEntry::BeforeSuperCall);
     Call exit{kRuntimeClass, "exit", {mid}};
     r_.beforeReturns(exit);
@@ -86,6 +91,27 @@ class MethodInstrumenter {
   }
 
  private:
+  // No invoke and no allocation: no context can ever be made under this method.
+  bool isLeaf() const {
+    for (const instrument::Instruction& in : r_.instructions()) {
+      switch (r_.insn(in.index).op) {
+        case Op::invokevirtual:
+        case Op::invokespecial:
+        case Op::invokestatic:
+        case Op::invokeinterface:
+        case Op::invokedynamic:
+        case Op::new_:
+        case Op::newarray:
+        case Op::anewarray:
+        case Op::multianewarray:
+          return false;
+        default:
+          break;
+      }
+    }
+    return true;
+  }
+
   uint32_t newSite(const instrument::Instruction& in, SiteKind kind, std::string type,
                    ElemKind elem, uint32_t levels = 1) {
     uint32_t index = ids_.nextSite.fetch_add(levels);

@@ -1,7 +1,11 @@
 // Mode `alloc` (JP, Binder 2006): what the agent inserts into every class.
 //
-// Every method with code (except java/lang/Object.<init>, which every constructor calls
-// and which allocates nothing) gets:
+// A leaf method (no invoke, no allocation instruction) gets only DragnetRt.leaf(methodId)
+// at entry, which counts the call in its context: nothing can happen under it, so it
+// needs no frame on the shadow stack and no exit probes (with bytecodes=on it is treated
+// like any method, its blocks counted in its own context).
+// Every other method with code (except java/lang/Object.<init>, which every constructor
+// calls and which allocates nothing) gets:
 //   - at entry, before any super()/this() call: DragnetRt.enter(methodId), so that the
 //     arguments of super(...)/this(...) are allocated in the constructor's context (JP
 //     Fig. 1);

@@ -48,6 +48,15 @@ public final class DragnetRt {
     if (s != null) s.push(methodId);
   }
 
+  /**
+   * Entry of a leaf method (one that calls nothing and allocates nothing, so no context
+   * can be made under it): its call is counted, with no exit probe to pair.
+   */
+  public static void leaf(int methodId) {
+    DragnetState s = state();
+    if (s != null) s.leaf(methodId);
+  }
+
   /** Before every return and on exceptional exit (a catch-all handler rethrows after it). */
   public static void exit(int methodId) {
     DragnetState s = state();

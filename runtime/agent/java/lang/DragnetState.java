@@ -26,6 +26,11 @@ public final class DragnetState {
   public long[] insns;
   public volatile int size;
 
+  // Per node, the child found last: key << 32 | node (0: none; no key is 0). Consecutive
+  // lookups from one context mostly ask for the same child (a loop calling one method),
+  // so one load usually replaces the hash lookup.
+  private long[] last;
+
   // Open-addressing index of nodes by (parent, key): slot holds node + 1, 0 when empty.
   private int[] table;
   private int mask;
@@ -54,6 +59,7 @@ public final class DragnetState {
     elements = new long[n];
     bytes = new long[n];
     insns = new long[n];
+    last = new long[n];
     table = new int[2 * n];
     mask = 2 * n - 1;
     stack = new int[64];
@@ -84,6 +90,18 @@ public final class DragnetState {
       }
     }
     stack[++sp] = node;
+  }
+
+  // A call of a leaf method (no calls, no allocations): counted in its context, which is
+  // never current, so nothing is pushed.
+  void leaf(int methodId) {
+    if (sp >= maxDepth) {
+      collapsed++;
+      count[stack[sp]]++;
+      return;
+    }
+    int node = child(stack[sp], methodId);
+    count[node]++;
   }
 
   // Leaves the frame of `methodId`: pops up to and including the innermost frame of that
@@ -160,6 +178,14 @@ public final class DragnetState {
 
   // The node (p, k), created on first use.
   int child(int p, int k) {
+    long c = last[p];
+    if ((int) (c >>> 32) == k) return (int) c;
+    int n = lookup(p, k);
+    if (n != 0) last[p] = (long) k << 32 | n;  // 0: dropped, not a real child
+    return n;
+  }
+
+  private int lookup(int p, int k) {
     int h = (p * 0x9E3779B1 + k * 0x85EBCA6B);
     int slot = (h ^ (h >>> 15)) & mask;
     int[] t = table;
@@ -215,14 +241,19 @@ public final class DragnetState {
     for (int n = 1; n < size; n++) insert(n);
   }
 
+  // All arrays first, then the fields: an OutOfMemoryError midway leaves the old ones.
   private void growNodes() {
     int n = parent.length;
-    parent = grow(parent, n);
-    key = grow(key, n);
-    count = grow(count, n);
-    elements = grow(elements, n);
-    bytes = grow(bytes, n);
-    insns = grow(insns, n);
+    int[] p = grow(parent, n), k = grow(key, n);
+    long[] c = grow(count, n), e = grow(elements, n), b = grow(bytes, n), i = grow(insns, n);
+    long[] l = grow(last, n);
+    parent = p;
+    key = k;
+    count = c;
+    elements = e;
+    bytes = b;
+    insns = i;
+    last = l;
   }
 
   private static int[] grow(int[] a, int used) {
