@@ -1,5 +1,8 @@
 package java.lang;
 
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
 /**
  * The probes of dragnet's alloc mode: instrumented code calls these static methods (the
  * agent defines this class into java.base at VM start, so every class can reach it).
@@ -30,19 +33,25 @@ public final class DragnetRt {
   private DragnetRt() {}
 
   /** This thread's state; null before VM init and while a thread has no Thread object. */
+  @ForceInline
   static DragnetState state() {
     if (!on) return null;
     Thread t = Thread.currentThread();
     if (t == null) return null;
     DragnetState s = t.dragnet$state;
-    if (s == null) {
-      s = new DragnetState(maxDepth);
-      t.dragnet$state = s;
-    }
+    return s != null ? s : create(t);
+  }
+
+  // Out of line: the probes inline state(), and the JIT inlines only small compiled code.
+  @DontInline
+  private static DragnetState create(Thread t) {
+    DragnetState s = new DragnetState(maxDepth);
+    t.dragnet$state = s;
     return s;
   }
 
   /** Method entry: the context of the method `methodId` under the current one. */
+  @ForceInline
   public static void enter(int methodId) {
     DragnetState s = state();
     if (s != null) s.push(methodId);
@@ -52,12 +61,14 @@ public final class DragnetRt {
    * Entry of a leaf method (one that calls nothing and allocates nothing, so no context
    * can be made under it): its call is counted, with no exit probe to pair.
    */
+  @ForceInline
   public static void leaf(int methodId) {
     DragnetState s = state();
     if (s != null) s.leaf(methodId);
   }
 
   /** Before every return and on exceptional exit (a catch-all handler rethrows after it). */
+  @ForceInline
   public static void exit(int methodId) {
     DragnetState s = state();
     if (s != null) s.pop(methodId);
@@ -70,6 +81,7 @@ public final class DragnetRt {
   }
 
   /** Before `new`: one object of the site's class. */
+  @ForceInline
   public static void alloc(int key) {
     DragnetState s = state();
     if (s == null) return;
@@ -78,6 +90,7 @@ public final class DragnetRt {
   }
 
   /** Before newarray and anewarray: one array of `length` elements. */
+  @ForceInline
   public static void array(int length, int key) {
     if (length < 0) return;  // NegativeArraySizeException: nothing is allocated
     DragnetState s = state();
@@ -253,12 +266,14 @@ public final class DragnetRt {
   }
 
   /** bytecodes=on: the size of each basic block as it starts. */
+  @ForceInline
   public static void block(int instructions) {
     DragnetState s = state();
     if (s != null) s.insns[s.current()] += instructions;
   }
 
   // `arrays` arrays of `length` elements each, in the current context.
+  @ForceInline
   static void record(DragnetState s, int key, long arrays, int length) {
     int node = s.child(s.current(), key);
     s.count[node] += arrays;

@@ -1,5 +1,8 @@
 package java.lang;
 
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
 /**
  * One thread's calling-context tree (dragnet alloc mode). Owned by its thread: only that
  * thread writes it, so nothing here locks. The agent reads it through JNI when the thread
@@ -67,10 +70,12 @@ public final class DragnetState {
     size = 1;
   }
 
+  @ForceInline
   int current() {
     return stack[sp];
   }
 
+  @ForceInline
   void push(int methodId) {
     if (sp >= maxDepth) {
       over++;
@@ -80,20 +85,27 @@ public final class DragnetState {
     }
     int node = child(stack[sp], methodId);
     count[node]++;
-    if (sp + 1 == stack.length) {
-      try {
-        stack = grow(stack, sp + 1);
-      } catch (Throwable t) {  // no room: collapse this frame like one past the limit
-        over++;
-        collapsed++;
-        return;
-      }
+    if (sp + 1 == stack.length && !growStack()) {  // no room: collapse like a frame past the limit
+      over++;
+      collapsed++;
+      return;
     }
     stack[++sp] = node;
   }
 
+  @DontInline
+  private boolean growStack() {
+    try {
+      stack = grow(stack, sp + 1);
+      return true;
+    } catch (Throwable t) {
+      return false;
+    }
+  }
+
   // A call of a leaf method (no calls, no allocations): counted in its context, which is
   // never current, so nothing is pushed.
+  @ForceInline
   void leaf(int methodId) {
     if (sp >= maxDepth) {
       collapsed++;
@@ -109,6 +121,7 @@ public final class DragnetState {
   // the one place an exception can leave an instrumented method without its exit probe),
   // and are dropped too. A method that is not on the stack (entered before recording
   // started) changes nothing.
+  @ForceInline
   void pop(int methodId) {
     if (over > 0) {
       over--;
@@ -125,6 +138,7 @@ public final class DragnetState {
     if (i > 0) sp = i;
   }
 
+  @ForceInline
   private int find(int methodId) {
     for (int i = sp; i > 0; i--) {
       if (key[stack[i]] == methodId) return i;
@@ -177,6 +191,7 @@ public final class DragnetState {
   }
 
   // The node (p, k), created on first use.
+  @ForceInline
   int child(int p, int k) {
     long c = last[p];
     if ((int) (c >>> 32) == k) return (int) c;
@@ -185,6 +200,7 @@ public final class DragnetState {
     return n;
   }
 
+  @DontInline
   private int lookup(int p, int k) {
     int h = (p * 0x9E3779B1 + k * 0x85EBCA6B);
     int slot = (h ^ (h >>> 15)) & mask;
@@ -200,6 +216,7 @@ public final class DragnetState {
 
   // A new node. If the tree cannot grow (OutOfMemoryError, or 2^31 nodes), the event
   // goes to the root and is counted in `dropped`: a probe must never throw.
+  @DontInline
   private int add(int p, int k) {
     int n = size;
     if (n == parent.length) {
