@@ -1,0 +1,123 @@
+// The text and JSON reports of the known profile (known_profile.h): the totals, the tables
+// and the JSON schema's fields, with exact numbers. Checks lines and fields, not the whole
+// output, so that additions to the reports do not break it.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analyses/alloc/aggregate.h"
+#include "known_profile.h"
+#include "profile/reader.h"
+#include "report/alloc_report.h"
+
+namespace {
+
+using dragnet::test::Variant;
+
+class TextJsonReport : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto path = dragnet::test::writeKnownProfile(dragnet::test::testDir(), Variant::Exact);
+    std::string error;
+    ASSERT_TRUE(dragnet::profile::readProfile(path.string(), profile_, error)) << error;
+    model_ = dragnet::analyses::alloc::buildModel(profile_);
+  }
+
+  dragnet::profile::Profile profile_;
+  dragnet::analyses::alloc::AllocModel model_;
+};
+
+TEST_F(TextJsonReport, TextHasTotalsTablesAndTree) {
+  std::ostringstream out;
+  dragnet::report::writeText(out, model_, {20});
+  std::string text = out.str();
+  for (const char* line : {
+           "dragnet allocation profile (pid 4711)\n",
+           "  objects    21,051\n",
+           "  arrays     150 (15,000 elements)\n",
+           "  bytes      557,616\n",
+           "  calls      19 in 11 contexts, 2 threads\n",
+           "  bytecodes  1,800\n",
+           "  classes    3 instrumented, 2 classes or methods not rewritten\n",
+           // Top sites: the Point site summed over both threads' contexts.
+           "  504,000           90.4% 21,000           -               "
+           "app.Main.build(Main.java:10) app.Point\n",
+           "  41,600             7.5% 100              10,000          "
+           "app.Main.build(Main.java:11) int[]\n",
+           // Top types.
+           "  10,800             1.9% 50               5,000           char[]\n",
+           // JP's element kinds.
+           "  I  100 arrays, 10,000 elements\n",
+           "  C  50 arrays, 5,000 elements\n",
+           // The call tree (contexts with at least 1% of the bytes).
+           "   95.7% app.Main.main(Main.java)  1 calls\n",
+           "   93.5%   app.Main.build(Main.java)  10 calls\n",
+           "   86.1%     [app.Point] 20,000 x, 480,000 bytes (line 10)\n",
+           "    4.3% app.Main.build(Main.java)  2 calls\n",
+           // Not rewritten, reasons as they are (text is not markup).
+           "  app.Bad: Truncated class file\n",
+       }) {
+    EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "\nin:\n" << text;
+  }
+  EXPECT_NE(text.find(std::string("  app.Big.huge()V: ") + dragnet::test::kMarkupReason),
+            std::string::npos);
+  EXPECT_EQ(text.find("INCOMPLETE"), std::string::npos);
+}
+
+TEST_F(TextJsonReport, JsonFollowsTheSchema) {
+  std::ostringstream out;
+  dragnet::report::writeJson(out, model_);
+  auto j = nlohmann::json::parse(out.str());
+  EXPECT_EQ(j["format"], "dragnet-alloc");
+  EXPECT_EQ(j["version"], 1);
+  EXPECT_EQ(j["complete"], true);
+  const auto& t = j["totals"];
+  EXPECT_EQ(t["objects"], 21051);
+  EXPECT_EQ(t["arrays"], 150);
+  EXPECT_EQ(t["elements"], 15000);
+  EXPECT_EQ(t["bytes"], 557616);
+  EXPECT_EQ(t["calls"], 19);
+  EXPECT_EQ(t["bytecodes"], 1800);
+  EXPECT_EQ(t["contexts"], 11);
+  EXPECT_EQ(t["threads"], 2);
+  // One row per (context, site), largest bytes first; frames top first.
+  ASSERT_EQ(j["sites"].size(), 6u);
+  const auto& first = j["sites"][0];
+  EXPECT_EQ(first["frames"],
+            nlohmann::json::array({"app.Main.build(Main.java:10)", "app.Main.main(Main.java)"}));
+  EXPECT_EQ(first["type"], "app.Point");
+  EXPECT_EQ(first["kind"], "");
+  EXPECT_EQ(first["count"], 20000);
+  EXPECT_EQ(first["elements"], 0);
+  EXPECT_EQ(first["bytes"], 480000);
+  const auto& ints = j["sites"][1];
+  EXPECT_EQ(ints["type"], "int[]");
+  EXPECT_EQ(ints["kind"], "I");
+  EXPECT_EQ(ints["count"], 100);
+  EXPECT_EQ(ints["elements"], 10000);
+  EXPECT_EQ(ints["bytes"], 41600);
+  const auto& tiny = j["sites"][5];
+  EXPECT_EQ(tiny["frames"],
+            nlohmann::json::array({"app.Main.rare(Main.java:30)", "app.Main.build(Main.java)"}));
+  EXPECT_EQ(tiny["bytes"], 16);
+  ASSERT_EQ(j["notRewritten"].size(), 2u);
+  EXPECT_EQ(j["notRewritten"][1]["class"], "app.Big");
+  EXPECT_EQ(j["notRewritten"][1]["method"], "huge()V");
+  EXPECT_EQ(j["notRewritten"][1]["reason"], dragnet::test::kMarkupReason);
+}
+
+TEST_F(TextJsonReport, CollapsedHasOneLinePerRow) {
+  std::ostringstream out;
+  dragnet::report::writeCollapsed(out, model_);
+  std::string text = out.str();
+  EXPECT_NE(text.find("app.Main.main(Main.java);app.Main.build(Main.java:10);app.Point 480000\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("app.Main.build(Main.java);app.Main.rare(Main.java:30);app.Tiny 16\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 6);
+}
+
+}  // namespace
