@@ -1,0 +1,535 @@
+// dragnet allocation report: the page's script (src/report/templates/alloc.js). Reads the
+// embedded profile data (docs/REPORTS.md), writes the totals and tables, and draws the flame
+// graph on a canvas. Profile strings only ever reach the page through textContent or the
+// canvas, never as markup. State (metric, search, zoom) is kept in the URL hash:
+// #metric=objects&search=Point&zoom=12.
+'use strict';
+(function () {
+  const data = JSON.parse(document.getElementById('profile-data').textContent);
+  const $ = (id) => document.getElementById(id);
+  const sampled = data.sample !== null && data.sample !== undefined;
+  const approx = sampled ? '\u2248 ' : '';
+
+  function el(tag, className, text) {
+    const e = document.createElement(tag);
+    if (className) e.className = className;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  // 1234567 -> "1,234,567", independent of the browser's locale.
+  function fmt(v) {
+    return String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+
+  function pct(part, whole) {
+    return (whole > 0 ? (100 * part) / whole : 0).toFixed(1) + '%';
+  }
+
+  // "1 class", "2 classes".
+  function count(v, one, many) {
+    return fmt(v) + ' ' + (v === 1 ? one : many);
+  }
+
+  // ---- header, warnings, totals --------------------------------------------------------
+
+  function writeHeader() {
+    const t = data.totals;
+    const title = 'Allocation profile' + (data.pid ? ' of pid ' + data.pid : '');
+    $('title').textContent = title;
+    document.title = 'dragnet: ' + title;
+    const badges = $('badges');
+    badges.appendChild(el('span', 'badge', data.complete ? 'complete' : 'incomplete'));
+    if (sampled) badges.appendChild(el('span', 'badge est', 'sampled: estimates'));
+    else badges.appendChild(el('span', 'badge', 'exact'));
+    const warnings = $('warnings');
+    if (!data.complete) {
+      const why = data.truncation ? ' (' + data.truncation + ')' : '';
+      warnings.appendChild(el('p', 'warning', 'Incomplete profile: the JVM did not finish ' +
+        'writing it' + why + '. The numbers cover what was written before.'));
+    }
+    if (sampled) {
+      warnings.appendChild(el('p', 'warning', 'Sampled profile (sample=' + data.sample +
+        '): about one allocation per ' + data.sample + ' bytes was recorded and weighted, so ' +
+        'every number here is an estimate.'));
+    }
+    const cards = [
+      ['bytes', 'Bytes', t.bytes, t.unsizedObjects ? '+ ' + fmt(t.unsizedObjects) +
+        ' objects of unmeasured size' : 'allocated'],
+      ['objects', 'Objects', t.objects, 'instances (not arrays)'],
+      ['arrays', 'Arrays', t.arrays, fmt(t.elements) + ' elements'],
+      ['calls', 'Calls', t.calls, fmt(t.contexts) + ' calling contexts'],
+    ];
+    if (t.bytecodes > 0) cards.push(['bytecodes', 'Bytecodes', t.bytecodes, 'executed']);
+    cards.push(['threads', 'Threads', t.threads, t.collapsed ? fmt(t.collapsed) +
+      ' calls beyond the depth limit' : '']);
+    if (data.classesInstrumented !== null) {
+      cards.push(['classes', 'Classes instrumented', Number(data.classesInstrumented),
+        count(data.notRewritten.length, 'class or method', 'classes or methods') +
+        ' not rewritten']);
+    }
+    const box = $('totals');
+    for (const [id, label, value, sub] of cards) {
+      const card = el('div', 'card');
+      card.appendChild(el('div', 'label', label));
+      const v = el('div', 'value', (id === 'threads' || id === 'classes' ? '' : approx) +
+        fmt(value));
+      v.id = 'total-' + id;
+      card.appendChild(v);
+      card.appendChild(el('div', 'sub', sub));
+      box.appendChild(card);
+    }
+  }
+
+  // ---- tables ------------------------------------------------------------------------------
+
+  // columns: [title, kind] with kind 'num' (null: unknown), 'elements' (0: not an array),
+  // 'pct', 'code' or ''; rows: arrays of cells.
+  function table(id, columns, rows, onClick) {
+    const t = $(id);
+    const head = el('tr');
+    for (const [title, kind] of columns) {
+      head.appendChild(el('th', kind === 'code' || kind === '' ? '' : 'num', title));
+    }
+    t.appendChild(el('thead')).appendChild(head);
+    const body = t.appendChild(el('tbody'));
+    if (rows.length === 0) {
+      const td = body.appendChild(el('tr')).appendChild(el('td', 'empty', 'none'));
+      td.colSpan = columns.length;
+    }
+    rows.forEach((row, r) => {
+      const tr = body.appendChild(el('tr'));
+      columns.forEach(([, kind], c) => {
+        const cell = row[c];
+        if (kind === 'pct') {
+          const td = tr.appendChild(el('td', 'num bar'));
+          const bar = td.appendChild(el('span'));
+          bar.style.width = Math.min(100, cell) + '%';
+          td.appendChild(document.createTextNode(cell.toFixed(1) + '%'));
+        } else if (kind === 'num') {
+          tr.appendChild(el('td', 'num', cell === null ? '?' : approx + fmt(cell)));
+        } else if (kind === 'elements') {
+          tr.appendChild(el('td', 'num', cell === 0 ? '\u2013' : approx + fmt(cell)));
+        } else {
+          tr.appendChild(el('td', kind, cell));
+        }
+      });
+      if (onClick) {
+        tr.className = 'clickable';
+        tr.title = 'Search the flame graph for this';
+        tr.addEventListener('click', () => onClick(r));
+      }
+    });
+  }
+
+  function share(bytes) {
+    return bytes === null ? 0 : (data.totals.bytes > 0 ? (100 * bytes) / data.totals.bytes : 0);
+  }
+
+  function writeTables() {
+    const siteColumns = [['Bytes', 'num'], ['%', 'pct'], ['Count', 'num'], ['Elements', 'elements'],
+      ['Type', 'code'], ['Site', 'code']];
+    const siteRows = (rows) => rows.map(([site, type, count, elements, bytes]) =>
+      [bytes, share(bytes), count, elements, type, site]);
+    // A site "pkg.Cls.m(File.java:1)": search the method's frames.
+    const searchSite = (rows) => (r) => search(rows[r][0].replace(/\(.*$/, ''));
+    table('sites-bytes', siteColumns, siteRows(data.sitesByBytes), searchSite(data.sitesByBytes));
+    table('sites-objects', siteColumns, siteRows(data.sitesByObjects),
+      searchSite(data.sitesByObjects));
+    table('types', [['Bytes', 'num'], ['%', 'pct'], ['Count', 'num'], ['Elements', 'elements'],
+      ['Type', 'code']], data.types.map(([type, count, elements, bytes]) =>
+      [bytes, share(bytes), count, elements, type]), (r) => search(data.types[r][0]));
+    const nr = data.notRewritten;
+    $('nr-summary').textContent = nr.length === 0
+      ? 'Every class was rewritten.'
+      : count(nr.length, 'class or method', 'classes or methods') +
+        ' ran unchanged, so their allocations are not counted:';
+    table('not-rewritten', [['Class', 'code'], ['Method', 'code'], ['Reason', '']], nr);
+    const meta = Object.keys(data.meta).sort().map((k) => [k, data.meta[k]]);
+    table('meta', [['Key', ''], ['Value', 'code']], meta);
+  }
+
+  // ---- the flame graph --------------------------------------------------------------------
+
+  const T = data.tree;
+  const n = T.frame.length;
+  const parent = new Int32Array(n);
+  const depth = new Int32Array(n);
+  const kids = [];
+  for (let i = 0; i < n; i++) kids.push([]);
+  parent[0] = -1;
+  for (let i = 1; i < n; i++) {
+    parent[i] = i - T.parent[i];
+    depth[i] = depth[parent[i]] + 1;
+    kids[parent[i]].push(i);
+  }
+  const nameOf = (i) => T.strings[T.frames[3 * T.frame[i]]];
+  const detailOf = (i) => T.strings[T.frames[3 * T.frame[i] + 1]];
+  const kindOf = (i) => T.frames[3 * T.frame[i] + 2];
+
+  // Own values (pruned callees folded in) -> inclusive values; parents precede children.
+  function inclusive(own) {
+    const v = Float64Array.from(own);
+    for (let i = n - 1; i > 0; i--) v[parent[i]] += v[i];
+    return v;
+  }
+  const metrics = [
+    { id: 'bytes', label: 'Bytes', unit: 'bytes', own: T.bytes },
+    { id: 'objects', label: 'Objects', unit: 'objects and arrays', own: T.objects },
+    { id: 'bytecodes', label: 'Bytecodes', unit: 'bytecodes', own: T.insns },
+  ];
+  for (const m of metrics) {
+    m.inc = m.own ? inclusive(m.own) : null;
+    m.enabled = m.inc !== null && m.inc[0] > 0;
+  }
+
+  const ROW = 18;
+  const MIN_WIDTH = 0.5;  // narrower frames (and their callees) are not drawn
+  const state = { metric: metrics[0], zoom: 0, query: '', match: null };
+  let drawn = [];  // per row: [node, x, width]
+
+  // Children by the current metric, largest first (cached per metric).
+  function sortedKids(i) {
+    const m = state.metric;
+    if (!m.sorted) m.sorted = new Array(n);
+    if (!m.sorted[i]) {
+      m.sorted[i] = kids[i].slice().sort((a, b) => m.inc[b] - m.inc[a] ||
+        (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : a - b));
+    }
+    return m.sorted[i];
+  }
+
+  const JDK = /^(java|javax|jdk|sun|com\.sun)\./;
+  function hash(s) {
+    let h = 0;
+    for (let k = 0; k < s.length; k++) h = (h * 31 + s.charCodeAt(k)) | 0;
+    return (h >>> 0) / 4294967296;
+  }
+  function color(i) {
+    if (state.match && state.match[T.frame[i]]) return 'hsl(326, 65%, 50%)';
+    const kind = kindOf(i);
+    const name = nameOf(i);
+    const v = hash(name);
+    const dim = state.match ? 0.45 : 1;  // during a search, non-matches step back
+    const s = (x) => Math.round(x * dim);
+    if (kind === 0) return 'hsl(210, 12%, 70%)';
+    if (kind === 2) return 'hsl(' + Math.round(180 + 20 * v) + ',' + s(55) + '%,' +
+      Math.round(58 + 10 * v) + '%)';
+    if (kind === 3) return 'hsl(' + Math.round(212 + 18 * v) + ',' + s(60) + '%,' +
+      Math.round(64 + 10 * v) + '%)';
+    if (JDK.test(name)) return 'hsl(' + Math.round(40 + 14 * v) + ',' + s(80) + '%,' +
+      Math.round(55 + 10 * v) + '%)';
+    return 'hsl(' + Math.round(8 + 24 * v) + ',' + s(85) + '%,' + Math.round(58 + 10 * v) + '%)';
+  }
+
+  // Frames to draw: the zoomed node's ancestors at full width, then its subtree scaled to
+  // the canvas, skipping frames narrower than MIN_WIDTH.
+  function layout(width) {
+    const inc = state.metric.inc;
+    const rows = [];
+    const put = (i, x, w) => (rows[depth[i]] = rows[depth[i]] || []).push([i, x, w]);
+    for (let a = parent[state.zoom]; a >= 0; a = parent[a]) put(a, 0, width);
+    if (inc[state.zoom] <= 0) return rows;
+    const scale = width / inc[state.zoom];
+    const stack = [[state.zoom, 0]];
+    while (stack.length) {
+      const [i, x] = stack.pop();
+      const w = inc[i] * scale;
+      if (w < MIN_WIDTH) continue;
+      put(i, x, w);
+      let cx = x;
+      for (const k of sortedKids(i)) {
+        if (inc[k] * scale >= MIN_WIDTH) stack.push([k, cx]);
+        cx += inc[k] * scale;
+      }
+    }
+    return rows;
+  }
+
+  // Without the package: "Attr.attribTree" for com.sun.tools.javac.comp.Attr.attribTree,
+  // "String[]" for java.lang.String[].
+  function shortName(i) {
+    const s = nameOf(i);
+    if (kindOf(i) === 1) {
+      const method = s.lastIndexOf('.');
+      return s.slice(s.lastIndexOf('.', method - 1) + 1);
+    }
+    const dims = s.indexOf('[');
+    return s.slice(s.lastIndexOf('.', dims < 0 ? s.length : dims) + 1);
+  }
+
+  // The full name if it fits, else the short one, cut to fit.
+  function label(ctx, i, x, w, y) {
+    const room = Math.floor((w - 6) / 6.6);  // about 6.6 px per character at 11 px
+    if (room < 3) return;
+    let text = nameOf(i);
+    if (text.length > room) text = shortName(i);
+    if (text.length > room) text = text.slice(0, room - 1) + '\u2026';
+    ctx.fillText(text, x + 3, y + 12.5);
+  }
+
+  function render() {
+    const canvas = $('flame');
+    const width = Math.max(200, $('fg-wrap').clientWidth);
+    drawn = layout(width);
+    const height = Math.max(1, drawn.length) * ROW;
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(height * dpr);
+    canvas.style.width = width + 'px';
+    canvas.style.height = height + 'px';
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.font = '11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace';
+    let count = 0;
+    drawn.forEach((row, d) => {
+      for (const [i, x, w] of row || []) {
+        const y = d * ROW;
+        ctx.globalAlpha = depth[i] < depth[state.zoom] ? 0.55 : 1;
+        ctx.fillStyle = color(i);
+        ctx.fillRect(x, y, Math.max(w - 1, 0.5), ROW - 1);
+        ctx.fillStyle = state.match && state.match[T.frame[i]] ? '#fff' : '#1f2933';
+        label(ctx, i, x, w, y);
+        count++;
+      }
+    });
+    ctx.globalAlpha = 1;
+    $('fg-drawn').textContent = fmt(count);
+    writeCrumbs();
+    showDetails(state.zoom);
+    writeSearchResult();
+    saveHash();
+  }
+
+  function valuesOf(i) {
+    const out = [];
+    for (const m of metrics) {
+      if (!m.enabled) continue;
+      out.push([m.label, m.inc[i], pct(m.inc[i], m.inc[0]), m.own[i]]);
+    }
+    if (kindOf(i) === 1 && T.calls[i] > 0) out.push(['Calls', T.calls[i], '', null]);
+    return out;
+  }
+
+  function showDetails(i) {
+    const m = state.metric;
+    const where = detailOf(i) ? ' (' + detailOf(i) + ')' : '';
+    $('details').textContent = nameOf(i) + where + ' \u2014 ' + approx + fmt(m.inc[i]) + ' ' +
+      m.unit + ', ' + pct(m.inc[i], m.inc[0]) + ' of all';
+  }
+
+  function showTooltip(i, px, py) {
+    const tip = $('tooltip');
+    tip.replaceChildren();
+    tip.appendChild(el('div', 'name', nameOf(i)));
+    const kind = kindOf(i);
+    const where = kind >= 2 ? 'allocated at ' + detailOf(i) : detailOf(i);
+    if (where) tip.appendChild(el('div', 'where', where));
+    const t = tip.appendChild(el('table'));
+    for (const [name, value, share, own] of valuesOf(i)) {
+      const tr = t.appendChild(el('tr'));
+      tr.appendChild(el('td', '', name));
+      tr.appendChild(el('td', 'num', approx + fmt(value)));
+      tr.appendChild(el('td', 'num', share));
+      tr.appendChild(el('td', '', own === null || own === value || kind !== 1 ? ''
+        : 'self ' + fmt(own)));
+    }
+    tip.hidden = false;
+    const wrap = $('fg-wrap');
+    const left = Math.min(px + 14, wrap.clientWidth - tip.offsetWidth - 4);
+    tip.style.left = Math.max(0, left) + 'px';
+    // Below the pointer, or above it near the bottom (the wrapper would grow a scrollbar).
+    const below = py + 16 + tip.offsetHeight <= $('flame').clientHeight;
+    tip.style.top = Math.max(0, below ? py + 16 : py - tip.offsetHeight - 8) + 'px';
+  }
+
+  function frameAt(ev) {
+    const rect = $('flame').getBoundingClientRect();
+    const x = ev.clientX - rect.left;
+    const y = ev.clientY - rect.top;
+    const row = drawn[Math.floor(y / ROW)];
+    if (!row) return null;
+    for (const [i, fx, w] of row) if (x >= fx && x < fx + w) return { i, x, y };
+    return null;
+  }
+
+  function writeCrumbs() {
+    const box = $('crumbs');
+    box.replaceChildren();
+    const path = [];
+    for (let a = state.zoom; a >= 0; a = parent[a]) path.unshift(a);
+    path.forEach((a, k) => {
+      if (k > 0) box.appendChild(el('span', 'sep', '\u203a'));
+      const b = box.appendChild(el('button', '', nameOf(a)));
+      b.type = 'button';
+      b.addEventListener('click', () => zoomTo(a));
+    });
+  }
+
+  function zoomTo(i) {
+    state.zoom = i;
+    render();
+  }
+
+  // ---- search -------------------------------------------------------------------------
+
+  // Marks the frames (by frame-table entry) whose name matches: a substring, case-insensitive,
+  // or a /regular expression/.
+  function matcher(query) {
+    if (query.length > 2 && query.startsWith('/') && query.endsWith('/')) {
+      const re = new RegExp(query.slice(1, -1), 'i');
+      return (s) => re.test(s);
+    }
+    const q = query.toLowerCase();
+    return (s) => s.toLowerCase().includes(q);
+  }
+
+  function search(query) {
+    state.query = query;
+    $('search').value = query;
+    state.match = null;
+    state.error = null;
+    if (query) {
+      try {
+        const test = matcher(query);
+        const frames = T.frames.length / 3;
+        state.match = new Uint8Array(frames);
+        for (let f = 0; f < frames; f++) state.match[f] = test(T.strings[T.frames[3 * f]]) ? 1 : 0;
+      } catch (e) {
+        state.error = 'invalid regular expression';
+      }
+    }
+    render();
+  }
+
+  // The matched share of the whole profile: a match inside another match counts once.
+  function writeSearchResult() {
+    const out = $('search-result');
+    if (!state.query) {
+      out.textContent = '';
+      return;
+    }
+    if (state.error) {
+      out.textContent = state.error;
+      return;
+    }
+    const m = state.metric;
+    const inside = new Uint8Array(n);
+    let frames = 0;
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const hit = state.match[T.frame[i]] === 1;
+      const above = i > 0 && inside[parent[i]] === 1;
+      if (hit) frames++;
+      if (hit && !above) total += m.inc[i];
+      inside[i] = hit || above ? 1 : 0;
+    }
+    out.textContent = fmt(frames) + ' matching frames: ' + approx + fmt(total) + ' ' + m.unit +
+      ', ' + pct(total, m.inc[0]) + ' of all';
+  }
+
+  // ---- metric switch, events, URL hash ----------------------------------------------------
+
+  function setMetric(m) {
+    state.metric = m;
+    if (m.inc[state.zoom] <= 0) state.zoom = 0;  // nothing of this metric there
+    for (const b of $('metrics').children) b.setAttribute('aria-pressed', b.dataset.id === m.id);
+    render();
+  }
+
+  function writeMetricButtons() {
+    for (const m of metrics) {
+      const b = $('metrics').appendChild(el('button', '', m.label));
+      b.type = 'button';
+      b.dataset.id = m.id;
+      b.id = 'metric-' + m.id;
+      b.disabled = !m.enabled;
+      if (!m.enabled && m.id === 'bytecodes') {
+        b.title = 'Not recorded: run with dragnet run --bytecodes';
+      }
+      b.setAttribute('aria-pressed', m === state.metric);
+      b.addEventListener('click', () => setMetric(m));
+    }
+  }
+
+  function saveHash() {
+    const p = new URLSearchParams();
+    if (state.metric !== metrics[0]) p.set('metric', state.metric.id);
+    if (state.query) p.set('search', state.query);
+    if (state.zoom) p.set('zoom', String(state.zoom));
+    const hash = p.toString();
+    if (hash === location.hash.replace(/^#/, '')) return;
+    try {
+      history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);
+    } catch (e) {
+      // Some file:// contexts refuse; the view still works.
+    }
+  }
+
+  function loadHash() {
+    const p = new URLSearchParams(location.hash.replace(/^#/, ''));
+    const m = metrics.find((x) => x.id === p.get('metric') && x.enabled);
+    if (m) state.metric = m;
+    const z = Number(p.get('zoom'));
+    if (Number.isInteger(z) && z > 0 && z < n) state.zoom = z;
+    return p.get('search') || '';
+  }
+
+  function writePruned() {
+    const pruned = T.contexts - T.shown;
+    $('fg-pruned').textContent = fmt(T.shown) + ' of ' + fmt(T.contexts) + ' contexts shown' +
+      (pruned > 0 ? '; ' + fmt(pruned) + ' below ' + Number((T.minFraction * 100).toPrecision(6)) +
+        '% of every metric left out (their values are counted in their callers)' : '');
+  }
+
+  function wireEvents() {
+    const canvas = $('flame');
+    canvas.addEventListener('mousemove', (ev) => {
+      const hit = frameAt(ev);
+      if (!hit) {
+        $('tooltip').hidden = true;
+        return;
+      }
+      showTooltip(hit.i, hit.x, hit.y);
+      showDetails(hit.i);
+    });
+    canvas.addEventListener('mouseleave', () => {
+      $('tooltip').hidden = true;
+      showDetails(state.zoom);
+    });
+    canvas.addEventListener('click', (ev) => {
+      const hit = frameAt(ev);
+      if (hit) zoomTo(hit.i);
+    });
+    $('reset-zoom').addEventListener('click', () => zoomTo(0));
+    let pending = 0;
+    $('search').addEventListener('input', (ev) => {
+      clearTimeout(pending);
+      pending = setTimeout(() => search(ev.target.value), 150);
+    });
+    let resize = 0;
+    window.addEventListener('resize', () => {
+      clearTimeout(resize);
+      resize = setTimeout(render, 100);
+    });
+    document.addEventListener('keydown', (ev) => {
+      if (ev.key === '/' && document.activeElement !== $('search')) {
+        ev.preventDefault();
+        $('search').focus();
+      } else if (ev.key === 'Escape') {
+        zoomTo(0);
+      }
+    });
+  }
+
+  writeHeader();
+  writeTables();
+  writeMetricButtons();
+  writePruned();
+  const query = loadHash();
+  for (const b of $('metrics').children) {
+    b.setAttribute('aria-pressed', b.dataset.id === state.metric.id);
+  }
+  wireEvents();
+  search(query);  // draws
+})();

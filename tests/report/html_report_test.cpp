@@ -1,0 +1,293 @@
+// The HTML report of the known profile (known_profile.h), rendered by headless Chromium:
+// the test reads back the DOM after the page's script ran (totals, frames drawn, search
+// results, zoom path, table rows) and compares exact numbers. Skipped when no Chromium is
+// installed (scripts/install-deps.sh installs Debian's `chromium`; DRAGNET_CHROMIUM names
+// another binary).
+#include "report/html_report.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "analyses/alloc/aggregate.h"
+#include "known_profile.h"
+#include "profile/reader.h"
+#include "report/templates.h"
+
+namespace fs = std::filesystem;
+using dragnet::test::Variant;
+
+namespace {
+
+std::string findChromium() {
+  if (const char* env = std::getenv("DRAGNET_CHROMIUM"); env && *env) return env;
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
+      fs::path p = fs::path(dir) / name;
+      if (!dir.empty() && ::access(p.c_str(), X_OK) == 0) return p.string();
+    }
+  }
+  return "";
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string decodeEntities(std::string s) {
+  const std::pair<const char*, const char*> entities[] = {
+      {"&lt;", "<"},  {"&gt;", ">"},   {"&quot;", "\""},
+      {"&#39;", "'"}, {"&nbsp;", " "}, {"&amp;", "&"}};  // last: "&amp;lt;" is the text "&lt;"
+  for (const auto& [from, to] : entities) {
+    for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += std::strlen(to)) {
+      s.replace(at, std::strlen(from), to);
+    }
+  }
+  return s;
+}
+
+// The text of the markup `html`: tags removed, entities decoded.
+std::string stripTags(const std::string& html) {
+  std::string out;
+  bool inTag = false;
+  for (char c : html) {
+    if (c == '<') inTag = true;
+    if (!inTag) out += c;
+    if (c == '>') inTag = false;
+  }
+  return decodeEntities(out);
+}
+
+// The inner markup of the element with id `id` (elements of the same tag nested inside are
+// matched up).
+std::string innerHtml(const std::string& dom, const std::string& id) {
+  size_t attr = dom.find("id=\"" + id + "\"");
+  if (attr == std::string::npos) return "[missing #" + id + "]";
+  size_t open = dom.rfind('<', attr);
+  size_t nameEnd = dom.find_first_of(" >", open);
+  std::string tag = dom.substr(open + 1, nameEnd - open - 1);
+  size_t start = dom.find('>', attr) + 1;
+  int depth = 1;
+  for (size_t at = start; at < dom.size(); ++at) {
+    if (dom.compare(at, tag.size() + 2, "</" + tag) == 0 && --depth == 0) {
+      return dom.substr(start, at - start);
+    }
+    if (dom.compare(at, tag.size() + 1, "<" + tag) == 0) ++depth;
+  }
+  return "[unclosed #" + id + "]";
+}
+
+std::string textOf(const std::string& dom, const std::string& id) {
+  return stripTags(innerHtml(dom, id));
+}
+
+// The start tag of the element with id `id`, e.g. to read its attributes.
+std::string tagOf(const std::string& dom, const std::string& id) {
+  size_t attr = dom.find("id=\"" + id + "\"");
+  if (attr == std::string::npos) return "";
+  size_t open = dom.rfind('<', attr);
+  return dom.substr(open, dom.find('>', attr) + 1 - open);
+}
+
+bool pressed(const std::string& dom, const std::string& id) {
+  return tagOf(dom, id).find("aria-pressed=\"true\"") != std::string::npos;
+}
+
+// The body rows of a table, each as its cells' text joined by " | ".
+std::vector<std::string> rowsOf(const std::string& dom, const std::string& id) {
+  std::string body = innerHtml(dom, id);
+  body = body.substr(std::min(body.size(), body.find("<tbody")));
+  std::vector<std::string> rows;
+  for (size_t at = 0; (at = body.find("<tr", at)) != std::string::npos;) {
+    size_t end = body.find("</tr>", at);
+    std::string row, tr = body.substr(at, end - at);
+    for (size_t c = 0; (c = tr.find("<td", c)) != std::string::npos;) {
+      size_t open = tr.find('>', c) + 1, close = tr.find("</td>", open);
+      row += (row.empty() ? "" : " | ") + stripTags(tr.substr(open, close - open));
+      c = close;
+    }
+    rows.push_back(row);
+    at = end;
+  }
+  return rows;
+}
+
+class HtmlReport : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = dragnet::test::testDir(); }
+
+  // Writes the report of `v` and returns its path.
+  fs::path write(Variant v) {
+    fs::path path = dragnet::test::writeKnownProfile(dir_, v);
+    std::string error;
+    EXPECT_TRUE(dragnet::profile::readProfile(path.string(), profile_, error)) << error;
+    model_ = dragnet::analyses::alloc::buildModel(profile_);
+    fs::path html = dir_ / (path.stem().string() + ".html");
+    std::ofstream out(html, std::ios::binary);
+    dragnet::report::writeHtml(out, model_, {});
+    return html;
+  }
+
+  // The DOM after the page's script ran, at 1200x900 (every frame of the known profile is
+  // wider than the 0.5 px below which the page skips frames).
+  std::string render(const fs::path& html, const std::string& hash = "") {
+    std::string chromium = findChromium();
+    if (chromium.empty()) return "";
+    fs::path dom = dir_ / ("dom" + std::to_string(renders_++) + ".html");
+    std::string cmd = "'" + chromium + "' --headless --no-sandbox --disable-gpu " +
+                      "--disable-dev-shm-usage --user-data-dir='" + (dir_ / "chromium").string() +
+                      "' --window-size=1200,900 --dump-dom 'file://" + html.string() +
+                      (hash.empty() ? "" : "#" + hash) + "' > '" + dom.string() + "' 2> '" +
+                      (dir_ / "chromium.log").string() + "'";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n" << slurp(dir_ / "chromium.log");
+    return slurp(dom);
+  }
+
+  fs::path dir_;
+  int renders_ = 0;
+  dragnet::profile::Profile profile_;
+  dragnet::analyses::alloc::AllocModel model_;
+};
+
+#define REQUIRE_CHROMIUM()                                                              \
+  if (findChromium().empty()) {                                                         \
+    GTEST_SKIP() << "no chromium on PATH (scripts/install-deps.sh installs it; or set " \
+                    "DRAGNET_CHROMIUM)";                                                \
+  }
+
+// Without a browser: the file is self-contained and its data is safe inside <script>.
+TEST_F(HtmlReport, FileIsSelfContainedWithSafeData) {
+  std::string page = slurp(write(Variant::Exact));
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const char* placeholder : {"/*@CSS@*/", "@DATA@", "/*@SCRIPT@*/"}) {
+    EXPECT_EQ(page.find(placeholder), std::string::npos) << placeholder;
+  }
+  for (const char* remote : {"http://", "https://", "<link", "src=\""}) {
+    EXPECT_EQ(page.find(remote), std::string::npos) << remote;
+  }
+  // The embedded assets cannot end their own element early.
+  for (const char* asset : {"alloc.css", "alloc.js"}) {
+    std::string text(dragnet::report::templateText(asset));
+    ASSERT_FALSE(text.empty()) << asset;
+    EXPECT_EQ(text.find("</"), std::string::npos) << asset;
+  }
+  std::string open = "<script type=\"application/json\" id=\"profile-data\">";
+  size_t start = page.find(open) + open.size();
+  std::string data = page.substr(start, page.find("</script>", start) - start);
+  EXPECT_EQ(data.find('<'), std::string::npos);  // no "</script>" from a profile string
+  auto j = nlohmann::json::parse(data);
+  EXPECT_EQ(j["totals"]["bytes"], 557616);
+  EXPECT_EQ(j["notRewritten"][1][2], dragnet::test::kMarkupReason);
+  // Pruned: app.Main.rare and its app.Tiny (16 bytes, 1 object, no bytecodes) are below
+  // 0.01% of every metric; their values go to the worker's app.Main.build.
+  EXPECT_EQ(j["tree"]["contexts"], 11);
+  EXPECT_EQ(j["tree"]["shown"], 9);
+  EXPECT_EQ(j["tree"]["bytes"][8], 16);  // preorder: ..., 8 = worker's build, 9 = its Point
+}
+
+TEST_F(HtmlReport, ChromiumRendersTotalsFramesAndTables) {
+  REQUIRE_CHROMIUM();
+  std::string dom = render(write(Variant::Exact));
+  EXPECT_EQ(textOf(dom, "title"), "Allocation profile of pid 4711");
+  EXPECT_EQ(textOf(dom, "total-bytes"), "557,616");
+  EXPECT_EQ(textOf(dom, "total-objects"), "21,051");
+  EXPECT_EQ(textOf(dom, "total-arrays"), "150");
+  EXPECT_EQ(textOf(dom, "total-calls"), "19");
+  EXPECT_EQ(textOf(dom, "total-bytecodes"), "1,800");
+  EXPECT_EQ(textOf(dom, "total-threads"), "2");
+  EXPECT_EQ(textOf(dom, "total-classes"), "3");
+  EXPECT_NE(textOf(dom, "totals").find("15,000 elements"), std::string::npos);
+  EXPECT_NE(textOf(dom, "totals").find("2 classes or methods not rewritten"), std::string::npos);
+  EXPECT_EQ(textOf(dom, "warnings"), "");
+  EXPECT_EQ(textOf(dom, "badges"), "completeexact");
+  // Bytes: the root, main, build, Point, int[], parse, char[], String, and the worker's
+  // build and Point.
+  EXPECT_EQ(textOf(dom, "fg-drawn"), "10");
+  EXPECT_EQ(textOf(dom, "fg-pruned"),
+            "9 of 11 contexts shown; 2 below 0.01% of every metric left out (their values are "
+            "counted in their callers)");
+  EXPECT_EQ(textOf(dom, "details"), "all threads \u2014 557,616 bytes, 100.0% of all");
+  EXPECT_EQ(textOf(dom, "search-result"), "");
+  EXPECT_TRUE(pressed(dom, "metric-bytes"));
+  EXPECT_FALSE(pressed(dom, "metric-objects"));
+  EXPECT_EQ(tagOf(dom, "metric-bytecodes").find("disabled"), std::string::npos);
+
+  auto sites = rowsOf(dom, "sites-bytes");
+  ASSERT_EQ(sites.size(), 5u);
+  EXPECT_EQ(sites[0],
+            "504,000 | 90.4% | 21,000 | \u2013 | app.Point | app.Main.build(Main.java:10)");
+  EXPECT_EQ(sites[1], "41,600 | 7.5% | 100 | 10,000 | int[] | app.Main.build(Main.java:11)");
+  EXPECT_EQ(sites[4], "16 | 0.0% | 1 | \u2013 | app.Tiny | app.Main.rare(Main.java:30)");
+  auto byObjects = rowsOf(dom, "sites-objects");
+  ASSERT_EQ(byObjects.size(), 5u);
+  EXPECT_EQ(byObjects[1], "41,600 | 7.5% | 100 | 10,000 | int[] | app.Main.build(Main.java:11)");
+  EXPECT_EQ(byObjects[2], "10,800 | 1.9% | 50 | 5,000 | char[] | app.Main.parse(Main.java:20)");
+  EXPECT_EQ(byObjects[3],
+            "1,200 | 0.2% | 50 | \u2013 | java.lang.String | "
+            "app.Main.parse(Main.java:21)");
+  auto types = rowsOf(dom, "types");
+  ASSERT_EQ(types.size(), 5u);
+  EXPECT_EQ(types[2], "10,800 | 1.9% | 50 | 5,000 | char[]");
+  auto notRewritten = rowsOf(dom, "not-rewritten");
+  ASSERT_EQ(notRewritten.size(), 2u);
+  EXPECT_EQ(notRewritten[0], "app.Bad |  | Truncated class file");
+  // Markup in a profile string stays text: escaped in the DOM, no element made of it.
+  EXPECT_EQ(notRewritten[1], std::string("app.Big | huge()V | ") + dragnet::test::kMarkupReason);
+  EXPECT_EQ(dom.find("<b id=\"injected\""), std::string::npos);
+  EXPECT_NE(dom.find("&lt;b id=\"injected\"&gt;"), std::string::npos);
+  EXPECT_EQ(textOf(dom, "nr-summary"),
+            "2 classes or methods ran unchanged, so their allocations are not counted:");
+}
+
+TEST_F(HtmlReport, ChromiumRunsScriptedSearchMetricAndZoom) {
+  REQUIRE_CHROMIUM();
+  fs::path html = write(Variant::Exact);
+  // Search: both app.Point frames, 504,000 of 557,616 bytes.
+  std::string dom = render(html, "search=Point");
+  EXPECT_EQ(textOf(dom, "search-result"), "2 matching frames: 504,000 bytes, 90.4% of all");
+  EXPECT_EQ(textOf(dom, "fg-drawn"), "10");
+  // The same search by objects: 21,000 of 21,201 objects and arrays (the pruned app.Tiny
+  // counts in its caller).
+  dom = render(html, "metric=objects&search=Point");
+  EXPECT_EQ(textOf(dom, "search-result"),
+            "2 matching frames: 21,000 objects and arrays, 99.1% of all");
+  EXPECT_TRUE(pressed(dom, "metric-objects"));
+  EXPECT_FALSE(pressed(dom, "metric-bytes"));
+  // A regular expression, and a search that matches a frame inside another match once.
+  dom = render(html, "search=/^app\\.Main\\.(main|parse)$/");
+  EXPECT_EQ(textOf(dom, "search-result"), "2 matching frames: 533,600 bytes, 95.7% of all");
+  // Bytecodes: only the method frames have any (root, main, build, parse, worker's build).
+  dom = render(html, "metric=bytecodes");
+  EXPECT_EQ(textOf(dom, "fg-drawn"), "5");
+  EXPECT_EQ(textOf(dom, "details"), "all threads \u2014 1,800 bytecodes, 100.0% of all");
+  // Zoom into app.Main.parse (preorder index 5): its ancestors, itself and its 2 types.
+  dom = render(html, "zoom=5");
+  EXPECT_EQ(textOf(dom, "fg-drawn"), "5");
+  EXPECT_EQ(textOf(dom, "crumbs"), "all threads\u203aapp.Main.main\u203aapp.Main.parse");
+  EXPECT_EQ(textOf(dom, "details"), "app.Main.parse (Main.java) \u2014 12,000 bytes, 2.2% of all");
+}
+
+TEST_F(HtmlReport, ChromiumShowsSampledAndIncompleteProfiles) {
+  REQUIRE_CHROMIUM();
+  std::string dom = render(write(Variant::Sampled));
+  std::string warnings = textOf(dom, "warnings");
+  EXPECT_NE(warnings.find("Incomplete profile"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("Sampled profile (sample=512k)"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("every number here is an estimate"), std::string::npos) << warnings;
+  EXPECT_EQ(textOf(dom, "badges"), "incompletesampled: estimates");
+  EXPECT_EQ(textOf(dom, "total-bytes"), "\u2248 557,616");
+  EXPECT_EQ(rowsOf(dom, "types")[0], "\u2248 504,000 | 90.4% | \u2248 21,000 | \u2013 | app.Point");
+  EXPECT_EQ(textOf(dom, "total-classes"), "[missing #total-classes]");  // no End chunk
+}
+
+}  // namespace
