@@ -140,8 +140,10 @@
       ['Type', 'code']], data.types.map(([type, count, elements, bytes]) =>
       [bytes, share(bytes), count, elements, type]), (r) => search(data.types[r][0]));
     const nr = data.notRewritten;
+    const none = data.complete ? 'Every class was rewritten.'
+      : 'No class was reported as not rewritten before the profile ended.';
     $('nr-summary').textContent = nr.length === 0
-      ? 'Every class was rewritten.'
+      ? none
       : count(nr.length, 'class or method', 'classes or methods') +
         ' ran unchanged, so their allocations are not counted:';
     table('not-rewritten', [['Class', 'code'], ['Method', 'code'], ['Reason', '']], nr);
@@ -268,16 +270,27 @@
     ctx.fillText(text, x + 3, y + 12.5);
   }
 
+  // Lays the frames out for the wrapper's width and sizes the canvas; again if that made a
+  // vertical scrollbar appear (or go) and so changed the width.
+  function fit(canvas) {
+    const wrap = $('fg-wrap');
+    let width = 0;
+    for (let pass = 0; pass < 2 && width !== Math.max(200, wrap.clientWidth); pass++) {
+      width = Math.max(200, wrap.clientWidth);
+      drawn = layout(width);
+      const height = Math.max(1, drawn.length) * ROW;
+      canvas.style.width = width + 'px';
+      canvas.style.height = height + 'px';
+    }
+    return width;
+  }
+
   function render() {
     const canvas = $('flame');
-    const width = Math.max(200, $('fg-wrap').clientWidth);
-    drawn = layout(width);
-    const height = Math.max(1, drawn.length) * ROW;
+    const width = fit(canvas);
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-    canvas.style.width = width + 'px';
-    canvas.style.height = height + 'px';
+    canvas.height = Math.round(Math.max(1, drawn.length) * ROW * dpr);
     const ctx = canvas.getContext('2d');
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.font = '11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace';
