@@ -10,6 +10,10 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libzip-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   # Java and archive tools
   openjdk-17-jdk-headless unzip zip
+  # bench/run: peak RSS of each run
+  time
+  # headless browser: the HTML report's test renders the page (tests/report)
+  chromium
   # workload jars
   libasm-java libbcel-java fop jython libxalan2-java libh2-java liblucene4.10-java antlr4
 )

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -37,6 +38,7 @@ struct Agent {
   analyses::alloc::IdSource ids;
   analyses::alloc::Options alloc;
   std::atomic<bool> threadFieldAdded{false};
+  std::atomic<uint64_t> hookNanos{0};  // time spent rewriting classes, all threads
   // The flush thread sleeps on `cv` and stops when `stopping` is set at VM death.
   std::mutex mu;
   std::condition_variable cv;
@@ -65,6 +67,14 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
   std::string_view n(name);
   if (analyses::alloc::isRuntimeClass(n)) return;
   Agent& a = *gAgent;
+  struct Timer {  // adds the hook's duration to hookNanos however it returns
+    std::atomic<uint64_t>& sum;
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    ~Timer() {
+      auto d = std::chrono::steady_clock::now() - t0;
+      sum += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+    }
+  } timer{a.hookNanos};
   try {
     auto parsed = classfile::parseClass({data, static_cast<size_t>(len)}, {n});
     if (!parsed) {
@@ -219,8 +229,9 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   uint64_t bytes = a.writer.bytesWritten();
   a.writer.close();
   say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " +
-      std::to_string(a.recorder->classesChanged()) + " classes instrumented, " +
-      std::to_string(a.recorder->failures()) + " not rewritten)");
+      std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +
+      std::to_string(a.hookNanos / 1000000) + " ms, " + std::to_string(a.recorder->failures()) +
+      " not rewritten)");
 }
 
 jint start(JavaVM* vm, const char* optionText) {

@@ -10,9 +10,12 @@
 #include <fstream>
 #include <iostream>
 
+#include "agent/options.h"
 #include "analyses/alloc/aggregate.h"
 #include "profile/reader.h"
 #include "report/alloc_report.h"
+#include "report/html_report.h"
+#include "report/pprof_report.h"
 
 namespace fs = std::filesystem;
 
@@ -59,8 +62,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   cmd->add_option("--agent-opts", o.agentOptions,
                   "More agent options, k=v,... (dragnet run --agent-opts help -- java)");
   cmd->add_option("command", o.command, "java and its arguments, after --")->required();
-  cmd->footer("Example: dragnet run -o app.dragnet -- java -jar app.jar\n"
-              "Then:    dragnet report app.dragnet");
+  cmd->footer(std::string("Example: dragnet run -o app.dragnet -- java -jar app.jar\n"
+                          "Then:    dragnet report app.dragnet\n\n"
+                          "The agent's options (pass more with --agent-opts k=v,...):\n") +
+              agent::kOptionHelp);
   return cmd;
 }
 
@@ -113,15 +118,20 @@ int runRun(const RunOptions& o, const char* argv0) {
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
   CLI::App* cmd = app.add_subcommand("report", "Report on a profile written by dragnet run");
   cmd->add_option("FILE", o.input, "The profile")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--format,-f", o.format, "text, json or collapsed")
-      ->check(CLI::IsMember({"text", "json", "collapsed"}))
+  cmd->add_option("--format,-f", o.format,
+                  "text, html (one self-contained file), json, collapsed or pprof (gzipped)")
+      ->check(CLI::IsMember({"text", "html", "json", "collapsed", "pprof"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
-  cmd->add_option("--top", o.top, "Rows per table (text)")->capture_default_str();
+  cmd->add_option("--top", o.top, "Rows per table (text, html)")->capture_default_str();
   return cmd;
 }
 
 int runReport(const ReportOptions& o) {
+  if (o.format == "pprof" && o.output.empty() && ::isatty(STDOUT_FILENO)) {
+    std::cerr << "dragnet: error: pprof output is binary; write it to a file: -o FILE.pb.gz\n";
+    return 2;
+  }
   profile::Profile p;
   std::string error;
   if (!profile::readProfile(o.input, p, error)) {
@@ -135,7 +145,7 @@ int runReport(const ReportOptions& o) {
   analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
   std::ofstream file;
   if (!o.output.empty()) {
-    file.open(o.output);
+    file.open(o.output, std::ios::binary);
     if (!file) {
       std::cerr << "dragnet: error: cannot write " << o.output << "\n";
       return 1;
@@ -146,6 +156,13 @@ int runReport(const ReportOptions& o) {
     report::writeJson(out, m);
   } else if (o.format == "collapsed") {
     report::writeCollapsed(out, m);
+  } else if (o.format == "html") {
+    report::writeHtml(out, m, {o.top});
+  } else if (o.format == "pprof") {
+    if (!report::writePprof(out, m, error)) {
+      std::cerr << "dragnet: error: " << error << "\n";
+      return 1;
+    }
   } else {
     report::writeText(out, m, {o.top});
   }
