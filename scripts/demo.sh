@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs missing dependencies, builds dragnet (release), instruments the demo jar with the
-# identity tool, and checks that the result behaves and looks exactly like the original.
+# Installs missing dependencies, builds dragnet (release), profiles the bundled demo program's
+# allocations per calling context (text summary + a self-contained HTML report), then shows
+# the identity round trip and BIT's instruction counter on the same jar.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -10,14 +11,30 @@ scripts/install-deps.sh
 scripts/build.sh release
 
 in=build/demo/demo.jar
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Exact allocation profile of the demo: same output as without the agent, then reports.
+profile=build/demo/demo.dragnet
+html=build/demo/demo-alloc.html
+java -jar "$in" >"$tmp/expected.txt"
+build/bin/dragnet run -o "$profile" -- java -jar "$in" >"$tmp/profiled.txt"
+if ! diff -u "$tmp/expected.txt" "$tmp/profiled.txt"; then
+  echo "demo: FAILED, the profiled program's output differs" >&2
+  exit 1
+fi
+echo
+echo "---- dragnet report $profile (top 10 rows per table) ----"
+build/bin/dragnet report "$profile" --top 10 | head -n 40
+build/bin/dragnet report "$profile" --format html -o "$html"
+echo "-------------------------------------------------------------"
+echo "demo: profile: $profile; HTML report (flame graph, tables): $html"
+echo
+
 out=build/demo/demo-identity.jar
 rm -f "$out"
 build/bin/dragnet instrument --tool none "$in" -o "$out"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-java -jar "$in" >"$tmp/expected.txt"
 java -jar "$out" >"$tmp/actual.txt"
 if ! diff -u "$tmp/expected.txt" "$tmp/actual.txt"; then
   echo "demo: FAILED, program output differs" >&2

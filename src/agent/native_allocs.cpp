@@ -22,6 +22,12 @@ struct State {
   jint vmBase = 0, jniBase = 0;
   jmethodID covered[4] = {};  // natives whose allocation a probe at the call site counts
 
+  // The runtime's own arrays (see ownArray).
+  jclass intArray = nullptr, longArray = nullptr, classArray = nullptr;
+  jfieldID threadState = nullptr;
+  std::vector<jfieldID> stateArrays;  // DragnetState's array fields
+  std::vector<jfieldID> rtArrays;     // DragnetRt's static array fields
+
   std::mutex mu;
   std::set<std::tuple<std::string, std::string, std::string, uint32_t>> probed;
 };
@@ -158,6 +164,35 @@ bool methodNames(State& s, jmethodID method, std::string& cls, std::string& name
   return true;
 }
 
+// True if `obj` is one of the runtime helper's own arrays. Java code that runs inside a
+// JVM call (class loading during getDeclaredMethods0, say) has its slow-path allocations
+// reported as VMObjectAlloc at the end of that call; the probes' tree growth is among
+// them. Those arrays are still held by the thread's DragnetState (or DragnetRt's shared
+// table) when the event comes, so identity finds them.
+bool ownArray(State& s, JNIEnv* jni, jthread thread, jobject obj) {
+  jclass c = s.original->GetObjectClass(jni, obj);
+  bool candidate = s.original->IsSameObject(jni, c, s.intArray) ||
+                   s.original->IsSameObject(jni, c, s.longArray) ||
+                   s.original->IsSameObject(jni, c, s.classArray);
+  s.original->DeleteLocalRef(jni, c);
+  if (!candidate) return false;
+  auto same = [&](jobject holder, jfieldID f, bool isStatic) {
+    jobject a = isStatic ? s.original->GetStaticObjectField(jni, static_cast<jclass>(holder), f)
+                         : s.original->GetObjectField(jni, holder, f);
+    bool eq = a && s.original->IsSameObject(jni, a, obj);
+    if (a) s.original->DeleteLocalRef(jni, a);
+    return eq;
+  };
+  bool own = false;
+  for (jfieldID f : s.rtArrays) own = own || same(s.rt, f, true);
+  jobject state = s.original->GetObjectField(jni, thread, s.threadState);
+  if (state) {
+    for (jfieldID f : s.stateArrays) own = own || same(state, f, false);
+    s.original->DeleteLocalRef(jni, state);
+  }
+  return own;
+}
+
 // True if a probe at the caller's call site counts this VM allocation already.
 bool countedByProbe(State& s, jthread thread) {
   jvmtiFrameInfo frames[2];
@@ -173,6 +208,31 @@ bool countedByProbe(State& s, jthread thread) {
   auto bci = static_cast<uint32_t>(frames[1].location);
   std::lock_guard lock(s.mu);
   return s.probed.count({cls, name, desc, bci}) != 0;
+}
+
+bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
+  auto global = [&](const char* name) {
+    jclass c = jni->FindClass(name);
+    return c ? static_cast<jclass>(jni->NewGlobalRef(c)) : nullptr;
+  };
+  s.intArray = global("[I");
+  s.longArray = global("[J");
+  s.classArray = global("[Ljava/lang/Class;");
+  jclass thread = jni->FindClass("java/lang/Thread");
+  jclass state = jni->FindClass("java/lang/DragnetState");
+  if (!s.intArray || !s.longArray || !s.classArray || !thread || !state) return false;
+  s.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
+  const std::pair<const char*, const char*> stateFields[] = {
+      {"parent", "[I"}, {"key", "[I"},      {"count", "[J"},    {"elements", "[J"},
+      {"bytes", "[J"},  {"insns", "[J"},    {"last", "[J"},     {"table", "[I"},
+      {"stack", "[I"},  {"dynBase", "[I"},  {"dynKey", "[I"},   {"dynClass", "[Ljava/lang/Class;"}};
+  for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
+  const std::pair<const char*, const char*> rtFields[] = {{"dynClass", "[Ljava/lang/Class;"},
+                                                          {"dynBase", "[I"},
+                                                          {"dynKeys", "[I"},
+                                                          {"dynIndex", "[I"}};
+  for (auto [name, sig] : rtFields) s.rtArrays.push_back(jni->GetStaticFieldID(rt, name, sig));
+  return !jni->ExceptionCheck();
 }
 
 }  // namespace
@@ -219,6 +279,11 @@ bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t j
       jni->GetStaticMethodID(array, "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;");
   s.covered[3] = jni->GetMethodID(unsafe, "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;");
   s.stringValue = jni->GetFieldID(string, "value", "[B");
+  if (!resolveOwnArrays(s, jni, rt)) {
+    jni->ExceptionClear();
+    error = "the runtime helper lacks an array field the agent needs";
+    return false;
+  }
   if (jni->ExceptionCheck() || !s.dyn) {
     jni->ExceptionClear();
     error = "a method the agent needs for native allocations is missing";
@@ -247,7 +312,7 @@ void JNICALL onVMObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject obj
                              jlong) {
   State& s = state();
   if (tInAgent || !s.active.load(std::memory_order_acquire)) return;
-  if (countedByProbe(s, thread)) return;
+  if (countedByProbe(s, thread) || ownArray(s, jni, thread, object)) return;
   record(jni, object, s.vmBase);
 }
 

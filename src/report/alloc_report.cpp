@@ -1,5 +1,7 @@
 #include "report/alloc_report.h"
 
+#include "report/sums.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -38,37 +40,8 @@ std::string pct(uint64_t part, uint64_t whole) {
   return buf;
 }
 
-std::string typeOf(const SiteRow& r) {
-  return r.site ? analyses::alloc::javaTypeName(r.site->type) : std::string("?");
-}
-
 std::string bytesOf(uint64_t bytes, bool known) { return known ? num(bytes) : "?"; }
 
-// Rows merged by a key (site, or type) over all contexts.
-struct Sum {
-  uint64_t count = 0, elements = 0, bytes = 0;
-  bool bytesKnown = true;
-  const SiteRow* any = nullptr;
-};
-
-template <class KeyFn>
-std::vector<std::pair<std::string, Sum>> sumBy(const AllocModel& m, KeyFn key) {
-  std::map<std::string, Sum> sums;
-  for (const SiteRow& r : m.rows) {
-    Sum& s = sums[key(r)];
-    s.count += r.count;
-    s.elements += r.elements;
-    s.bytes += r.bytes;
-    s.bytesKnown = s.bytesKnown && r.bytesKnown;
-    if (!s.any) s.any = &r;
-  }
-  std::vector<std::pair<std::string, Sum>> v(sums.begin(), sums.end());
-  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
-    return a.second.bytes != b.second.bytes ? a.second.bytes > b.second.bytes
-                                            : a.second.count > b.second.count;
-  });
-  return v;
-}
 
 void writeTotals(std::ostream& out, const AllocModel& m) {
   const profile::Profile& p = *m.profile;
@@ -115,7 +88,7 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
 
 // One table of sums: bytes, share of all bytes, count, elements, then the row's name.
 void writeSums(std::ostream& out, const AllocModel& m, const char* title, const char* columns,
-               const std::vector<std::pair<std::string, Sum>>& rows, size_t top) {
+               const Sums& rows, size_t top) {
   out << "\n" << title << "\n  bytes            %      " << columns << "\n";
   for (size_t i = 0; i < rows.size() && i < top; ++i) {
     const Sum& s = rows[i].second;
@@ -128,17 +101,14 @@ void writeSums(std::ostream& out, const AllocModel& m, const char* title, const 
 }
 
 void writeSites(std::ostream& out, const AllocModel& m, size_t top) {
-  auto sites = sumBy(m, [&](const SiteRow& r) {
-    if (!r.site) return std::string("?");
-    return analyses::alloc::frameName(*m.profile, r.site->method, r.site->line) + " " +
-           typeOf(r);
-  });
-  writeSums(out, m, "Top allocation sites by bytes", "objects/arrays   elements        site, type",
-            sites, top);
+  Sums sites = sumBySite(m);
+  const char* columns = "objects/arrays   elements        site, type";
+  writeSums(out, m, "Top allocation sites by bytes", columns, sites, top);
+  writeSums(out, m, "Top allocation sites by objects", columns, byCount(std::move(sites)), top);
 }
 
 void writeTypes(std::ostream& out, const AllocModel& m, size_t top) {
-  auto types = sumBy(m, typeOf);
+  Sums types = sumByType(m);
   writeSums(out, m, "Top types by bytes", "count            elements        type", types, top);
   // JP's view (sec. 5): arrays and elements per element kind.
   uint64_t arrays[10] = {}, elements[10] = {};
