@@ -40,7 +40,7 @@ void Recorder::addClass(analyses::alloc::ClassResult&& r) {
   if (r.changed) ++classesChanged_;
   for (auto& m : r.methods) methods_.push_back(std::move(m));
   for (auto& s : r.sites) {
-    if (profile::isDynamicSite(s.kind)) {
+    if (profile::isDynamicSite(s.kind) || s.type.empty()) {  // typed at run time
       uint32_t key = s.key;
       dynamicBases_.emplace(key, std::move(s));
       continue;

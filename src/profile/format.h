@@ -56,7 +56,8 @@ enum class SiteKind : uint8_t {
   NewArray = 1,        // newarray (primitive elements)
   ANewArray = 2,       // anewarray
   MultiANewArray = 3,  // one allocated dimension of a multianewarray
-  Clone = 4,           // the copy made by Object.clone (arrays, super.clone())
+  Clone = 4,           // the copy made by Object.clone (arrays, super.clone(); objects are
+                       // typed by their runtime class, like the kinds below)
   // Allocations whose type is known only at run time; the agent writes one site per
   // (call site, runtime class) pair it saw.
   Reflect = 5,  // Array.newInstance, Unsafe.allocateInstance (reflection, method handles,

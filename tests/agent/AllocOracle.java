@@ -52,6 +52,24 @@ public class AllocOracle {
     }
   }
 
+  // super.clone() in an abstract class: the copy is of the runtime (concrete) class.
+  abstract static class Shape implements Cloneable {
+    int id;
+
+    Shape copy() throws CloneNotSupportedException {
+      return (Shape) super.clone();
+    }
+  }
+
+  static final class Square extends Shape {
+    long side;
+  }
+
+  static void abstractClones() throws Exception {
+    Square s = new Square();
+    for (int i = 0; i < 10; i++) sink = s.copy();
+  }
+
   public static final class R {
     public R() {}
   }
@@ -164,6 +182,7 @@ public class AllocOracle {
     clones();
     exceptions();
     objectClones();
+    abstractClones();
     reflection();
     reflectArrays();
     lambdas();

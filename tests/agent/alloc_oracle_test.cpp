@@ -201,6 +201,10 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   EXPECT_EQ(sumUnder("AllocOracle.objectClones(", "AllocOracle$C").count, 20001u);
   EXPECT_EQ(sumUnder("AllocOracle.objectClones(", "AllocOracle$D").count, 20001u);
   EXPECT_EQ(sumUnder("AllocOracle$C.clone(", "AllocOracle$C", "clone").count, 20000u);
+  Sum squares = sumUnder("AllocOracle$Shape.copy(", "AllocOracle$Square", "clone");
+  EXPECT_EQ(squares.count, 10u);
+  ASSERT_TRUE(profile_.classSizes.count("AllocOracle$Square"));
+  EXPECT_EQ(squares.bytes, 10u * profile_.classSizes.at("AllocOracle$Square"));
   // Reflection: JDK 17 allocates natively first, then in a generated accessor; JDK 18+
   // through method handles. Either way 50 objects under reflection().
   EXPECT_EQ(sumUnder("AllocOracle.reflection(", "AllocOracle$R").count, 50u);

@@ -182,12 +182,13 @@ class MethodInstrumenter {
     if (ref.name != "clone" || ref.descriptor != "()Ljava/lang/Object;") return;
     bool array = ref.owner.starts_with("[");
     if (!array && ref.owner != "java/lang/Object") return;
-    // For super.clone() the copy's class is the receiver's runtime class: this class or
-    // a subclass. The site names this class.
-    std::string type = array ? std::string(ref.owner) : std::string(r_.className());
+    // For super.clone() the copy's class is the receiver's runtime class: this class (maybe
+    // abstract) or a subclass, so the copy is recorded by its runtime class (dyn; the site's
+    // type stays empty). An array clone has the array's type.
+    std::string type = array ? std::string(ref.owner) : std::string();
     ElemKind k = array ? elementKind(ref.owner) : ElemKind::Object;
     uint32_t key = newSite(in, SiteKind::Clone, type, k);
-    r_.after(in.index, Call{kRuntimeClass, "cloned",
+    r_.after(in.index, Call{kRuntimeClass, array ? "cloned" : "dyn",
                             {Arg::top("Ljava/lang/Object;"), Arg::i(static_cast<int32_t>(key))}});
   }
 

@@ -12,8 +12,8 @@
 //   - before every return and on exceptional exit (catch-all, rethrows): DragnetRt.exit();
 //   - before new: alloc(key); before newarray/anewarray: array(length, key); after
 //     multianewarray: multi(array, dims, key) (JP sec. 5 counts, read back from the
-//     allocated arrays); after array clone() and super.clone() reaching Object.clone:
-//     cloned(copy, key);
+//     allocated arrays); after array clone(): cloned(copy, key); after super.clone()
+//     reaching Object.clone: dyn(copy, key) (the copy's class is the runtime class);
 //   - after Array.newArray / Array.multiNewArray / Unsafe.allocateInstance calls
 //     (reflection, method handles, lambda instances): dyn(result, key) /
 //     dynMulti(result, key), recorded by the result's runtime class;

@@ -125,20 +125,16 @@ public final class DragnetRt {
   }
 
   /**
-   * After a call that returns a clone made by Object.clone (arrays, super.clone()): the
-   * allocation the JVM makes natively, which no `new` shows.
+   * After array.clone(): the copy the JVM makes natively, which no `new` shows. (The copy
+   * of super.clone() is recorded by its runtime class, with dyn.)
    */
   public static void cloned(Object copy, int key) {
     if (copy == null) return;
     DragnetState s = state();
     if (s == null) return;
-    if ((key & 15) == ELEM_OBJECT) {
-      int node = s.child(s.current(), key);  // first: child() may replace the arrays
-      s.count[node]++;
-    } else {
-      record(s, key, 1, java.lang.reflect.Array.getLength(copy));
-    }
+    record(s, key, 1, java.lang.reflect.Array.getLength(copy));
   }
+
 
   /**
    * An allocation whose type is known only at run time, in the current context: the result
