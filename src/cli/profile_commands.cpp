@@ -45,6 +45,21 @@ std::string resolveJava(const std::string& word) {
   return word;  // execvp searches PATH
 }
 
+// On a terminal, a large profile's reading shows its progress on stderr (one line, redrawn
+// at each whole percent); otherwise nothing.
+profile::Progress readingProgress(const std::string& path) {
+  std::error_code ec;
+  constexpr uintmax_t kLarge = 16u << 20;
+  if (!::isatty(STDERR_FILENO) || fs::file_size(path, ec) < kLarge || ec) return {};
+  return [path, shown = -1](uint64_t done, uint64_t total) mutable {
+    int pct = total ? static_cast<int>(100 * done / total) : 100;
+    if (pct == shown) return;
+    shown = pct;
+    std::cerr << "\rdragnet: reading " << path << ": " << pct << "%" << (pct == 100 ? "\n" : "")
+              << std::flush;
+  };
+}
+
 }  // namespace
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
@@ -134,7 +149,7 @@ int runReport(const ReportOptions& o) {
   }
   profile::Profile p;
   std::string error;
-  if (!profile::readProfile(o.input, p, error)) {
+  if (!profile::readProfile(o.input, p, error, readingProgress(o.input))) {
     std::cerr << "dragnet: error: " << error << "\n";
     return 1;
   }
