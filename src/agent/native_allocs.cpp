@@ -223,8 +223,8 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
   if (!s.intArray || !s.longArray || !s.classArray || !thread || !state) return false;
   s.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
   const std::pair<const char*, const char*> stateFields[] = {
-      {"parent", "[I"}, {"key", "[I"},      {"count", "[J"},    {"elements", "[J"},
-      {"bytes", "[J"},  {"insns", "[J"},    {"last", "[J"},     {"table", "[I"},
+      {"parent", "[I"}, {"key", "[I"},      {"calls", "[J"},    {"elements", "[J"},
+      {"bytes", "[J"},  {"insns", "[J"},    {"index", "[J"},
       {"stack", "[I"},  {"dynBase", "[I"},  {"dynKey", "[I"},   {"dynClass", "[Ljava/lang/Class;"}};
   for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
   const std::pair<const char*, const char*> rtFields[] = {{"dynClass", "[Ljava/lang/Class;"},

@@ -25,14 +25,14 @@ std::vector<T> readArray(JNIEnv* jni, jobject obj, jfieldID f, jint n) {
 
 }  // namespace
 
-// Java heap the thread's tree holds: per node slot two int and four long arrays, and two
-// int slots of the index (DragnetState); array headers and the shadow stack are left out.
+// Java heap the thread's tree holds: per node slot two ints and five longs, and two index
+// slots of two longs (DragnetState); array headers and the shadow stack are left out.
 uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
   auto arr = static_cast<jarray>(jni->GetObjectField(state, parent_));
   if (!arr) return 0;
   auto slots = static_cast<uint64_t>(jni->GetArrayLength(arr));
   jni->DeleteLocalRef(arr);
-  return slots * (2 * 4 + 4 * 8 + 2 * 4);
+  return slots * (2 * 4 + 5 * 8 + 2 * 16);
 }
 
 void Recorder::addClass(analyses::alloc::ClassResult&& r) {
@@ -83,7 +83,7 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
   size_ = jni->GetFieldID(state, "size", "I");
   parent_ = jni->GetFieldID(state, "parent", "[I");
   key_ = jni->GetFieldID(state, "key", "[I");
-  count_ = jni->GetFieldID(state, "count", "[J");
+  count_ = jni->GetFieldID(state, "calls", "[J");  // count and cached child, interleaved
   elements_ = jni->GetFieldID(state, "elements", "[J");
   bytes_ = jni->GetFieldID(state, "bytes", "[J");
   insns_ = jni->GetFieldID(state, "insns", "[J");
@@ -188,14 +188,14 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   auto parent = readArray<uint32_t>(jni, state, parent_, size);
   book.heapBytes = treeHeapBytes(jni, state);
   auto key = readArray<uint32_t>(jni, state, key_, size);
-  auto count = readArray<uint64_t>(jni, state, count_, size);
+  auto calls = readArray<uint64_t>(jni, state, count_, 2 * size);  // count at 2n
   auto elements = readArray<uint64_t>(jni, state, elements_, size);
   auto bytes = readArray<uint64_t>(jni, state, bytes_, size);
   auto insns = readArray<uint64_t>(jni, state, insns_, size);
   uint64_t collapsed = static_cast<uint64_t>(jni->GetLongField(state, collapsed_));
   uint64_t dropped = static_cast<uint64_t>(jni->GetLongField(state, dropped_));
   jni->DeleteLocalRef(state);
-  if (parent.empty() || key.empty() || count.empty() || elements.empty() || bytes.empty() ||
+  if (parent.empty() || key.empty() || calls.empty() || elements.empty() || bytes.empty() ||
       insns.empty()) {
     return;
   }
@@ -210,7 +210,7 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   for (uint32_t i = book.nodesWritten; i < n; ++i) chunk.nodes.push_back({parent[i], key[i]});
   book.last.resize(n);
   for (uint32_t i = 1; i < n; ++i) {
-    profile::Counters c{count[i], elements[i], bytes[i], insns[i]};
+    profile::Counters c{calls[2 * i], elements[i], bytes[i], insns[i]};
     if (c == book.last[i]) continue;
     book.last[i] = c;
     chunk.counters.emplace_back(i, c);

@@ -23,20 +23,21 @@ public final class DragnetState {
   // new node's parent and key are, so a concurrent reader sees whole nodes.
   public int[] parent;
   public int[] key;
-  public long[] count;
+  // Per node n: calls[2n] = its count (invocations, or objects/arrays allocated) and
+  // calls[2n + 1] = the child found last from it (key << 32 | node; 0: none, no key is 0).
+  // Side by side so that a call touches one cache line: the new context's count and, when
+  // it calls on, its cached child. (A loop calling one method mostly hits the cache.)
+  public long[] calls;
   public long[] elements;
   public long[] bytes;
   public long[] insns;
   public volatile int size;
 
-  // Per node, the child found last: key << 32 | node (0: none; no key is 0). Consecutive
-  // lookups from one context mostly ask for the same child (a loop calling one method),
-  // so one load usually replaces the hash lookup.
-  private long[] last;
-
-  // Open-addressing index of nodes by (parent, key): slot holds node + 1, 0 when empty.
-  private int[] table;
-  private int mask;
+  // Open-addressing index of nodes by (parent, key), linear probing: slot s holds the pair
+  // packed as parent << 32 | key in index[2s] (0: empty; no key is 0) and the node in
+  // index[2s + 1]: one cache line per probe, without touching the node arrays.
+  private long[] index;
+  private int mask;  // slots - 1
 
   // Shadow stack of the instrumented frames: stack[sp] is the current context.
   private int[] stack;
@@ -58,12 +59,11 @@ public final class DragnetState {
     int n = 256;
     parent = new int[n];
     key = new int[n];
-    count = new long[n];
+    calls = new long[2 * n];
     elements = new long[n];
     bytes = new long[n];
     insns = new long[n];
-    last = new long[n];
-    table = new int[2 * n];
+    index = new long[2 * 2 * n];
     mask = 2 * n - 1;
     stack = new int[64];
     key[0] = -1;  // the root
@@ -80,11 +80,11 @@ public final class DragnetState {
     if (sp >= maxDepth) {
       over++;
       collapsed++;
-      count[stack[sp]]++;  // the collapsed call still counts, in the deepest context
+      calls[2 * stack[sp]]++;  // the collapsed call still counts, in the deepest context
       return;
     }
     int node = child(stack[sp], methodId);
-    count[node]++;
+    calls[2 * node]++;
     if (sp + 1 == stack.length && !growStack()) {  // no room: collapse like a frame past the limit
       over++;
       collapsed++;
@@ -109,11 +109,11 @@ public final class DragnetState {
   void leaf(int methodId) {
     if (sp >= maxDepth) {
       collapsed++;
-      count[stack[sp]]++;
+      calls[2 * stack[sp]]++;
       return;
     }
     int node = child(stack[sp], methodId);
-    count[node]++;
+    calls[2 * node]++;
   }
 
   // Leaves the frame of `methodId`: pops up to and including the innermost frame of that
@@ -193,25 +193,36 @@ public final class DragnetState {
   // The node (p, k), created on first use.
   @ForceInline
   int child(int p, int k) {
-    long c = last[p];
+    long c = calls[2 * p + 1];
     if ((int) (c >>> 32) == k) return (int) c;
     int n = lookup(p, k);
-    if (n != 0) last[p] = (long) k << 32 | n;  // 0: dropped, not a real child
+    if (n != 0) calls[2 * p + 1] = (long) k << 32 | n;  // 0: dropped, not a real child
     return n;
   }
 
   @DontInline
   private int lookup(int p, int k) {
-    int h = (p * 0x9E3779B1 + k * 0x85EBCA6B);
-    int slot = (h ^ (h >>> 15)) & mask;
-    int[] t = table;
-    for (;;) {
-      int e = t[slot];
+    long want = pair(p, k);
+    long[] t = index;
+    int m = mask;
+    for (int slot = hash(want) & m;; slot = (slot + 1) & m) {
+      long e = t[2 * slot];
+      if (e == want) return (int) t[2 * slot + 1];
       if (e == 0) return add(p, k);
-      int n = e - 1;
-      if (key[n] == k && parent[n] == p) return n;
-      slot = (slot + 1) & mask;
     }
+  }
+
+  private static long pair(int p, int k) {
+    return (long) p << 32 | (k & 0xFFFFFFFFL);
+  }
+
+  // A full mix (MurmurHash3's finalizer): parents and method ids are small consecutive
+  // numbers, whose plain linear combinations cluster under linear probing.
+  private static int hash(long pair) {
+    long h = pair * 0x9E3779B97F4A7C15L;
+    h ^= h >>> 32;
+    h *= 0xC2B2AE3D27D4EB4FL;
+    return (int) (h ^ (h >>> 29));
   }
 
   // A new node. If the tree cannot grow (OutOfMemoryError, or 2^31 nodes), the event
@@ -230,7 +241,7 @@ public final class DragnetState {
     parent[n] = p;
     key[n] = k;
     size = n + 1;
-    if (2 * (n + 1) > table.length) {
+    if (2 * (n + 1) > mask + 1) {
       try {
         rehash();
       } catch (Throwable t) {  // the old table is intact but full: stop adding
@@ -245,32 +256,31 @@ public final class DragnetState {
   }
 
   private void insert(int n) {
-    int p = parent[n], k = key[n];
-    int h = (p * 0x9E3779B1 + k * 0x85EBCA6B);
-    int slot = (h ^ (h >>> 15)) & mask;
-    while (table[slot] != 0) slot = (slot + 1) & mask;
-    table[slot] = n + 1;
+    long e = pair(parent[n], key[n]);
+    int slot = hash(e) & mask;
+    while (index[2 * slot] != 0) slot = (slot + 1) & mask;
+    index[2 * slot] = e;
+    index[2 * slot + 1] = n;
   }
 
+  // An OutOfMemoryError here leaves the old (intact, full) index.
   private void rehash() {
-    table = new int[table.length * 2];
-    mask = table.length - 1;
-    for (int n = 1; n < size; n++) insert(n);
+    index = new long[index.length * 2];
+    mask = index.length / 2 - 1;
+    for (int i = 1; i < size; i++) insert(i);
   }
 
   // All arrays first, then the fields: an OutOfMemoryError midway leaves the old ones.
   private void growNodes() {
     int n = parent.length;
     int[] p = grow(parent, n), k = grow(key, n);
-    long[] c = grow(count, n), e = grow(elements, n), b = grow(bytes, n), i = grow(insns, n);
-    long[] l = grow(last, n);
+    long[] c = grow(calls, 2 * n), e = grow(elements, n), b = grow(bytes, n), i = grow(insns, n);
     parent = p;
     key = k;
-    count = c;
+    calls = c;
     elements = e;
     bytes = b;
     insns = i;
-    last = l;
   }
 
   private static int[] grow(int[] a, int used) {
