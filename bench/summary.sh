@@ -45,7 +45,7 @@ table() {
   echo "$row"
 }
 summary() {
-  local w m rss prof row base med
+  local w m rss prof row base med ctx heap
   sed -n 's/^# //p' "$tsv"
   echo
   echo "median wall seconds; xN = ratio to base"
@@ -71,6 +71,21 @@ summary() {
     done
     echo "$row"
   done
+  if awk -F'\t' '$11 ~ /^[0-9]+$/ { f = 1 } END { exit !f }' "$tsv"; then
+    echo
+    echo "the agent's calling-context trees (median): contexts, and MB of Java heap they hold"
+    row=$(printf '%-9s' workload)
+    for m in "${ml[@]}"; do row+=$(printf ' %11s %7s' "$m" heap); done
+    echo "$row"
+    for w in "${wl[@]}"; do
+      row=$(printf '%-9s' "$w")
+      for m in "${ml[@]}"; do
+        ctx=$(col "$w" "$m" 11 | median) heap=$(col "$w" "$m" 12 | median)
+        row+=$(awk -v c="${ctx:--}" -v h="${heap:--}" 'BEGIN { printf " %11s %7s", c, (h == "-" ? h : sprintf("%.1f", h / 1048576)) }')
+      done
+      echo "$row"
+    done
+  fi
   if ((startup)); then
     echo
     base=$(col hello base 4 | median)
