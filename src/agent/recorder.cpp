@@ -25,14 +25,14 @@ std::vector<T> readArray(JNIEnv* jni, jobject obj, jfieldID f, jint n) {
 
 }  // namespace
 
-// Java heap the thread's tree holds: per node slot two ints and five longs, and two index
-// slots of two longs (DragnetState); array headers and the shadow stack are left out.
+// Java heap the thread's tree holds: per node slot two ints, STRIDE + 3 longs, and two
+// index slots of two longs (DragnetState); array headers and the shadow stack are left out.
 uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
   auto arr = static_cast<jarray>(jni->GetObjectField(state, parent_));
   if (!arr) return 0;
   auto slots = static_cast<uint64_t>(jni->GetArrayLength(arr));
   jni->DeleteLocalRef(arr);
-  return slots * (2 * 4 + 5 * 8 + 2 * 16);
+  return slots * (2 * 4 + (static_cast<uint64_t>(stride_) + 3) * 8 + 2 * 16);
 }
 
 void Recorder::addClass(analyses::alloc::ClassResult&& r) {
@@ -83,12 +83,15 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
   size_ = jni->GetFieldID(state, "size", "I");
   parent_ = jni->GetFieldID(state, "parent", "[I");
   key_ = jni->GetFieldID(state, "key", "[I");
-  count_ = jni->GetFieldID(state, "calls", "[J");  // count and cached child, interleaved
+  count_ = jni->GetFieldID(state, "calls", "[J");  // count and cached children, interleaved
+  jfieldID stride = jni->GetStaticFieldID(state, "STRIDE", "I");
+  if (stride) stride_ = jni->GetStaticIntField(state, stride);
   elements_ = jni->GetFieldID(state, "elements", "[J");
   bytes_ = jni->GetFieldID(state, "bytes", "[J");
   insns_ = jni->GetFieldID(state, "insns", "[J");
   collapsed_ = jni->GetFieldID(state, "collapsed", "J");
   dropped_ = jni->GetFieldID(state, "dropped", "J");
+  lookups_ = jni->GetFieldID(state, "lookups", "J");
   jclass rt = jni->FindClass("java/lang/DragnetRt");
   if (rt) {
     rt_ = static_cast<jclass>(jni->NewGlobalRef(rt));
@@ -188,12 +191,13 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   auto parent = readArray<uint32_t>(jni, state, parent_, size);
   book.heapBytes = treeHeapBytes(jni, state);
   auto key = readArray<uint32_t>(jni, state, key_, size);
-  auto calls = readArray<uint64_t>(jni, state, count_, 2 * size);  // count at 2n
+  auto calls = readArray<uint64_t>(jni, state, count_, stride_ * size);  // count at stride n
   auto elements = readArray<uint64_t>(jni, state, elements_, size);
   auto bytes = readArray<uint64_t>(jni, state, bytes_, size);
   auto insns = readArray<uint64_t>(jni, state, insns_, size);
   uint64_t collapsed = static_cast<uint64_t>(jni->GetLongField(state, collapsed_));
   uint64_t dropped = static_cast<uint64_t>(jni->GetLongField(state, dropped_));
+  if (lookups_) book.lookups = static_cast<uint64_t>(jni->GetLongField(state, lookups_));
   jni->DeleteLocalRef(state);
   if (parent.empty() || key.empty() || calls.empty() || elements.empty() || bytes.empty() ||
       insns.empty()) {
@@ -210,7 +214,7 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   for (uint32_t i = book.nodesWritten; i < n; ++i) chunk.nodes.push_back({parent[i], key[i]});
   book.last.resize(n);
   for (uint32_t i = 1; i < n; ++i) {
-    profile::Counters c{calls[2 * i], elements[i], bytes[i], insns[i]};
+    profile::Counters c{calls[stride_ * i], elements[i], bytes[i], insns[i]};
     if (c == book.last[i]) continue;
     book.last[i] = c;
     chunk.counters.emplace_back(i, c);
@@ -246,9 +250,13 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   totals["failures"] = std::to_string(failureCount_);
   totals["threads"] = std::to_string(nextThreadId_ - 1);
   totals["contexts"] = std::to_string(contextsWritten_);
-  uint64_t heap = 0;
-  for (const auto& [id, book] : books_) heap += book.heapBytes;
+  uint64_t heap = 0, lookups = 0;
+  for (const auto& [id, book] : books_) {
+    heap += book.heapBytes;
+    lookups += book.lookups;
+  }
   totals["runtime.heap.bytes"] = std::to_string(heap);
+  totals["runtime.index.lookups"] = std::to_string(lookups);
   writer_.end(totals);
   finished_ = true;
 }

@@ -49,6 +49,7 @@ class Recorder {
     uint64_t collapsed = 0;
     uint64_t dropped = 0;
     uint64_t heapBytes = 0;  // Java heap of the thread's tree at its last flush
+    uint64_t lookups = 0;    // index lookups (DragnetState.lookups)
   };
   uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
   void writePendingDefinitions(JNIEnv* jni);
@@ -68,8 +69,10 @@ class Recorder {
   // themselves; each (base, runtime class) pair the runtime reports becomes a site.
   std::map<uint32_t, profile::SiteDef> dynamicBases_;
   jclass rt_ = nullptr;  // java/lang/DragnetRt (global ref)
+  jfieldID lookups_ = nullptr;
   jfieldID dynCount_ = nullptr, dynClass_ = nullptr, dynBase_ = nullptr, dropped_ = nullptr;
   jint dynWritten_ = 0;
+  jint stride_ = 1;  // DragnetState.STRIDE: longs per node in `calls`, the count first
   uint64_t classesChanged_ = 0, failureCount_ = 0, contextsWritten_ = 0;
 
   std::mutex flushMu_;  // one flush at a time: thread ends, the flush thread, VM death

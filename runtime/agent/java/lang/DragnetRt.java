@@ -86,7 +86,7 @@ public final class DragnetRt {
     DragnetState s = state();
     if (s == null) return;
     int node = s.child(s.current(), key);  // first: child() may replace the arrays
-    s.calls[2 * node]++;
+    s.calls[DragnetState.STRIDE * node]++;
   }
 
   /** Before newarray and anewarray: one array of `length` elements. */
@@ -177,7 +177,7 @@ public final class DragnetRt {
     if (key == 0) return;
     if (kind == ELEM_OBJECT) {
       int node = s.child(s.current(), key);
-      s.calls[2 * node]++;
+      s.calls[DragnetState.STRIDE * node]++;
     } else {
       record(s, key, 1, java.lang.reflect.Array.getLength(obj));
     }
@@ -272,7 +272,7 @@ public final class DragnetRt {
   @ForceInline
   static void record(DragnetState s, int key, long arrays, int length) {
     int node = s.child(s.current(), key);
-    s.calls[2 * node] += arrays;
+    s.calls[DragnetState.STRIDE * node] += arrays;
     s.elements[node] += arrays * length;
     int kind = key & 15;
     long one = ARRAY_BASE[kind] + (long) length * ELEM_SIZE[kind];

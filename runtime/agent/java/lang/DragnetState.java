@@ -23,10 +23,12 @@ public final class DragnetState {
   // new node's parent and key are, so a concurrent reader sees whole nodes.
   public int[] parent;
   public int[] key;
-  // Per node n: calls[2n] = its count (invocations, or objects/arrays allocated) and
-  // calls[2n + 1] = the child found last from it (key << 32 | node; 0: none, no key is 0).
-  // Side by side so that a call touches one cache line: the new context's count and, when
-  // it calls on, its cached child. (A loop calling one method mostly hits the cache.)
+  // Per node n, STRIDE longs side by side (one cache line per step of a call):
+  // calls[STRIDE n] = its count (invocations, or objects/arrays allocated), then a small
+  // direct-mapped cache of its children: calls[STRIDE n + 1 + k % (STRIDE - 1)] = the child
+  // with key k found last (k << 32 | node; 0: none, no key is 0). A context that calls a
+  // few methods in turn finds them there without a lookup in the index.
+  static final int STRIDE = 8;
   public long[] calls;
   public long[] elements;
   public long[] bytes;
@@ -45,7 +47,8 @@ public final class DragnetState {
   private int over;  // frames beyond the depth limit, collapsed into stack[sp]
   private final int maxDepth;
   public long collapsed;  // frames collapsed because of the depth limit
-  public long dropped;  // events that went to the root because the tree could not grow
+  public long dropped;
+  public long lookups;  // index lookups: calls and allocations the child cache missed  // events that went to the root because the tree could not grow
 
   // This thread's cache of DragnetRt.globalDynKey: (base key, class) -> key, so that the
   // shared table's lock is taken once per pair and thread.
@@ -59,7 +62,7 @@ public final class DragnetState {
     int n = 256;
     parent = new int[n];
     key = new int[n];
-    calls = new long[2 * n];
+    calls = new long[STRIDE * n];
     elements = new long[n];
     bytes = new long[n];
     insns = new long[n];
@@ -80,11 +83,11 @@ public final class DragnetState {
     if (sp >= maxDepth) {
       over++;
       collapsed++;
-      calls[2 * stack[sp]]++;  // the collapsed call still counts, in the deepest context
+      calls[STRIDE * stack[sp]]++;  // the collapsed call still counts, in the deepest context
       return;
     }
     int node = child(stack[sp], methodId);
-    calls[2 * node]++;
+    calls[STRIDE * node]++;
     if (sp + 1 == stack.length && !growStack()) {  // no room: collapse like a frame past the limit
       over++;
       collapsed++;
@@ -109,11 +112,11 @@ public final class DragnetState {
   void leaf(int methodId) {
     if (sp >= maxDepth) {
       collapsed++;
-      calls[2 * stack[sp]]++;
+      calls[STRIDE * stack[sp]]++;
       return;
     }
     int node = child(stack[sp], methodId);
-    calls[2 * node]++;
+    calls[STRIDE * node]++;
   }
 
   // Leaves the frame of `methodId`: pops up to and including the innermost frame of that
@@ -193,15 +196,17 @@ public final class DragnetState {
   // The node (p, k), created on first use.
   @ForceInline
   int child(int p, int k) {
-    long c = calls[2 * p + 1];
+    int slot = STRIDE * p + 1 + (k & 0x7FFFFFFF) % (STRIDE - 1);
+    long c = calls[slot];
     if ((int) (c >>> 32) == k) return (int) c;
     int n = lookup(p, k);
-    if (n != 0) calls[2 * p + 1] = (long) k << 32 | n;  // 0: dropped, not a real child
+    if (n != 0) calls[slot] = (long) k << 32 | n;  // 0: dropped, not a real child
     return n;
   }
 
   @DontInline
   private int lookup(int p, int k) {
+    lookups++;
     long want = pair(p, k);
     long[] t = index;
     int m = mask;
@@ -274,7 +279,7 @@ public final class DragnetState {
   private void growNodes() {
     int n = parent.length;
     int[] p = grow(parent, n), k = grow(key, n);
-    long[] c = grow(calls, 2 * n), e = grow(elements, n), b = grow(bytes, n), i = grow(insns, n);
+    long[] c = grow(calls, STRIDE * n), e = grow(elements, n), b = grow(bytes, n), i = grow(insns, n);
     parent = p;
     key = k;
     calls = c;
