@@ -73,7 +73,12 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
   }
   if (auto heap = p.totals.find("runtime.heap.bytes"); heap != p.totals.end()) {
     out << "  agent      " << num(std::strtoull(heap->second.c_str(), nullptr, 10))
-        << " bytes of Java heap held by the calling-context trees\n";
+        << " bytes of Java heap held by the calling-context trees";
+    if (auto l = p.totals.find("runtime.index.lookups"); l != p.totals.end()) {
+      out << ", " << num(std::strtoull(l->second.c_str(), nullptr, 10))
+          << " context index lookups";
+    }
+    out << "\n";
   }
   if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
   if (m.dropped) {
