@@ -25,7 +25,9 @@ if ! diff -u "$tmp/expected.txt" "$tmp/profiled.txt"; then
 fi
 echo
 echo "---- dragnet report $profile (top 10 rows per table) ----"
-build/bin/dragnet report "$profile" --top 10 | head -n 40
+# (through a file: head closing a pipe early would stop this pipefail script)
+build/bin/dragnet report "$profile" --top 10 >"$tmp/report.txt"
+head -n 40 "$tmp/report.txt"
 build/bin/dragnet report "$profile" --format html -o "$html"
 echo "-------------------------------------------------------------"
 echo "demo: profile: $profile; HTML report (flame graph, tables): $html"
