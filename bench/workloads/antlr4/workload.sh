@@ -8,7 +8,7 @@ setup() {
   compile "$(jars antlr4-runtime)" "$W"/gen/*.java "$HERE/Driver.java"
   generate Gen.java input.mini 300
 }
-command() {
+java_args() {
   CMD=(-cp "$W/classes:$(jars antlr4-runtime)" Driver "$W/input.mini" 3)
 }
 normalise() {

@@ -3,7 +3,7 @@
 setup() {
   generate Gen.java book.fo 60
 }
-command() {  # $1: the run's output dir
+java_args() {  # $1: the run's output dir
   CMD=(-Djava.awt.headless=true
        -Dorg.apache.commons.logging.Log=org.apache.commons.logging.impl.SimpleLog
        -Dorg.apache.commons.logging.simplelog.defaultlog=warn

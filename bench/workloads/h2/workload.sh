@@ -5,7 +5,7 @@ setup() {
   generate Gen.java workload.sql 30000
   compile "$(jars h2)" "$HERE/Driver.java"
 }
-command() {
+java_args() {
   CMD=(-cp "$W/classes:$(jars h2)" Driver "$W/workload.sql")
 }
 normalise() {

@@ -3,7 +3,7 @@
 setup() {
   compile "" "$HERE/Hello.java"
 }
-command() {
+java_args() {
   CMD=(-cp "$W/classes" Hello)
 }
 normalise() {

@@ -5,7 +5,7 @@ setup() {
   rm -rf "$W/src"
   generate Gen.java src 120
 }
-command() {
+java_args() {
   CMD=(-m jdk.compiler/com.sun.tools.javac.Main -nowarn -d "$1/classes" -sourcepath "$W/src"
        "@$W/src/sources.txt")
 }

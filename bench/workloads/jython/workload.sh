@@ -4,7 +4,7 @@
 setup() {
   generate Gen.java work.py 150 60
 }
-command() {
+java_args() {
   CMD=(-Dpython.cachedir.skip=true -jar "$(jars jython)" "$W/work.py")
 }
 normalise() {

@@ -6,7 +6,7 @@ setup() {
   compile "$(jars lucene-core-4.10.4 lucene-analyzers-common-4.10.4 lucene-queryparser-4.10.4)" \
     "$HERE/Driver.java"
 }
-command() {
+java_args() {
   CMD=(-cp "$W/classes:$(jars lucene-core-4.10.4 lucene-analyzers-common-4.10.4 \
                               lucene-queryparser-4.10.4)" Driver "$W")
 }

@@ -4,7 +4,7 @@
 setup() {
   generate Gen.java "$W" 16000
 }
-command() {
+java_args() {
   CMD=(-cp "$(jars xalan2 serializer)" org.apache.xalan.xslt.Process
        -IN "$W/orders.xml" -XSL "$W/report.xsl" -OUT "$1/report.html")
 }
