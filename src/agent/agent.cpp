@@ -175,19 +175,28 @@ void JNICALL onVMInitSampled(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   if (gAgent->options.flushSeconds > 0) startFlushThread(jni);
 }
 
-void JNICALL onVMDeathSampled(jvmtiEnv* jvmti, JNIEnv*) {
-  Agent& a = *gAgent;
-  jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+// VM death, either mode: stops the flush thread, lets `finalFlush` write the last chunks,
+// closes the profile and says where it went (with `what` it holds).
+template <class FinalFlush, class What>
+void finishProfile(Agent& a, FinalFlush finalFlush, What what) {
   {
     std::lock_guard lock(a.mu);
     a.stopping = true;
   }
   a.cv.notify_all();
-  a.sampler->flush(true);
+  finalFlush();
   uint64_t bytes = a.writer.bytesWritten();
   a.writer.close();
-  say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " +
-      std::to_string(a.sampler->samples()) + " samples)");
+  say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " + what() +
+      ")");
+}
+
+void JNICALL onVMDeathSampled(jvmtiEnv* jvmti, JNIEnv*) {
+  Agent& a = *gAgent;
+  jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  finishProfile(
+      a, [&] { a.sampler->flush(true); },
+      [&] { return std::to_string(a.sampler->samples()) + " samples"; });
 }
 
 // sample=SIZE: nothing is rewritten; the JVM's allocation sampler feeds the profile.
@@ -220,18 +229,13 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   AgentScope scope;
   stopNativeAllocs();
   Agent& a = *gAgent;
-  {
-    std::lock_guard lock(a.mu);
-    a.stopping = true;
-  }
-  a.cv.notify_all();
-  a.recorder->flushAll(jni, true);
-  uint64_t bytes = a.writer.bytesWritten();
-  a.writer.close();
-  say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " +
-      std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +
-      std::to_string(a.hookNanos / 1000000) + " ms, " + std::to_string(a.recorder->failures()) +
-      " not rewritten)");
+  finishProfile(
+      a, [&] { a.recorder->flushAll(jni, true); },
+      [&] {
+        return std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +
+               std::to_string(a.hookNanos / 1000000) + " ms, " +
+               std::to_string(a.recorder->failures()) + " not rewritten";
+      });
 }
 
 jint start(JavaVM* vm, const char* optionText) {
