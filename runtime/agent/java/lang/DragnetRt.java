@@ -50,8 +50,15 @@ public final class DragnetRt {
     return s;
   }
 
+  // The probes themselves are @DontInline: every instrumented method calls them, and
+  // inlined (by @ForceInline or by the JIT's own choice) their bodies made each caller's
+  // compiled code several times bigger: C1 compiled five times slower and C2 had three
+  // times the work, which cost more than the calls (fop 15.0 s -> 6.6 s, the workload
+  // suite's geometric mean 5.3x -> 3.3x; docs/PERFORMANCE.md). Their helpers (state(),
+  // push(), child()) are inlined into the probe bodies, where they are compiled once.
+
   /** Method entry: the context of the method `methodId` under the current one. */
-  @ForceInline
+  @DontInline
   public static void enter(int methodId) {
     DragnetState s = state();
     if (s != null) s.push(methodId);
@@ -61,14 +68,14 @@ public final class DragnetRt {
    * Entry of a leaf method (one that calls nothing and allocates nothing, so no context
    * can be made under it): its call is counted, with no exit probe to pair.
    */
-  @ForceInline
+  @DontInline
   public static void leaf(int methodId) {
     DragnetState s = state();
     if (s != null) s.leaf(methodId);
   }
 
   /** Before every return and on exceptional exit (a catch-all handler rethrows after it). */
-  @ForceInline
+  @DontInline
   public static void exit(int methodId) {
     DragnetState s = state();
     if (s != null) s.pop(methodId);
@@ -81,7 +88,7 @@ public final class DragnetRt {
   }
 
   /** Before `new`: one object of the site's class. */
-  @ForceInline
+  @DontInline
   public static void alloc(int key) {
     DragnetState s = state();
     if (s == null) return;
@@ -90,7 +97,7 @@ public final class DragnetRt {
   }
 
   /** Before newarray and anewarray: one array of `length` elements. */
-  @ForceInline
+  @DontInline
   public static void array(int length, int key) {
     if (length < 0) return;  // NegativeArraySizeException: nothing is allocated
     DragnetState s = state();
@@ -262,7 +269,7 @@ public final class DragnetRt {
   }
 
   /** bytecodes=on: the size of each basic block as it starts. */
-  @ForceInline
+  @DontInline
   public static void block(int instructions) {
     DragnetState s = state();
     if (s != null) s.insns[s.current()] += instructions;
