@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "instrument/descriptor.h"
+#include "instrument/frame_state.h"
 #include "instrument/stack_effect.h"
 
 namespace dragnet::instrument {
@@ -18,6 +19,8 @@ std::string_view descriptorOf(const Arg& a) {
       return "J";
     case Arg::Kind::String:
       return "Ljava/lang/String;";
+    case Arg::Kind::Local:
+      return a.text;
     case Arg::Kind::BranchOutcome:
       return "Z";
     case Arg::Kind::Value:
@@ -43,7 +46,7 @@ bool isKeyOf(std::string_view key, const Call& call) {
   for (const Arg& a : call.args) {
     if (!eat(descriptorOf(a))) return false;
   }
-  return key.empty();
+  return eat(")") && eat(call.returns) && key.empty();
 }
 }  // namespace
 
@@ -52,7 +55,7 @@ std::string Arg::descriptor() const { return std::string(descriptorOf(*this)); }
 std::string Call::descriptor() const {
   std::string d = "(";
   for (const Arg& a : args) d += a.descriptor();
-  return d + ")V";
+  return d.append(")").append(returns);
 }
 
 namespace {
@@ -169,6 +172,9 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
       case Arg::Kind::Long:
         p.pushLong(a.value);
         break;
+      case Arg::Kind::Local:
+        p.load(a.text, static_cast<uint16_t>(a.value));
+        break;
       default:
         p.pushString(a.text);
         break;
@@ -179,9 +185,17 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
     cache_->ref = cls_->pool.addMethodref(call.owner, call.name, call.descriptor());
     cache_->key.assign(call.owner).append(".").append(call.name);
     for (const Arg& a : call.args) cache_->key += descriptorOf(a);
+    cache_->key.append(")").append(call.returns);
     cache_->peak.reset();
   }
   p.invokeStatic(cache_->ref);
+  if (call.returns != "V") {
+    if (call.into >= 0) {
+      p.store(call.returns, static_cast<uint16_t>(call.into));
+    } else {
+      p.add(slotSize(call.returns) == 2 ? Op::pop2 : Op::pop);
+    }
+  }
   // Constants only: every patch of this call has the same shape, hence the same peak.
   if (!runtime) {
     if (!cache_->peak) cache_->peak = p.peakStack();
@@ -262,6 +276,47 @@ bool Routine::onExceptionalExit(const Call& call) {
   if (!hasCode() || !build(call, -1, p)) return false;
   editor_.insertOnExceptionalExit(p);
   return true;
+}
+
+bool Routine::before(uint32_t index, const Patch& code) {
+  if (index >= editor_.size()) return false;
+  editor_.insertBefore(index, code);
+  return true;
+}
+
+bool Routine::after(uint32_t index, const Patch& code) {
+  return index < editor_.size() && editor_.insertAfter(index, code);
+}
+
+bool Routine::atEntry(const Patch& code, ConstructorEntry mode) {
+  if (!hasCode()) return false;
+  editor_.insertAtEntry(code, mode);
+  return true;
+}
+
+bool Routine::beforeReturns(const Patch& code) {
+  bool any = false;
+  for (uint32_t i = 0; i < editor_.size(); ++i) {
+    if (isReturn(insn(i).op)) any = before(i, code) || any;
+  }
+  return any;
+}
+
+bool Routine::onExceptionalExit(const Patch& code) {
+  if (!hasCode()) return false;
+  editor_.insertOnExceptionalExit(code);
+  return true;
+}
+
+std::optional<uint16_t> Routine::liveLocal(std::string_view desc) {
+  if (!hasCode()) return std::nullopt;
+  try {
+    std::optional<VType> t = typeOfDescriptor(desc, cls_->pool);
+    if (!t) return std::nullopt;
+    return editor_.newLiveLocal(*t);
+  } catch (const ParseFailure&) {  // the pool is full
+    return std::nullopt;
+  }
 }
 
 ClassInstrumenter::ClassInstrumenter(ClassFile& cls) : cls_(&cls), patch_(cls.pool) {

@@ -25,13 +25,15 @@
 namespace dragnet::instrument {
 
 // An argument of an analysis call. Constants are pushed from the constant pool (added
-// without duplicates); runtime values are copied from the operand stack and must be the
-// first argument of a call.
+// without duplicates); locals are loaded; runtime values are copied from the operand stack
+// and must be the first argument of a call.
 struct Arg {
   enum class Kind {
     Int,            // int constant (ids, offsets, sizes)
     Long,           // long constant
     String,         // String constant (names), modified UTF-8
+    Local,          // a local variable (slot in `value`, descriptor in `text`), e.g. a
+                    // method-wide local from Routine::liveLocal
     BranchOutcome,  // boolean: whether the conditional branch at this instruction is taken
     Value,          // the value on top of the stack (descriptor in `text`), e.g. a return value
     FieldObject,    // the object of a getfield/putfield at this instruction
@@ -45,6 +47,9 @@ struct Arg {
   static Arg i(int32_t v) { return {Kind::Int, v, {}}; }
   static Arg j(int64_t v) { return {Kind::Long, v, {}}; }
   static Arg str(std::string_view s) { return {Kind::String, 0, std::string(s)}; }
+  static Arg local(uint16_t slot, std::string_view desc) {
+    return {Kind::Local, slot, std::string(desc)};
+  }
   static Arg branchOutcome() { return {Kind::BranchOutcome, 0, {}}; }
   static Arg top(std::string_view desc) { return {Kind::Value, 0, std::string(desc)}; }
   static Arg fieldObject() { return {Kind::FieldObject, 0, {}}; }
@@ -55,11 +60,14 @@ struct Arg {
   std::string descriptor() const;
 };
 
-// A call to `static void owner.name(<args>)`; the descriptor follows from the arguments.
+// A call to `static <returns> owner.name(<args>)`; the descriptor follows from the
+// arguments and `returns`. A result is stored into local `into`, or dropped if `into` < 0.
 struct Call {
   std::string owner;  // internal name, e.g. "dragnet/tools/ICount"
   std::string name;
   std::vector<Arg> args;
+  std::string returns = "V";  // field descriptor of the result, or V
+  int32_t into = -1;          // local slot for the result
 
   std::string descriptor() const;
 };
@@ -117,6 +125,21 @@ class Routine {
   bool atEntry(const Call& call, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
   bool beforeReturns(const Call& call);
   bool onExceptionalExit(const Call& call);
+
+  // Inline code instead of a call, for probes too hot to be calls (e.g. a counter kept in
+  // a local). The patch must be stack-neutral and branch-free (patch.h); build it with
+  // newPatch(). Same places and results as the Call forms.
+  Patch newPatch() { return Patch(cls_->pool); }
+  bool before(uint32_t index, const Patch& code);
+  bool after(uint32_t index, const Patch& code);
+  bool atEntry(const Patch& code, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
+  bool beforeReturns(const Patch& code);
+  bool onExceptionalExit(const Patch& code);
+
+  // A local variable of type `desc` that lives through the whole method: the entry patch
+  // must assign it (in constructors: the entry before super(), see CodeEditor), and every
+  // other patch may read or write it. nullopt for a malformed descriptor or a full pool.
+  std::optional<uint16_t> liveLocal(std::string_view desc);
 
   EditOutcome commit() { return editor_.commit(); }
 

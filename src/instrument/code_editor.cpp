@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "classfile/scratch.h"
+#include "instrument/frame_computer.h"
 #include "instrument/frame_state.h"
 #include "instrument/stack_effect.h"
 
@@ -234,21 +235,23 @@ std::optional<Frame> frameAfter(ClassFile& cls, const Member& method, Layout& la
 
 // The catch-all handler's frame: no locals (every local type is assignable to Top) and the
 // exception on the stack; for the handler of the code before super(), `this` stays
-// uninitialized in local 0 (its range needs flagThisUninit). Appended last: the handlers
-// are the last code in the method.
-void addHandlerFrame(ClassFile& cls, std::vector<Attribute>& attrs, Label handler,
-                     bool thisUninitialized) {
-  auto* smt = findAttr<StackMapTableAttr>(attrs);
-  if (!smt) {
-    attrs.push_back(Attribute{cls.pool.addUtf8("StackMapTable"), StackMapTableAttr{}});
-    smt = &std::get<StackMapTableAttr>(attrs.back().body);
-  }
+// uninitialized in local 0 (its range needs flagThisUninit). Live locals are added later
+// (CodeEditor::frameLiveLocals): the entry patch assigns them before any range starts.
+Frame handlerFrame(ClassFile& cls, Label handler, bool thisUninitialized) {
   Frame f;
   f.type = 255;
   f.at = handler;
   if (thisUninitialized) f.locals.push_back(vtype::uninitializedThis());
   f.stack.push_back(VType{7, cls.pool.addClass("java/lang/Throwable"), Label::None});
-  smt->frames.push_back(std::move(f));
+  return f;
+}
+
+// The method's StackMapTable, made if there is none.
+StackMapTableAttr& frameTable(ClassFile& cls, std::vector<Attribute>& attrs) {
+  auto* smt = findAttr<StackMapTableAttr>(attrs);
+  if (smt) return *smt;
+  attrs.push_back(Attribute{cls.pool.addUtf8("StackMapTable"), StackMapTableAttr{}});
+  return std::get<StackMapTableAttr>(attrs.back().body);
 }
 
 }  // namespace
@@ -308,6 +311,31 @@ uint16_t CodeEditor::newLocal(int slots) {
   return slot;
 }
 
+uint16_t CodeEditor::newLiveLocal(const VType& type) {
+  uint16_t slot = newLocal(vtype::isWide(type) ? 2 : 1);
+  live_.push_back({slot, type});
+  return slot;
+}
+
+std::string CodeEditor::frameLiveLocals(StackMapTableAttr& table) {
+  std::optional<FrameState> init = initialState(*cls_, *method_);
+  if (!init) return "malformed method descriptor";
+  std::optional<std::vector<DecodedFrame>> decoded = decodeFrames(*init, table);
+  if (!decoded) return "the stack-map frames do not decode";
+  std::vector<VType> previous = frameEntries(init->locals, /*trimTrailingTop=*/true);
+  table.frames.clear();
+  for (DecodedFrame& d : *decoded) {
+    std::vector<VType>& locals = d.state.locals;
+    if (locals.size() < maxLocals_) locals.resize(maxLocals_, vtype::top());
+    for (const LiveLocal& l : live_) {
+      locals[l.slot] = l.type;
+      if (vtype::isWide(l.type)) locals[l.slot + 1u] = vtype::top();
+    }
+    table.frames.push_back(encodeFrame(d.state, d.at, previous, cls_->pool));
+  }
+  return "";
+}
+
 CodeEditor::~CodeEditor() { releaseBuffers(); }
 
 void CodeEditor::releaseBuffers() {
@@ -341,6 +369,12 @@ EditOutcome CodeEditor::commitEdits() {
   if (badPatch_)
     return EditOutcome::unchanged("a patch is not stack-neutral or has an unknown effect");
   if (maxLocals_ > 0xFFFF) return EditOutcome::unchanged("max_locals would exceed 65535");
+  if (!live_.empty() && std::none_of(inserts.begin(), inserts.end(), [](const Insertion& x) {
+        return x.where == Where::Entry;
+      })) {
+    return EditOutcome::unchanged(
+        "method-wide locals need an entry patch that assigns them (before super())");
+  }
   bool hasExit = std::any_of(inserts.begin(), inserts.end(),
                              [](const Insertion& x) { return x.where == Where::Exit; });
   bool hasAfterSuper = std::any_of(inserts.begin(), inserts.end(),
@@ -353,7 +387,7 @@ EditOutcome CodeEditor::commitEdits() {
   // uncovered: the verifier checks a handler over it with both the uninitialized and the
   // initialized `this`, and no frame accepts both (javac never covers it either). So an
   // exception thrown by the super constructor leaves without the exit patch; tools that
-  // pair entry and exit must tolerate that (the alloc probes do: see DragnetRt.exit).
+  // pair entry and exit must tolerate that (the alloc probes do: see DragnetState.sp).
   uint32_t exitStart = 0;
   std::optional<uint32_t> superCall;
   if (isConstructor() && (hasAfterSuper || hasExit)) {
@@ -489,26 +523,37 @@ EditOutcome CodeEditor::commitEdits() {
                                   " bytes, over the JVM's limit of 65535");
   }
 
+  // With live locals every frame changes: the final table is built (and may fail) first.
+  std::optional<StackMapTableAttr> liveTable;
+  if (!live_.empty() && needsFrames(*cls_)) {
+    liveTable.emplace(derived ? std::move(*derived) : smt ? *smt : StackMapTableAttr{});
+    derived.reset();
+    for (size_t i = 0; i < addedHandler.size(); ++i) {
+      liveTable->frames.push_back(
+          handlerFrame(*cls_, addedHandler[i].handler, preSuperHandler == i));
+    }
+    std::string why = frameLiveLocals(*liveTable);
+    if (!why.empty()) return EditOutcome::unchanged(why);
+  }
+
   // Success: commit everything. Unknown Code attributes may hold stale offsets: drop them.
   code.insns = std::move(lay.insns);
   code.switches = std::move(switches);
   code.labels = std::move(lay.labels);
   std::erase_if(code_->attributes,
                 [](const Attribute& a) { return std::holds_alternative<RawAttr>(a.body); });
-  if (derived) {
-    // Looked up again: erasing raw attributes above may have moved the table.
-    if (auto* table = findAttr<StackMapTableAttr>(code_->attributes)) {
-      table->frames = std::move(derived->frames);
-    } else {
-      code_->attributes.push_back(
-          Attribute{cls_->pool.addUtf8("StackMapTable"), std::move(*derived)});
-    }
+  // Looked up again: erasing raw attributes above may have moved the table.
+  if (liveTable) {
+    frameTable(*cls_, code_->attributes).frames = std::move(liveTable->frames);
+  } else if (derived) {
+    frameTable(*cls_, code_->attributes).frames = std::move(derived->frames);
   }
   for (size_t i = 0; i < addedHandler.size(); ++i) {
     code_->handlers.push_back(addedHandler[i]);
-    if (needsFrames(*cls_)) {
-      addHandlerFrame(*cls_, code_->attributes, addedHandler[i].handler,
-                      preSuperHandler == i);
+    // Appended last: the handlers are the last code in the method.
+    if (needsFrames(*cls_) && !liveTable) {
+      frameTable(*cls_, code_->attributes)
+          .frames.push_back(handlerFrame(*cls_, addedHandler[i].handler, preSuperHandler == i));
     }
   }
   code_->maxStack = static_cast<uint16_t>(maxStack);

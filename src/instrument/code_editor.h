@@ -14,8 +14,11 @@
 //    instruction does not run the entry patch again.
 //  - insertOnExceptionalExit: a catch-all handler appended after the code and after all
 //    existing handlers (so they still win), covering the original code; it runs the patch
-//    and rethrows. Its stack-map frame is a full frame with no locals and a Throwable on
-//    the stack, which every state in the range is assignable to.
+//    and rethrows. Its stack-map frame is a full frame with no locals (but the live locals,
+//    below) and a Throwable on the stack, which every state in the range is assignable to.
+//  - newLiveLocal: a local the entry patch assigns and every patch may use; since it is
+//    assigned before any original instruction runs, every frame can declare it, so each
+//    frame is decoded, given the local, and re-encoded (relative to the previous one).
 // Patches are stack-neutral and branch-free (patch.h), so no new frame is ever needed for
 // them; max_stack grows by the largest patch peak.
 #pragma once
@@ -68,6 +71,12 @@ class CodeEditor {
   void insertOnExceptionalExit(const Patch& patch);
   // A fresh local-variable slot range past max_locals (2 slots for long/double).
   uint16_t newLocal(int slots);
+  // A fresh local of verification type `type` that lives through the whole method: every
+  // stack-map frame (existing, derived, and the exceptional-exit handler's) declares it.
+  // The entry patch must assign it; commit refuses a method with live locals and no entry
+  // patch, or whose entry patch comes after super() (frames before the call would name a
+  // local that is not yet assigned).
+  uint16_t newLiveLocal(const classfile::VType& type);
 
   // Applies the edits. On failure (a JVM limit, an unknown constructor shape) the method
   // is left unchanged and the reason says why. The editor is spent afterwards.
@@ -94,6 +103,9 @@ class CodeEditor {
   void add(Where where, uint32_t index, const Patch& patch);
   EditOutcome commitEdits();
   void releaseBuffers();
+  // The final frames of a method with live locals: each frame decoded, the live locals
+  // set, and re-encoded relative to the one before. Empty string on success.
+  std::string frameLiveLocals(classfile::StackMapTableAttr& table);
 
   classfile::ClassFile* cls_;
   classfile::Member* method_;
@@ -102,6 +114,11 @@ class CodeEditor {
   int peak_ = 0, exitPeak_ = 0;  // largest stack need of ordinary and exit patches
   bool badPatch_ = false;        // a patch was not stack-neutral
   uint32_t maxLocals_ = 0;
+  struct LiveLocal {
+    uint16_t slot;
+    classfile::VType type;
+  };
+  std::vector<LiveLocal> live_;
 };
 
 // Indices of the invokespecial <init> calls that initialize `this` in a constructor (one

@@ -91,6 +91,14 @@ Patch& Patch::getStatic(std::string_view owner, std::string_view name, std::stri
   return add(Op::getstatic, raw(pool_->addFieldref(owner, name, desc)));
 }
 
+Patch& Patch::getField(std::string_view owner, std::string_view name, std::string_view desc) {
+  return add(Op::getfield, raw(pool_->addFieldref(owner, name, desc)));
+}
+
+Patch& Patch::putField(std::string_view owner, std::string_view name, std::string_view desc) {
+  return add(Op::putfield, raw(pool_->addFieldref(owner, name, desc)));
+}
+
 std::optional<int> Patch::peakStack() const {
   if (knownPeak_) return knownPeak_;
   int depth = 0, peak = 0;

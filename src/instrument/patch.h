@@ -34,6 +34,8 @@ class Patch {
     return add(classfile::Op::invokestatic, raw(methodref));
   }
   Patch& getStatic(std::string_view owner, std::string_view name, std::string_view desc);
+  Patch& getField(std::string_view owner, std::string_view name, std::string_view desc);
+  Patch& putField(std::string_view owner, std::string_view name, std::string_view desc);
 
   const std::vector<classfile::Insn>& insns() const { return insns_; }
   bool empty() const { return insns_.empty(); }

@@ -175,6 +175,22 @@ public class AllocOracle {
     for (int i = 0; i < 500; i++) sink = new Point();
   }
 
+  // An exception no Java frame catches: the JVM calls the thread's uncaught-exception
+  // handler once every frame is gone, so its allocations are made at the thread's root.
+  static void dies(int depth) {
+    if (depth == 0) throw new IllegalStateException("uncaught");
+    dies(depth - 1);
+  }
+
+  static void uncaught() throws InterruptedException {
+    Thread t = new Thread(() -> dies(3), "dying");
+    t.setUncaughtExceptionHandler((th, e) -> {
+      for (int i = 0; i < 7; i++) sink = new Point();
+    });
+    t.start();
+    t.join();
+  }
+
   public static void main(String[] args) throws Exception {
     loops();
     figure1();
@@ -192,6 +208,7 @@ public class AllocOracle {
     jni(dir);
     for (java.io.File f : dir.listFiles()) f.delete();
     dir.delete();
+    uncaught();
     Thread[] ts = new Thread[Integer.getInteger("oracle.threads", 16)];
     for (int i = 0; i < ts.length; i++) ts[i] = new Thread(AllocOracle::worker, "worker-" + i);
     for (Thread t : ts) t.start();

@@ -3,7 +3,8 @@
 // threads, and on the newest JDK present; every count it makes is compared with the truth:
 // loops, JP's Fig. 1 constructor case, the 8 rows of JP's Fig. 3, clones, reflection,
 // lambdas, string concatenation, JNI, exceptions unwinding (also out of a super() call),
-// threads. SampleOracle.java checks the estimates of sample=SIZE.
+// threads. BytecodeOracle.java checks bytecodes=on and the depth limit, SampleOracle.java
+// the estimates of sample=SIZE.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -45,7 +46,8 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     fs::create_directories(work() / "classes");
     std::string src = std::string(DRAGNET_SOURCE_DIR) + "/tests/agent/";
     std::string cmd = "javac --release 11 -d '" + (work() / "classes").string() + "' '" + src +
-                      "AllocOracle.java' '" + src + "SampleOracle.java'";
+                      "AllocOracle.java' '" + src + "SampleOracle.java' '" + src +
+                      "BytecodeOracle.java'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     done = true;
   }
@@ -116,6 +118,27 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
       }
     }
     return n;
+  }
+
+  // The counters of the context whose frames, outermost first from a thread's root, start
+  // with `path` one for one (summed over threads).
+  dragnet::profile::Counters context(const std::vector<std::string>& path) {
+    dragnet::profile::Counters sum;
+    for (const auto& node : model_.nodes) {
+      std::vector<std::string> frames;
+      for (const auto* n = &node; n->key != dragnet::profile::kRootKey;
+           n = &model_.nodes[n->parent]) {
+        if (dragnet::profile::isAllocKey(n->key)) break;
+        frames.insert(frames.begin(), dragnet::analyses::alloc::frameName(profile_, n->key, -1));
+      }
+      if (frames.size() != path.size()) continue;
+      bool match = true;
+      for (size_t i = 0; i < path.size(); ++i) match = match && frames[i].starts_with(path[i]);
+      if (!match) continue;
+      sum.count += node.c.count;
+      sum.insns += node.c.insns;
+    }
+    return sum;
   }
 
   // Sum of the rows whose innermost frame starts with `frame` and whose type (and, for
@@ -196,6 +219,11 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   EXPECT_EQ(sum("AllocOracle$Base.<init>(", "java.lang.IllegalStateException").count, 5u);
   EXPECT_EQ(sum("AllocOracle$Derived.<init>(", "java.lang.StringBuilder").count, 0u);
 
+  // The uncaught-exception handler runs at the thread's root, not under the frames the
+  // exception left (no exit ran for them).
+  EXPECT_EQ(sumUnder("java.lang.Thread.dispatchUncaughtException(", "AllocOracle$Point").count, 7u);
+  EXPECT_EQ(sumUnder("AllocOracle.dies(", "AllocOracle$Point").count, 0u);
+
   // Allocations JP misses. Object.clone: one copy per call, counted once whether the
   // interpreter (VMObjectAlloc) or compiled code (inline) made it.
   EXPECT_EQ(sumUnder("AllocOracle.objectClones(", "AllocOracle$C").count, 20001u);
@@ -239,6 +267,50 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   size_t workers = 0;
   for (const auto& [id, t] : profile_.threads) workers += t.name.starts_with("worker-");
   EXPECT_EQ(workers, threads);
+}
+
+// bytecodes=on: executed instructions per context, counted per basic block (a block counts
+// whole when it starts, as in JP); the truth follows from BytecodeOracle's bytecode (see
+// the javap listing of its javac --release 11 output). Then depth=3: deeper frames are
+// collapsed into the context at depth 3, calls and instructions included.
+TEST_P(AllocOracle, BytecodesAndDepthLimitEqualTheTruth) {
+  run(GetParam(), "BytecodeOracle", ",bytecodes=on", "bytecode oracle done\n");
+  if (HasFatalFailure()) return;
+  const std::string main = "BytecodeOracle.main(", rec = "BytecodeOracle.rec(";
+  // 4 + 3 per loop test + 6 per iteration + 2: 99 per call of loop(10), 3 calls.
+  auto loop = context({main, "BytecodeOracle.loop("});
+  EXPECT_EQ(loop.count, 3u);
+  EXPECT_EQ(loop.insns, 3u * 99);
+  // Blocks of 6 and 4 up to the athrow; the catcher's first block (6) counts whole.
+  EXPECT_EQ(context({main, "BytecodeOracle.catcher(", "BytecodeOracle.thrower("}).insns, 10u);
+  EXPECT_EQ(context({main, "BytecodeOracle.catcher("}).insns, 6u + 3 + 2);
+  // rec(n): 9 instructions for n > 0, 5 for n = 0, one context per level.
+  std::vector<std::string> path{main};
+  for (int level = 10; level >= 0; --level) {
+    path.push_back(rec);
+    SCOPED_TRACE(level);
+    auto c = context(path);
+    EXPECT_EQ(c.count, 1u);
+    EXPECT_EQ(c.insns, level > 0 ? 9u : 5u);
+  }
+  // Frames that never return (System.exit) still have their instructions counted: those
+  // are added before every call.
+  EXPECT_EQ(context({main, "BytecodeOracle.spinThenExit("}).insns, 4u + 33 + 60 + 6 + 2 + 2);
+  EXPECT_EQ(context({main}).insns, 4u + 4 * 3 + 3 * 7 + 12 + 3);
+
+  run(GetParam(), "BytecodeOracle", ",bytecodes=on,depth=3", "bytecode oracle done\n");
+  if (HasFatalFailure()) return;
+  auto top = context({main, rec});
+  EXPECT_EQ(top.count, 1u);
+  EXPECT_EQ(top.insns, 9u);
+  auto deepest = context({main, rec, rec});  // rec(9) .. rec(0)
+  EXPECT_EQ(deepest.count, 10u);
+  EXPECT_EQ(deepest.insns, 9u * 9 + 5);
+  EXPECT_EQ(context({main, rec, rec, rec}).count, 0u);
+  uint64_t collapsed = 0;
+  for (const auto& [id, t] : profile_.threads) collapsed += t.collapsed;
+  EXPECT_GE(collapsed, 9u);
+  EXPECT_EQ(context({main, "BytecodeOracle.loop("}).insns, 3u * 99);
 }
 
 // sample=64k: no rewriting; the estimates of two sites with known totals (about 3,200 and

@@ -2,22 +2,31 @@
 //
 // A leaf method (no invoke, no allocation instruction) gets only DragnetRt.leaf(methodId)
 // at entry, which counts the call in its context: nothing can happen under it, so it
-// needs no frame on the shadow stack and no exit probes (with bytecodes=on it is treated
+// needs no frame on the shadow stack and no exit code (with bytecodes=on it is treated
 // like any method, its blocks counted in its own context).
 // Every other method with code (except java/lang/Object.<init>, which every constructor
-// calls and which allocates nothing) gets:
-//   - at entry, before any super()/this() call: DragnetRt.enter(methodId), so that the
-//     arguments of super(...)/this(...) are allocated in the constructor's context (JP
-//     Fig. 1);
-//   - before every return and on exceptional exit (catch-all, rethrows): DragnetRt.exit();
-//   - before new: alloc(key); before newarray/anewarray: array(length, key); after
+// calls and which allocates nothing) gets method-wide locals (instrument::Routine::
+// liveLocal): S, the thread's DragnetState, and D, the depth below the frame; and:
+//   - at entry, before any super()/this() call (so that the arguments of super(...)/
+//     this(...) are allocated in the constructor's context, JP Fig. 1):
+//     S = DragnetRt.enter(methodId); D = S.sp - 1 (enterRoot for the two Thread methods
+//     the JVM calls after an uncaught exception unwound the thread);
+//   - before every return, inline, no call: S.sp = D;
+//   - at the start of every exception handler, inline: S.sp = D + 1 (the frame that
+//     catches an exception restores its depth, so frames the exception left need no exit
+//     code; see DragnetState);
+//   - before new: alloc(S, key); before newarray/anewarray: array(length, S, key); after
 //     multianewarray: multi(array, dims, key) (JP sec. 5 counts, read back from the
 //     allocated arrays); after array clone(): cloned(copy, key); after super.clone()
 //     reaching Object.clone: dyn(copy, key) (the copy's class is the runtime class);
 //   - after Array.newArray / Array.multiNewArray / Unsafe.allocateInstance calls
 //     (reflection, method handles, lambda instances): dyn(result, key) /
 //     dynMulti(result, key), recorded by the result's runtime class;
-//   - with bytecodes=on, at each basic block: block(instructions).
+//   - with bytecodes=on two more locals, N (the frame's context, S.node after enter) and
+//     C (a long count of the frame's instructions): each basic block adds its size to C
+//     inline; C is added to S.insns[N] before every call, at every return and on
+//     exceptional exit (a catch-all handler, which rethrows), so nothing is lost even
+//     for a frame that never returns (System.exit).
 // The probes live in runtime/agent/java/lang (DragnetRt, DragnetState).
 #pragma once
 

@@ -57,16 +57,41 @@ public final class DragnetRt {
   // suite's geometric mean 5.3x -> 3.3x; docs/PERFORMANCE.md). Their helpers (state(),
   // push(), child()) are inlined into the probe bodies, where they are compiled once.
 
-  /** Method entry: the context of the method `methodId` under the current one. */
+  // Returned by enter() while nothing is recorded (before VM init, or on a thread without
+  // a Thread object), so that the frame's inlined exits have a state to write to: its
+  // fields are written racily by all such frames and never read.
+  static final DragnetState SINK = new DragnetState(0);
+
+  /**
+   * Method entry: the context of the method `methodId` under the current one becomes
+   * current. Returns the thread's state, which the frame keeps in a local: its exits
+   * restore the depth inline (state.sp = the depth read here, minus one), no call.
+   */
   @DontInline
-  public static void enter(int methodId) {
+  public static DragnetState enter(int methodId) {
     DragnetState s = state();
-    if (s != null) s.push(methodId);
+    if (s == null) return SINK;
+    s.push(methodId);
+    return s;
+  }
+
+  /**
+   * Entry of a method the JVM calls when an uncaught exception has unwound every frame of
+   * the thread (Thread.dispatchUncaughtException, Thread.exit): without exceptional-exit
+   * code the unwound frames left their depth behind, so the context starts at the root.
+   */
+  @DontInline
+  public static DragnetState enterRoot(int methodId) {
+    DragnetState s = state();
+    if (s == null) return SINK;
+    s.sp = 0;
+    s.push(methodId);
+    return s;
   }
 
   /**
    * Entry of a leaf method (one that calls nothing and allocates nothing, so no context
-   * can be made under it): its call is counted, with no exit probe to pair.
+   * can be made under it): its call is counted, with no exit to pair.
    */
   @DontInline
   public static void leaf(int methodId) {
@@ -74,34 +99,19 @@ public final class DragnetRt {
     if (s != null) s.leaf(methodId);
   }
 
-  /** Before every return and on exceptional exit (a catch-all handler rethrows after it). */
+  /** Before `new`: one object of the site's class; `s` is what the frame's enter() gave. */
   @DontInline
-  public static void exit(int methodId) {
-    DragnetState s = state();
-    if (s != null) s.pop(methodId);
-  }
-
-  /** At the start of each exception handler: the catching frame is current again. */
-  public static void caught(int methodId) {
-    DragnetState s = state();
-    if (s != null) s.resync(methodId);
-  }
-
-  /** Before `new`: one object of the site's class. */
-  @DontInline
-  public static void alloc(int key) {
-    DragnetState s = state();
-    if (s == null) return;
+  public static void alloc(DragnetState s, int key) {
+    if (s == SINK && (s = state()) == null) return;  // the frame began before recording
     int node = s.child(s.current(), key);  // first: child() may replace the arrays
     s.calls[DragnetState.STRIDE * node]++;
   }
 
   /** Before newarray and anewarray: one array of `length` elements. */
   @DontInline
-  public static void array(int length, int key) {
+  public static void array(int length, DragnetState s, int key) {
     if (length < 0) return;  // NegativeArraySizeException: nothing is allocated
-    DragnetState s = state();
-    if (s == null) return;
+    if (s == SINK && (s = state()) == null) return;
     record(s, key, 1, length);
   }
 
@@ -266,13 +276,6 @@ public final class DragnetRt {
     int[] b = new int[2 * a.length];
     System.arraycopy(a, 0, b, 0, used);
     return b;
-  }
-
-  /** bytecodes=on: the size of each basic block as it starts. */
-  @DontInline
-  public static void block(int instructions) {
-    DragnetState s = state();
-    if (s != null) s.insns[s.current()] += instructions;
   }
 
   // `arrays` arrays of `length` elements each, in the current context.

@@ -41,11 +41,21 @@ public final class DragnetState {
   private long[] index;
   private int mask;  // slots - 1
 
-  // Shadow stack of the instrumented frames: stack[sp] is the current context.
+  // Shadow stack of the instrumented frames. `sp` is the thread's depth in instrumented
+  // frames, which instrumented code itself restores: each frame keeps the depth below it in
+  // a local and writes it back at every exit (and depth + 1 at the start of each of its
+  // exception handlers), so a frame whose exit never ran (an exception out of super())
+  // cannot leave the stack out of step. stack[d] is the context at depth d for d <= lim;
+  // frames deeper than lim (the depth limit, or a stack that could not grow) are collapsed
+  // into the context at lim.
   private int[] stack;
-  private int sp;
-  private int over;  // frames beyond the depth limit, collapsed into stack[sp]
+  public int sp;
+  private int lim;
+  private boolean capped;  // the stack could not grow: lim stays
   private final int maxDepth;
+  // The context of the frame entered last (for bytecodes=on, read once by the frame as
+  // the node its instruction count goes to).
+  public int node;
   public long collapsed;  // frames collapsed because of the depth limit
   public long dropped;
   public long lookups;  // index lookups: calls and allocations the child cache missed  // events that went to the root because the tree could not grow
@@ -69,84 +79,63 @@ public final class DragnetState {
     index = new long[2 * 2 * n];
     mask = 2 * n - 1;
     stack = new int[64];
+    lim = maxDepth < stack.length - 1 ? maxDepth : stack.length - 1;
     key[0] = -1;  // the root
     size = 1;
   }
 
   @ForceInline
   int current() {
-    return stack[sp];
+    int d = sp;
+    return stack[d <= lim ? d : lim];
   }
 
+  // Entry of a frame of `methodId`: its context (depth sp + 1) is counted and current.
   @ForceInline
   void push(int methodId) {
-    if (sp >= maxDepth) {
-      over++;
-      collapsed++;
-      calls[STRIDE * stack[sp]]++;  // the collapsed call still counts, in the deepest context
+    int d = sp;
+    if (d >= lim && !deeper(d)) {
+      collapsed++;  // the collapsed call still counts, in the deepest context
+      int n = stack[lim];
+      calls[STRIDE * n]++;
+      node = n;
+      sp = d + 1;
       return;
     }
-    int node = child(stack[sp], methodId);
-    calls[STRIDE * node]++;
-    if (sp + 1 == stack.length && !growStack()) {  // no room: collapse like a frame past the limit
-      over++;
-      collapsed++;
-      return;
-    }
-    stack[++sp] = node;
+    int n = child(stack[d], methodId);
+    calls[STRIDE * n]++;
+    stack[d + 1] = n;
+    node = n;
+    sp = d + 1;
   }
 
+  // Whether a context can be made at depth d + 1 (d >= lim): only at lim itself (deeper
+  // frames have no contexts below them), within the depth limit, if the stack grows.
   @DontInline
-  private boolean growStack() {
+  private boolean deeper(int d) {
+    if (d != lim || d >= maxDepth || capped) return false;
     try {
-      stack = grow(stack, sp + 1);
-      return true;
+      stack = grow(stack, d + 1);
     } catch (Throwable t) {
+      capped = true;
       return false;
     }
+    lim = maxDepth < stack.length - 1 ? maxDepth : stack.length - 1;
+    return true;
   }
 
   // A call of a leaf method (no calls, no allocations): counted in its context, which is
   // never current, so nothing is pushed.
   @ForceInline
   void leaf(int methodId) {
-    if (sp >= maxDepth) {
+    int d = sp;
+    if (d >= maxDepth || d > lim) {
       collapsed++;
-      calls[STRIDE * stack[sp]]++;
+      calls[STRIDE * stack[lim]]++;
       return;
     }
-    int node = child(stack[sp], methodId);
-    calls[STRIDE * node]++;
-  }
-
-  // Leaves the frame of `methodId`: pops up to and including the innermost frame of that
-  // method. Normally that is the top; frames above it lost their exit (a super() call is
-  // the one place an exception can leave an instrumented method without its exit probe),
-  // and are dropped too. A method that is not on the stack (entered before recording
-  // started) changes nothing.
-  @ForceInline
-  void pop(int methodId) {
-    if (over > 0) {
-      over--;
-      return;
-    }
-    int i = find(methodId);
-    if (i > 0) sp = i - 1;
-  }
-
-  // An exception handler of `methodId` runs: its frame is the current one again.
-  void resync(int methodId) {
-    if (over > 0) return;
-    int i = find(methodId);
-    if (i > 0) sp = i;
-  }
-
-  @ForceInline
-  private int find(int methodId) {
-    for (int i = sp; i > 0; i--) {
-      if (key[stack[i]] == methodId) return i;
-    }
-    return 0;
+    int n = child(stack[d], methodId);
+    calls[STRIDE * n]++;
   }
 
   // The key of the allocation of a `c` (element kind `kind`) at dynamic site `base`; 0 when
