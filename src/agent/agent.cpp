@@ -153,7 +153,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   AgentScope scope;
   Agent& a = *gAgent;
   std::string error;
-  if (!startProbes(jni, a.options.depth, error) || !a.recorder->init(jni, error)) {
+  if (!startProbes(jni, a.options.depth, a.options.record, error) || !a.recorder->init(jni, error)) {
     say("error: " + error + "; no profile will be written");
     return;
   }
@@ -268,6 +268,7 @@ jint start(JavaVM* vm, const char* optionText) {
   std::map<std::string, std::string> meta{{"mode", a->options.mode},
                                           {"bytecodes", a->options.bytecodes ? "on" : "off"},
                                           {"depth", std::to_string(a->options.depth)},
+                                          {"record", a->options.record ? "on" : "off"},
                                           {"pid", std::to_string(::getpid())},
                                           {"options", optionText ? optionText : ""}};
   if (a->options.sample > 0) meta["sample"] = std::to_string(a->options.sample);

@@ -17,6 +17,9 @@ const char* const kOptionHelp =
     "  flush=SECONDS      write the recorded data every SECONDS so that a killed JVM\n"
     "                     leaves a recent profile (5; 0 = only at thread end and exit)\n"
     "  quiet=on|off       no start and end messages on stderr (off)\n"
+    "  record=on|off      off: rewrite classes as usual, but the probes return at once and\n"
+    "                     record nothing; a diagnostic that measures what the rewriting\n"
+    "                     alone costs (on)\n"
     "  help               print this text and stop\n";
 
 namespace {
@@ -74,6 +77,8 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     if (!parseBool(value, o.bytecodes)) return bad("expected on or off");
   } else if (key == "sample") {
     if (!parseSize(value, o.sample)) return bad("expected a size such as 512k (1 to 2g)");
+  } else if (key == "record") {
+    if (!parseBool(value, o.record)) return bad("expected on or off");
   } else if (key == "depth") {
     if (!parseUint(value, o.depth)) return bad("expected a number");
   } else if (key == "flush") {

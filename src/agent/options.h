@@ -18,6 +18,8 @@ struct Options {
   uint32_t depth = 1024;      // deepest context kept; deeper frames are collapsed (0: none)
   uint32_t flushSeconds = 5;  // background flush interval (0: only at thread end / exit)
   bool quiet = false;         // no start and end lines on stderr
+  bool record = true;         // false: rewrite classes but record nothing (a diagnostic:
+                              // what the rewriting alone costs)
   bool help = false;
 };
 

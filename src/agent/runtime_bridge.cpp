@@ -102,7 +102,7 @@ bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {
   return true;
 }
 
-bool startProbes(JNIEnv* jni, uint32_t maxDepth, std::string& error) {
+bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, std::string& error) {
   jclass rt = jni->FindClass("java/lang/DragnetRt");
   if (!rt) {
     jni->ExceptionClear();
@@ -127,7 +127,8 @@ bool startProbes(JNIEnv* jni, uint32_t maxDepth, std::string& error) {
   }
   jni->SetStaticIntField(rt, align, layout.alignment);
   jni->SetStaticIntField(rt, depth, maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth));
-  jni->SetStaticBooleanField(rt, on, JNI_TRUE);  // last: the probes start recording
+  // Last: the probes start recording (record=off leaves them returning at once).
+  if (record) jni->SetStaticBooleanField(rt, on, JNI_TRUE);
   return true;
 }
 

@@ -23,7 +23,7 @@ void addThreadStateField(classfile::ClassFile& thread);
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error);
 
 // At VM init: hands the probes this JVM's array layout (measured with real arrays) and
-// the depth limit (0: unlimited), then turns them on.
-bool startProbes(JNIEnv* jni, uint32_t maxDepth, std::string& error);
+// the depth limit (0: unlimited), then turns them on (unless `record` is false).
+bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, std::string& error);
 
 }  // namespace dragnet::agent

@@ -313,6 +313,17 @@ TEST_P(AllocOracle, BytecodesAndDepthLimitEqualTheTruth) {
   EXPECT_EQ(context({main, "BytecodeOracle.loop("}).insns, 3u * 99);
 }
 
+// record=off (a diagnostic): every class is rewritten as usual, the program runs as it
+// does without the agent, and nothing is recorded.
+TEST_P(AllocOracle, RecordOffRewritesButRecordsNothing) {
+  run(GetParam(), "BytecodeOracle", ",bytecodes=on,record=off", "bytecode oracle done\n");
+  if (HasFatalFailure()) return;
+  EXPECT_GT(std::stoull(profile_.totals["classes.instrumented"]), 400u);
+  uint64_t counted = 0;
+  for (const auto& node : model_.nodes) counted += node.c.count + node.c.insns;
+  EXPECT_EQ(counted, 0u);
+}
+
 // sample=64k: no rewriting; the estimates of two sites with known totals (about 3,200 and
 // 1,500 samples) land within 15% of the truth (more than 5 standard deviations).
 TEST_P(AllocOracle, SampledEstimatesAreClose) {

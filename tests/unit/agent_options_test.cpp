@@ -30,6 +30,8 @@ TEST(AgentOptions, DefaultsAndEveryOption) {
   EXPECT_EQ(d.flushSeconds, 5u);
   EXPECT_EQ(d.sample, 0u);
   EXPECT_FALSE(d.bytecodes);
+  EXPECT_TRUE(d.record);
+  EXPECT_FALSE(parsed("record=off").record);
   Options o = parsed("mode=alloc,out=/tmp/x.dragnet,bytecodes=on,depth=0,flush=1,quiet=yes");
   EXPECT_EQ(o.out, "/tmp/x.dragnet");
   EXPECT_TRUE(o.bytecodes);
