@@ -52,10 +52,10 @@ void say(const std::string& text) {
 }
 
 // The call sites of class `cls` whose native allocation a probe counts (native_allocs.h).
-std::vector<ProbedCall> probedCalls(std::string_view cls,
-                                    const analyses::alloc::ClassResult& r) {
+std::vector<ProbedCall> probedCalls(std::string_view cls, const analyses::alloc::ClassResult& r) {
   std::vector<ProbedCall> out;
-  for (const auto& c : r.probedCalls) out.push_back({std::string(cls), c.method, c.descriptor, c.bci});
+  for (const auto& c : r.probedCalls)
+    out.push_back({std::string(cls), c.method, c.descriptor, c.bci});
   return out;
 }
 
@@ -153,7 +153,8 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   AgentScope scope;
   Agent& a = *gAgent;
   std::string error;
-  if (!startProbes(jni, a.options.depth, a.options.record, error) || !a.recorder->init(jni, error)) {
+  if (!startProbes(jni, a.options.depth, a.options.record, error) ||
+      !a.recorder->init(jni, error)) {
     say("error: " + error + "; no profile will be written");
     return;
   }
@@ -165,8 +166,8 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   if (a.options.flushSeconds > 0) startFlushThread(jni);
 }
 
-void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object,
-                            jclass cls, jlong size) {
+void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass cls,
+                            jlong size) {
   gAgent->sampler->onSample(jni, thread, object, cls, size);
 }
 
@@ -187,8 +188,7 @@ void finishProfile(Agent& a, FinalFlush finalFlush, What what) {
   finalFlush();
   uint64_t bytes = a.writer.bytesWritten();
   a.writer.close();
-  say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " + what() +
-      ")");
+  say("profile written to " + a.outPath + " (" + std::to_string(bytes) + " bytes, " + what() + ")");
 }
 
 void JNICALL onVMDeathSampled(jvmtiEnv* jvmti, JNIEnv*) {
@@ -251,9 +251,8 @@ jint start(JavaVM* vm, const char* optionText) {
     return JNI_ERR;
   }
   a->alloc.bytecodes = a->options.bytecodes;
-  std::string out = a->options.out.empty()
-                        ? "dragnet-" + std::to_string(::getpid()) + ".dragnet"
-                        : a->options.out;
+  std::string out = a->options.out.empty() ? "dragnet-" + std::to_string(::getpid()) + ".dragnet"
+                                           : a->options.out;
   std::error_code ec;
   a->outPath = std::filesystem::absolute(out, ec).string();
   if (ec) a->outPath = out;
@@ -292,8 +291,8 @@ jint start(JavaVM* vm, const char* optionText) {
   cb.ThreadEnd = onThreadEnd;
   cb.VMObjectAlloc = onVMObjectAlloc;
   a->jvmti->SetEventCallbacks(&cb, sizeof cb);
-  for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START,
-                       JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {
+  for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT,
+                       JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {
     a->jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
   }
   say("recording " + a->options.mode + " to " + a->outPath);

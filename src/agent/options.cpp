@@ -40,10 +40,17 @@ bool parseSize(std::string_view v, uint64_t& out) {
   uint64_t scale = 1;
   if (!v.empty()) {
     switch (v.back() | 0x20) {
-      case 'k': scale = 1u << 10; break;
-      case 'm': scale = 1u << 20; break;
-      case 'g': scale = 1u << 30; break;
-      default: break;
+      case 'k':
+        scale = 1u << 10;
+        break;
+      case 'm':
+        scale = 1u << 20;
+        break;
+      case 'g':
+        scale = 1u << 30;
+        break;
+      default:
+        break;
     }
     if (scale != 1) v.remove_suffix(1);
   }
@@ -58,8 +65,7 @@ bool parseSize(std::string_view v, uint64_t& out) {
 bool apply(std::string_view key, std::string_view value, bool hasValue, Options& o,
            std::string& error) {
   auto bad = [&](const char* expected) {
-    error = "option '" + std::string(key) + "': " + expected + ", got '" + std::string(value) +
-            "'";
+    error = "option '" + std::string(key) + "': " + expected + ", got '" + std::string(value) + "'";
     return false;
   };
   if (key == "help" && !hasValue) return o.help = true, true;
@@ -100,7 +106,8 @@ bool parseItems(std::string_view text, Options& out, std::string& error) {
     if (item.empty()) continue;
     size_t eq = item.find('=');
     std::string_view key = item.substr(0, eq);
-    std::string_view value = eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1);
+    std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1);
     if (!apply(key, value, eq != std::string_view::npos, out, error)) return false;
   }
   return true;

@@ -29,16 +29,25 @@ jlong arraySize(JNIEnv* jni, int kind, jsize n) {
   static jclass object = nullptr;
   switch (kind) {
     case 1:
-      if (!object) object = static_cast<jclass>(jni->NewGlobalRef(jni->FindClass("java/lang/Object")));
+      if (!object)
+        object = static_cast<jclass>(jni->NewGlobalRef(jni->FindClass("java/lang/Object")));
       return sizeOf(jni, jni->NewObjectArray(n, object, nullptr));
-    case 2: return sizeOf(jni, jni->NewBooleanArray(n));
-    case 3: return sizeOf(jni, jni->NewByteArray(n));
-    case 4: return sizeOf(jni, jni->NewCharArray(n));
-    case 5: return sizeOf(jni, jni->NewShortArray(n));
-    case 6: return sizeOf(jni, jni->NewIntArray(n));
-    case 7: return sizeOf(jni, jni->NewFloatArray(n));
-    case 8: return sizeOf(jni, jni->NewLongArray(n));
-    default: return sizeOf(jni, jni->NewDoubleArray(n));
+    case 2:
+      return sizeOf(jni, jni->NewBooleanArray(n));
+    case 3:
+      return sizeOf(jni, jni->NewByteArray(n));
+    case 4:
+      return sizeOf(jni, jni->NewCharArray(n));
+    case 5:
+      return sizeOf(jni, jni->NewShortArray(n));
+    case 6:
+      return sizeOf(jni, jni->NewIntArray(n));
+    case 7:
+      return sizeOf(jni, jni->NewFloatArray(n));
+    case 8:
+      return sizeOf(jni, jni->NewLongArray(n));
+    default:
+      return sizeOf(jni, jni->NewDoubleArray(n));
   }
 }
 
@@ -89,9 +98,9 @@ bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {
   for (const EmbeddedFile& f : agentRuntimeFiles()) {
     if (!f.path.ends_with(".class")) continue;
     std::string name(f.path.substr(0, f.path.size() - 6));
-    jclass c = jni->DefineClass(name.c_str(), nullptr,
-                                reinterpret_cast<const jbyte*>(f.bytes.data()),
-                                static_cast<jsize>(f.bytes.size()));
+    jclass c =
+        jni->DefineClass(name.c_str(), nullptr, reinterpret_cast<const jbyte*>(f.bytes.data()),
+                         static_cast<jsize>(f.bytes.size()));
     if (!c) {
       jni->ExceptionClear();
       error = "cannot define the runtime helper class " + name;

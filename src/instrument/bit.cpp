@@ -258,13 +258,16 @@ bool Routine::atEntry(const Call& call, ConstructorEntry mode) {
   return true;
 }
 
-bool Routine::beforeReturns(const Call& call) {
+template <class What>
+bool Routine::beforeEachReturn(const What& what) {
   bool any = false;
   for (uint32_t i = 0; i < editor_.size(); ++i) {
-    if (isReturn(insn(i).op)) any = before(i, call) || any;
+    if (isReturn(insn(i).op)) any = before(i, what) || any;
   }
   return any;
 }
+
+bool Routine::beforeReturns(const Call& call) { return beforeEachReturn(call); }
 
 bool Routine::onExceptionalExit(const Call& call) {
   for (size_t k = 0; k < call.args.size(); ++k) {
@@ -294,13 +297,7 @@ bool Routine::atEntry(const Patch& code, ConstructorEntry mode) {
   return true;
 }
 
-bool Routine::beforeReturns(const Patch& code) {
-  bool any = false;
-  for (uint32_t i = 0; i < editor_.size(); ++i) {
-    if (isReturn(insn(i).op)) any = before(i, code) || any;
-  }
-  return any;
-}
+bool Routine::beforeReturns(const Patch& code) { return beforeEachReturn(code); }
 
 bool Routine::onExceptionalExit(const Patch& code) {
   if (!hasCode()) return false;

@@ -147,6 +147,9 @@ class Routine {
   // The patch for `call` at instruction `index` (-1: no instruction context), or false.
   bool build(const Call& call, int64_t index, Patch& out);
   bool runtimeArgFits(const Arg& a, uint32_t index);
+  // before(i, what) at every return instruction; true if any was inserted.
+  template <class What>
+  bool beforeEachReturn(const What& what);
 
   // The patch being built; it is copied into the editor at once, so the routines of a
   // ClassInstrumenter share one (and its storage).

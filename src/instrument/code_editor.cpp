@@ -369,9 +369,8 @@ EditOutcome CodeEditor::commitEdits() {
   if (badPatch_)
     return EditOutcome::unchanged("a patch is not stack-neutral or has an unknown effect");
   if (maxLocals_ > 0xFFFF) return EditOutcome::unchanged("max_locals would exceed 65535");
-  if (!live_.empty() && std::none_of(inserts.begin(), inserts.end(), [](const Insertion& x) {
-        return x.where == Where::Entry;
-      })) {
+  if (!live_.empty() && std::none_of(inserts.begin(), inserts.end(),
+                                     [](const Insertion& x) { return x.where == Where::Entry; })) {
     return EditOutcome::unchanged(
         "method-wide locals need an entry patch that assigns them (before super())");
   }
@@ -404,9 +403,8 @@ EditOutcome CodeEditor::commitEdits() {
     std::erase_if(inserts, [](const Insertion& x) { return x.where == Where::AfterSuper; });
     inserts.insert(inserts.end(), moved.begin(), moved.end());
     exitStart = calls.front() + 1;
-    bool entryBeforeSuper = std::any_of(inserts.begin(), inserts.end(), [](const Insertion& x) {
-      return x.where == Where::Entry;
-    });
+    bool entryBeforeSuper = std::any_of(inserts.begin(), inserts.end(),
+                                        [](const Insertion& x) { return x.where == Where::Entry; });
     if (hasExit && entryBeforeSuper) superCall = calls.front();
   }
   uint32_t maxStack = code_->maxStack + static_cast<uint32_t>(peak_);
@@ -491,9 +489,10 @@ EditOutcome CodeEditor::commitEdits() {
       pre.end = label(lay.at[*superCall]);
       pre.handler = label(static_cast<uint32_t>(lay.insns.size()));
       pre.catchType = CpIndex::None;
-      next = static_cast<size_t>(std::find_if(inserts.begin(), inserts.end(),
-                          [](const Insertion& x) { return x.where == Where::Exit; }) -
-             inserts.begin());
+      next = static_cast<size_t>(
+          std::find_if(inserts.begin(), inserts.end(),
+                       [](const Insertion& x) { return x.where == Where::Exit; }) -
+          inserts.begin());
       emit([](const Insertion& x) { return x.where == Where::Exit; });
       lay.insns.push_back(rethrow);
       addedHandler.push_back(pre);

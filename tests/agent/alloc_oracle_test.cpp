@@ -57,11 +57,11 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     compile();
     fs::path prof = work() / ("oracle-" + std::to_string(::getpid()) + ".dragnet");
     fs::path out = work() / "stdout.txt";
-    std::string cmd = "'" + jvm.java + "' " + jvm.flags + " -Doracle.threads=" +
-                      std::to_string(jvm.threads) + " -agentpath:'" + std::string(DRAGNET_AGENT) +
-                      "'=quiet=on" + options + ",out='" + prof.string() + "' -cp '" +
-                      (work() / "classes").string() + "' " + program + " > '" + out.string() +
-                      "'";
+    std::string cmd = "'" + jvm.java + "' " + jvm.flags +
+                      " -Doracle.threads=" + std::to_string(jvm.threads) + " -agentpath:'" +
+                      std::string(DRAGNET_AGENT) + "'=quiet=on" + options + ",out='" +
+                      prof.string() + "' -cp '" + (work() / "classes").string() + "' " + program +
+                      " > '" + out.string() + "'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     std::ifstream f(out);
     std::stringstream s;
@@ -109,7 +109,8 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
   uint64_t calls(const std::string& caller, const std::string& callee) {
     uint64_t n = 0;
     for (const auto& node : model_.nodes) {
-      if (node.key == dragnet::profile::kRootKey || dragnet::profile::isAllocKey(node.key)) continue;
+      if (node.key == dragnet::profile::kRootKey || dragnet::profile::isAllocKey(node.key))
+        continue;
       const auto& parent = model_.nodes[node.parent];
       if (parent.key == dragnet::profile::kRootKey) continue;
       if (dragnet::analyses::alloc::frameName(profile_, node.key, -1).starts_with(callee) &&
@@ -148,7 +149,8 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     for (const SiteRow& r : model_.rows) {
       auto frames = dragnet::analyses::alloc::rowFrames(model_, r);
       if (frames.empty() || !frames[0].starts_with(frame)) continue;
-      if (!type.empty() && (!r.site || dragnet::analyses::alloc::javaTypeName(r.site->type) != type))
+      if (!type.empty() &&
+          (!r.site || dragnet::analyses::alloc::javaTypeName(r.site->type) != type))
         continue;
       auto k = static_cast<dragnet::profile::ElemKind>(model_.nodes[r.node].key & 15);
       if (!kind.empty() && dragnet::analyses::alloc::jpKind(k) != kind) continue;
@@ -192,7 +194,7 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
     const char* method;
     uint64_t rArrays, rElements, iArrays, iElements;
   };
-  const Row fig3[] = {{"f3a", 9, 38, 0, 0}, {"f3b", 9, 8, 0, 0}, {"f3c", 3, 2, 0, 0},
+  const Row fig3[] = {{"f3a", 9, 38, 0, 0}, {"f3b", 9, 8, 0, 0},  {"f3c", 3, 2, 0, 0},
                       {"f3d", 1, 0, 0, 0},  {"f3e", 3, 8, 6, 30}, {"f3f", 3, 8, 6, 0},
                       {"f3g", 3, 2, 0, 0},  {"f3h", 1, 0, 0, 0}};
   for (const Row& r : fig3) {
@@ -348,7 +350,8 @@ TEST(AgentStart, BadOptionStopsTheJvmAndToolOptionsWork) {
   fs::path dir = fs::path(DRAGNET_BINARY_DIR) / "tests" / "agent-start";
   fs::create_directories(dir);
   std::string agent = "-agentpath:" + std::string(DRAGNET_AGENT);
-  std::string cmd = "java '" + agent + "=colour=red' -version 2> '" + (dir / "err.txt").string() + "'";
+  std::string cmd =
+      "java '" + agent + "=colour=red' -version 2> '" + (dir / "err.txt").string() + "'";
   int status = std::system(cmd.c_str());
   EXPECT_NE(status, 0);
   std::ifstream f(dir / "err.txt");
@@ -356,7 +359,8 @@ TEST(AgentStart, BadOptionStopsTheJvmAndToolOptionsWork) {
   err << f.rdbuf();
   EXPECT_NE(err.str().find("unknown option 'colour'"), std::string::npos) << err.str();
   fs::path prof = dir / "tool.dragnet";
-  cmd = "JAVA_TOOL_OPTIONS='" + agent + "=quiet=on,out=" + prof.string() + "' java -version 2>/dev/null";
+  cmd = "JAVA_TOOL_OPTIONS='" + agent + "=quiet=on,out=" + prof.string() +
+        "' java -version 2>/dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   dragnet::profile::Profile p;
   std::string error;

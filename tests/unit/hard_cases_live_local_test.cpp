@@ -37,8 +37,8 @@ void addLiveLocals(inst::Routine& r, Probes& probes, std::map<std::string, LiveI
   bump.load("I", *i).add(Op::iconst_1).add(Op::iadd).store("I", *i);
   bump.load("J", *j).add(Op::lconst_1).add(Op::ladd).store("J", *j);
   for (const inst::BasicBlock& b : r.blocks()) ASSERT_TRUE(r.before(b.first, bump));
-  LiveIds& id = ids[std::string(r.className()) + "." + std::string(r.name()) +
-                    std::string(r.descriptor())];
+  LiveIds& id =
+      ids[std::string(r.className()) + "." + std::string(r.name()) + std::string(r.descriptor())];
   id.ret = probes.site(r, "live-return");
   id.retLong = probes.site(r, "live-return-long");
   id.exit = probes.site(r, "live-exit");
@@ -48,8 +48,8 @@ void addLiveLocals(inst::Routine& r, Probes& probes, std::map<std::string, LiveI
   ret.load("J", *j).pushInt(id.retLong).invokeStatic(kProbe, "val", "(JI)V");
   bool returns = r.beforeReturns(ret);
   if (returns) {
-    ASSERT_TRUE(r.beforeReturns(Call{std::string(kProbe), "val",
-                                     {Arg::local(*o, obj), Arg::i(id.object)}}));
+    ASSERT_TRUE(r.beforeReturns(
+        Call{std::string(kProbe), "val", {Arg::local(*o, obj), Arg::i(id.object)}}));
   }
   inst::Patch exit = r.newPatch();
   exit.load("I", *i).pushInt(id.exit).invokeStatic(kProbe, "val", "(II)V");
@@ -72,10 +72,9 @@ void checkProgram(const std::string& dir, const std::string& want, bool version4
   auto old = [&](std::vector<Editable>& all) {
     for (Editable& e : all) toVersion49(e.cls);
   };
-  Comparison c = instrumentAndRun(jdk17(), readClasses(classes), "Main", probes, scratch,
-                                  "live-" + dir, policy,
-                                  version49 ? std::function<void(std::vector<Editable>&)>(old)
-                                            : nullptr);
+  Comparison c = instrumentAndRun(
+      jdk17(), readClasses(classes), "Main", probes, scratch, "live-" + dir, policy,
+      version49 ? std::function<void(std::vector<Editable>&)>(old) : nullptr);
   ASSERT_TRUE(c.ok);
   ASSERT_TRUE(sameRun(c, want));
   const RunResult& run = c.instrumented;

@@ -19,14 +19,22 @@ constexpr const char* kStateDesc = "Ljava/lang/DragnetState;";
 
 ElemKind kindOfNewarray(int32_t atype) {
   switch (atype) {
-    case 4: return ElemKind::Boolean;
-    case 5: return ElemKind::Char;
-    case 6: return ElemKind::Float;
-    case 7: return ElemKind::Double;
-    case 8: return ElemKind::Byte;
-    case 9: return ElemKind::Short;
-    case 10: return ElemKind::Int;
-    default: return ElemKind::Long;  // 11; the parser rejects other values
+    case 4:
+      return ElemKind::Boolean;
+    case 5:
+      return ElemKind::Char;
+    case 6:
+      return ElemKind::Float;
+    case 7:
+      return ElemKind::Double;
+    case 8:
+      return ElemKind::Byte;
+    case 9:
+      return ElemKind::Short;
+    case 10:
+      return ElemKind::Int;
+    default:
+      return ElemKind::Long;  // 11; the parser rejects other values
   }
 }
 
@@ -214,9 +222,10 @@ class MethodInstrumenter {
     const classfile::ConstantPool& pool = r_.pool();
     switch (insn.op) {
       case Op::new_: {
-        uint32_t key = newSite(in, SiteKind::New, std::string(pool.className(insn.cp())),
-                               ElemKind::Object);
-        r_.before(in.index, Call{kRuntimeClass, "alloc", {stateArg(), Arg::i(static_cast<int32_t>(key))}});
+        uint32_t key =
+            newSite(in, SiteKind::New, std::string(pool.className(insn.cp())), ElemKind::Object);
+        r_.before(in.index,
+                  Call{kRuntimeClass, "alloc", {stateArg(), Arg::i(static_cast<int32_t>(key))}});
         break;
       }
       case Op::newarray:
@@ -225,7 +234,8 @@ class MethodInstrumenter {
         std::string type = prim ? descOfNewarray(insn.a) : arrayOf(pool.className(insn.cp()));
         ElemKind k = prim ? kindOfNewarray(insn.a) : ElemKind::Ref;
         uint32_t key = newSite(in, prim ? SiteKind::NewArray : SiteKind::ANewArray, type, k);
-        r_.before(in.index, Call{kRuntimeClass, "array",
+        r_.before(in.index, Call{kRuntimeClass,
+                                 "array",
                                  {Arg::top("I"), stateArg(), Arg::i(static_cast<int32_t>(key))}});
         break;
       }
@@ -235,9 +245,9 @@ class MethodInstrumenter {
         if (dims == 0 || dims > type.size()) break;  // malformed: the verifier rejects it
         uint32_t key = newSite(in, SiteKind::MultiANewArray, type, ElemKind::Ref, dims);
         auto lastKind = static_cast<int32_t>(elementKind(std::string_view(type).substr(dims - 1)));
-        r_.after(in.index, Call{kRuntimeClass, "multi",
-                                {Arg::top("Ljava/lang/Object;"),
-                                 Arg::i(static_cast<int32_t>(dims)),
+        r_.after(in.index, Call{kRuntimeClass,
+                                "multi",
+                                {Arg::top("Ljava/lang/Object;"), Arg::i(static_cast<int32_t>(dims)),
                                  Arg::i(static_cast<int32_t>(key)), Arg::i(lastKind)}});
         break;
       }
@@ -267,7 +277,8 @@ class MethodInstrumenter {
     std::string type = array ? std::string(ref.owner) : std::string();
     ElemKind k = array ? elementKind(ref.owner) : ElemKind::Object;
     uint32_t key = newSite(in, SiteKind::Clone, type, k);
-    r_.after(in.index, Call{kRuntimeClass, array ? "cloned" : "dyn",
+    r_.after(in.index, Call{kRuntimeClass,
+                            array ? "cloned" : "dyn",
                             {Arg::top("Ljava/lang/Object;"), Arg::i(static_cast<int32_t>(key))}});
   }
 
@@ -276,7 +287,8 @@ class MethodInstrumenter {
     for (const DynamicCall& c : kDynamicCalls) {
       if (ref.owner != c.owner || ref.name != c.name || ref.descriptor != c.descriptor) continue;
       uint32_t key = newSite(in, SiteKind::Reflect, {}, ElemKind::Object);
-      r_.after(in.index, Call{kRuntimeClass, std::string(c.probe),
+      r_.after(in.index, Call{kRuntimeClass,
+                              std::string(c.probe),
                               {Arg::top("Ljava/lang/Object;"), Arg::i(static_cast<int32_t>(key))}});
       return;
     }
@@ -330,15 +342,24 @@ bool isRuntimeClass(std::string_view name) { return name.starts_with("java/lang/
 ElemKind elementKind(std::string_view desc) {
   if (desc.size() < 2 || desc[0] != '[') return ElemKind::Object;
   switch (desc[1]) {
-    case 'Z': return ElemKind::Boolean;
-    case 'B': return ElemKind::Byte;
-    case 'C': return ElemKind::Char;
-    case 'S': return ElemKind::Short;
-    case 'I': return ElemKind::Int;
-    case 'F': return ElemKind::Float;
-    case 'J': return ElemKind::Long;
-    case 'D': return ElemKind::Double;
-    default: return ElemKind::Ref;
+    case 'Z':
+      return ElemKind::Boolean;
+    case 'B':
+      return ElemKind::Byte;
+    case 'C':
+      return ElemKind::Char;
+    case 'S':
+      return ElemKind::Short;
+    case 'I':
+      return ElemKind::Int;
+    case 'F':
+      return ElemKind::Float;
+    case 'J':
+      return ElemKind::Long;
+    case 'D':
+      return ElemKind::Double;
+    default:
+      return ElemKind::Ref;
   }
 }
 
@@ -363,8 +384,8 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     }
     out.changed = true;
     if (out.sites.size() > sitesMark) findProbedCalls(r, out.probedCalls);
-    out.methods.push_back({id, std::string(name), std::string(r.name()),
-                           std::string(r.descriptor()), source});
+    out.methods.push_back(
+        {id, std::string(name), std::string(r.name()), std::string(r.descriptor()), source});
   }
   return out;
 }
