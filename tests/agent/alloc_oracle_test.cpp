@@ -39,24 +39,17 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
  protected:
   static fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle"; }
 
-  // Compiles the oracles once per process.
+  // The oracles are compiled at build time (tests/CMakeLists.txt: dragnet_alloc_oracles).
   static void compile() {
-    static bool done = false;
-    if (done) return;
-    fs::create_directories(work() / "classes");
-    std::string src = std::string(DRAGNET_SOURCE_DIR) + "/tests/agent/";
-    std::string cmd = "javac --release 11 -d '" + (work() / "classes").string() + "' '" + src +
-                      "AllocOracle.java' '" + src + "SampleOracle.java' '" + src +
-                      "BytecodeOracle.java'";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    done = true;
+    ASSERT_TRUE(fs::exists(work() / "classes" / "BytecodeOracle.class"))
+        << "build the target dragnet_alloc_oracles first";
   }
 
   void run(const Jvm& jvm, const std::string& program = "AllocOracle",
            const std::string& options = "", const std::string& expected = "oracle done\n") {
     compile();
     fs::path prof = work() / ("oracle-" + std::to_string(::getpid()) + ".dragnet");
-    fs::path out = work() / "stdout.txt";
+    fs::path out = work() / ("stdout-" + std::to_string(::getpid()) + ".txt");  // ctest -j
     std::string cmd = "'" + jvm.java + "' " + jvm.flags +
                       " -Doracle.threads=" + std::to_string(jvm.threads) + " -agentpath:'" +
                       std::string(DRAGNET_AGENT) + "'=quiet=on" + options + ",out='" +
