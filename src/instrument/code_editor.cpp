@@ -369,10 +369,17 @@ EditOutcome CodeEditor::commitEdits() {
   if (badPatch_)
     return EditOutcome::unchanged("a patch is not stack-neutral or has an unknown effect");
   if (maxLocals_ > 0xFFFF) return EditOutcome::unchanged("max_locals would exceed 65535");
-  if (!live_.empty() && std::none_of(inserts.begin(), inserts.end(),
-                                     [](const Insertion& x) { return x.where == Where::Entry; })) {
-    return EditOutcome::unchanged(
-        "method-wide locals need an entry patch that assigns them (before super())");
+  for (const LiveLocal& l : live_) {
+    // A live local no entry patch assigns would make every frame wrong: refuse.
+    bool assigned = std::any_of(inserts.begin(), inserts.end(), [&](const Insertion& x) {
+      return x.where == Where::Entry &&
+             std::any_of(buf_.patchInsns.begin() + x.begin, buf_.patchInsns.begin() + x.end,
+                         [&](const Insn& i) { return storedLocal(i) == l.slot; });
+    });
+    if (!assigned) {
+      return EditOutcome::unchanged("method-wide local " + std::to_string(l.slot) +
+                                    " is not assigned by an entry patch (before super())");
+    }
   }
   bool hasExit = std::any_of(inserts.begin(), inserts.end(),
                              [](const Insertion& x) { return x.where == Where::Exit; });

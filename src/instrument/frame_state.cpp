@@ -134,4 +134,14 @@ bool isLocalStore(cf::Op op) {
   return v >= static_cast<uint8_t>(cf::Op::istore) && v <= static_cast<uint8_t>(cf::Op::astore_3);
 }
 
+std::optional<uint32_t> storedLocal(const cf::Insn& insn) {
+  if (!isLocalStore(insn.op)) return std::nullopt;
+  if (insn.op >= cf::Op::istore_0) {
+    return static_cast<uint32_t>(static_cast<uint8_t>(insn.op) -
+                                 static_cast<uint8_t>(cf::Op::istore_0)) %
+           4;
+  }
+  return static_cast<uint32_t>(insn.a);
+}
+
 }  // namespace dragnet::instrument

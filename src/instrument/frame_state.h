@@ -133,5 +133,7 @@ TransferResult apply(FrameState& state, const classfile::Insn& insn, uint32_t in
 // True for istore..astore_3 and their wide forms (HotSpot checks exception handlers against
 // the state *before* these, and after every other instruction).
 bool isLocalStore(classfile::Op op);
+// The local slot an istore..astore_3 (or wide form) writes; nullopt for other instructions.
+std::optional<uint32_t> storedLocal(const classfile::Insn& insn);
 
 }  // namespace dragnet::instrument

@@ -384,9 +384,8 @@ bool Transfer::localOp(const cf::Insn& insn) {
     if (k >= 16) return push(load(static_cast<uint32_t>(k - 16))), true;
     return push(kTypes[k / 4]), true;
   }
-  if (op >= Op::istore && op <= Op::astore_3) {
-    if (op >= Op::istore_0) slot = static_cast<uint32_t>(rel(op, Op::istore_0) % 4);
-    store(slot, popValue());
+  if (std::optional<uint32_t> stored = storedLocal(insn)) {
+    store(*stored, popValue());
     return true;
   }
   return op == Op::iinc;  // an int stays an int

@@ -123,5 +123,34 @@ TEST(HardCaseLiveLocals, NestedMonitorsVersion49) {
                true);
 }
 
+// A live local that no entry patch assigns would make every frame name an unassigned
+// local: the method is left unchanged, with the reason.
+TEST(HardCaseLiveLocals, UnassignedLiveLocalIsRefused) {
+  HARD_REQUIRE_JAVA(runtime);
+  std::string why;
+  std::string classes = compileJava(jdk17(), sourcesIn("monitors"), "--release 17 -g", &why);
+  ASSERT_FALSE(classes.empty()) << why;
+  std::vector<Editable> all = parseAll(readClasses(classes));
+  ASSERT_FALSE(all.empty());
+  inst::ClassInstrumenter ci(all[0].cls);
+  size_t refused = 0;
+  for (inst::Routine& r : ci.routines()) {
+    if (!r.hasCode()) continue;
+    std::optional<uint16_t> i = r.liveLocal("I");
+    ASSERT_TRUE(i);
+    inst::Patch use = r.newPatch();
+    use.load("I", *i).add(Op::pop);
+    r.beforeReturns(use);
+    inst::Patch entry = r.newPatch();
+    entry.add(Op::iconst_0).add(Op::pop);  // an entry patch, but no store to the local
+    ASSERT_TRUE(r.atEntry(entry));
+    inst::EditOutcome o = r.commit();
+    EXPECT_FALSE(o.changed);
+    EXPECT_NE(o.reason.find("is not assigned by an entry patch"), std::string::npos) << o.reason;
+    ++refused;
+  }
+  EXPECT_GT(refused, 0u);
+}
+
 }  // namespace
 }  // namespace dragnet::test::hard
