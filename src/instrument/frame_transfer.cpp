@@ -4,6 +4,7 @@
 
 #include "instrument/descriptor.h"
 #include "instrument/frame_state.h"
+#include "instrument/stack_effect.h"
 
 namespace dragnet::instrument {
 
@@ -431,7 +432,7 @@ void Transfer::run(const cf::Insn& insn, uint32_t index) {
   if (op >= Op::iadd && op <= Op::lxor) return arithmetic(op);
   if (op >= Op::i2l && op <= Op::dcmpg) return conversion(op);
   if (op >= Op::getstatic && op <= Op::putfield) return field(insn);
-  if (op >= Op::invokevirtual && op <= Op::invokedynamic) return invoke(insn);
+  if (isInvoke(op)) return invoke(insn);
   switch (op) {
     case Op::new_:
       checkTag(insn.cp(), {cf::Tag::Class});

@@ -19,7 +19,7 @@ struct StackEffect {
 std::optional<StackEffect> stackEffect(const classfile::Insn& insn,
                                        const classfile::ConstantPool& pool);
 
-// These three are inline (constexpr): the block and layout passes ask for every instruction.
+// These four are inline (constexpr): the block and layout passes ask for every instruction.
 
 // True for ireturn .. return.
 constexpr bool isReturn(classfile::Op op) {
@@ -41,6 +41,11 @@ constexpr bool fallsThrough(classfile::Op op) {
     default:
       return !isReturn(op);
   }
+}
+
+// True for invokevirtual .. invokedynamic.
+constexpr bool isInvoke(classfile::Op op) {
+  return op >= classfile::Op::invokevirtual && op <= classfile::Op::invokedynamic;
 }
 
 // True for the conditional branches ifeq .. if_acmpne, ifnull, ifnonnull.

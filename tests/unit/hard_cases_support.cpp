@@ -355,7 +355,7 @@ std::vector<MethodOutcome> Probes::instrument(cf::ClassFile& cls, const Policy& 
       }
       if (p.returns && inst::isReturn(in.op))
         check(r.before(in.index, hit(site(r, "return", in.index))));
-      if (p.afterCalls && in.op >= Op::invokevirtual && in.op <= Op::invokedynamic) {
+      if (p.afterCalls && inst::isInvoke(in.op)) {
         check(r.after(in.index, hit(site(r, "after-call", in.index))));
       }
       if (p.values) addValueProbes(r, in);

@@ -1,6 +1,7 @@
 #include "analyses/alloc/alloc_instrumenter.h"
 
 #include "instrument/bit.h"
+#include "instrument/stack_effect.h"
 
 namespace dragnet::analyses::alloc {
 
@@ -113,16 +114,11 @@ class MethodInstrumenter {
     if (options.bytecodes) addFlush(flush).add(Op::lconst_0).store("J", count_);
     for (const instrument::Instruction& in : r_.instructions()) {
       site(in);
-      if (options.bytecodes && isInvoke(in.op)) r_.before(in.index, flush);
+      if (options.bytecodes && instrument::isInvoke(in.op)) r_.before(in.index, flush);
     }
   }
 
  private:
-  static bool isInvoke(Op op) {
-    return op == Op::invokevirtual || op == Op::invokespecial || op == Op::invokestatic ||
-           op == Op::invokeinterface || op == Op::invokedynamic;
-  }
-
   // The frame's locals: the thread's state (what enter() returned), the depth below the
   // frame, and with bytecodes=on its context and its instructions not yet added to it.
   bool makeLocals(bool bytecodes) {
@@ -181,12 +177,8 @@ class MethodInstrumenter {
   // No invoke and no allocation: no context can ever be made under this method.
   bool isLeaf() const {
     for (const instrument::Instruction& in : r_.instructions()) {
-      switch (r_.insn(in.index).op) {
-        case Op::invokevirtual:
-        case Op::invokespecial:
-        case Op::invokestatic:
-        case Op::invokeinterface:
-        case Op::invokedynamic:
+      if (instrument::isInvoke(in.op)) return false;
+      switch (in.op) {
         case Op::new_:
         case Op::newarray:
         case Op::anewarray:
@@ -311,7 +303,7 @@ void findProbedCalls(Routine& r, std::vector<ClassResult::ProbedCall>& out) {
   if (!code) return;
   const std::vector<classfile::Insn>& insns = code->code.insns;
   std::vector<uint32_t> offsets = classfile::computeOffsets(code->code);
-  auto isInvoke = [](Op op) {
+  auto mayCallNative = [](Op op) {  // the probed natives: Object.clone, Array, Unsafe
     return op == Op::invokevirtual || op == Op::invokespecial || op == Op::invokestatic;
   };
   for (size_t i = 0; i < insns.size(); ++i) {
@@ -322,7 +314,7 @@ void findProbedCalls(Routine& r, std::vector<ClassResult::ProbedCall>& out) {
       continue;
     }
     // The probe's patch is: dup, the key, the probe; so the call is three back.
-    if (i >= 3 && isInvoke(insns[i - 3].op)) {
+    if (i >= 3 && mayCallNative(insns[i - 3].op)) {
       out.push_back({std::string(r.name()), std::string(r.descriptor()), offsets[i - 3]});
     }
   }

@@ -83,10 +83,8 @@ public final class DragnetRt {
   @DontInline
   public static DragnetState enterRoot(int methodId) {
     DragnetState s = state();
-    if (s == null) return SINK;
-    s.sp = 0;
-    s.push(methodId);
-    return s;
+    if (s != null) s.sp = 0;
+    return enter(methodId);
   }
 
   /**

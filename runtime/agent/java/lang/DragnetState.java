@@ -57,8 +57,8 @@ public final class DragnetState {
   // the node its instruction count goes to).
   public int node;
   public long collapsed;  // frames collapsed because of the depth limit
-  public long dropped;
-  public long lookups;  // index lookups: calls and allocations the child cache missed  // events that went to the root because the tree could not grow
+  public long dropped;  // events that went to the root because the tree could not grow
+  public long lookups;  // index lookups: calls and allocations the child cache missed
 
   // This thread's cache of DragnetRt.globalDynKey: (base key, class) -> key, so that the
   // shared table's lock is taken once per pair and thread.
