@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -17,12 +18,14 @@
 #include <mutex>
 #include <string>
 
+#include "agent/lifetime.h"
 #include "agent/native_allocs.h"
 #include "agent/options.h"
 #include "agent/recorder.h"
 #include "agent/runtime_bridge.h"
 #include "agent/sampler.h"
 #include "analyses/alloc/alloc_instrumenter.h"
+#include "analyses/lifetime/lifetime_instrumenter.h"
 #include "classfile/class_file.h"
 
 namespace dragnet::agent {
@@ -37,6 +40,7 @@ struct Agent {
   std::unique_ptr<Sampler> sampler;    // sample=SIZE
   analyses::alloc::IdSource ids;
   analyses::alloc::Options alloc;
+  bool lifetime = false;  // mode lifetime
   std::atomic<bool> threadFieldAdded{false};
   std::atomic<uint64_t> hookNanos{0};  // time spent rewriting classes, all threads
   // The flush thread sleeps on `cv` and stops when `stopping` is set at VM death.
@@ -84,7 +88,9 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
     classfile::ClassFile& cls = parsed.value();
     bool thread = n == "java/lang/Thread";
     if (thread) addThreadStateField(cls);
-    analyses::alloc::ClassResult r = analyses::alloc::instrumentClass(cls, a.ids, a.alloc);
+    analyses::alloc::ClassResult r =
+        a.lifetime ? analyses::lifetime::instrumentClass(cls, a.ids, {a.alloc.bytecodes})
+                   : analyses::alloc::instrumentClass(cls, a.ids, a.alloc);
     bool changed = r.changed || thread;
     if (!changed) {
       a.recorder->addClass(std::move(r));
@@ -163,6 +169,16 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   if (!startNativeAllocs(jvmti, jni, vmBase, jniBase, error)) {
     say("warning: " + error + "; allocations by the JVM and by JNI are not counted");
   }
+  if (a.lifetime) {
+    LifetimeOptions lo;
+    lo.gcInterval = a.options.gcInterval;
+    lo.epochShift = std::countr_zero(a.options.useEpoch);
+    lo.stacks = a.options.stacks;
+    uint32_t constructedBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Reflect);
+    if (!startLifetime(jvmti, jni, a.writer, lo, constructedBase, error)) {
+      say("error: " + error + "; no lifetimes will be recorded");
+    }
+  }
   if (a.options.flushSeconds > 0) startFlushThread(jni);
 }
 
@@ -229,12 +245,18 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   AgentScope scope;
   stopNativeAllocs();
   Agent& a = *gAgent;
+  std::string lifetime;
   finishProfile(
-      a, [&] { a.recorder->flushAll(jni, true); },
+      a,
+      [&] {
+        if (a.lifetime) lifetime = finishLifetime(jni);
+        a.recorder->flushAll(jni, true);
+      },
       [&] {
         return std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +
                std::to_string(a.hookNanos / 1000000) + " ms, " +
-               std::to_string(a.recorder->failures()) + " not rewritten";
+               std::to_string(a.recorder->failures()) + " not rewritten" +
+               (lifetime.empty() ? "" : "; " + lifetime);
       });
 }
 
@@ -251,6 +273,7 @@ jint start(JavaVM* vm, const char* optionText) {
     return JNI_ERR;
   }
   a->alloc.bytecodes = a->options.bytecodes;
+  a->lifetime = a->options.mode == "lifetime";
   std::string out = a->options.out.empty() ? "dragnet-" + std::to_string(::getpid()) + ".dragnet"
                                            : a->options.out;
   std::error_code ec;
@@ -271,6 +294,11 @@ jint start(JavaVM* vm, const char* optionText) {
                                           {"pid", std::to_string(::getpid())},
                                           {"options", optionText ? optionText : ""}};
   if (a->options.sample > 0) meta["sample"] = std::to_string(a->options.sample);
+  if (a->lifetime) {
+    meta["gc.interval"] = std::to_string(a->options.gcInterval);
+    meta["use.epoch"] = std::to_string(a->options.useEpoch);
+    meta["stacks"] = a->options.stacks ? "on" : "off";
+  }
   a->writer.meta(meta);
   if (a->options.sample > 0) return startSampled(*a);
   jvmtiCapabilities caps{};
@@ -278,7 +306,8 @@ jint start(JavaVM* vm, const char* optionText) {
   caps.can_generate_early_vmstart = 1;
   caps.can_generate_early_class_hook_events = 1;
   if (a->jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE ||
-      !addNativeAllocCapabilities(a->jvmti)) {
+      !addNativeAllocCapabilities(a->jvmti) ||
+      (a->lifetime && !addLifetimeCapabilities(a->jvmti))) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;
   }
@@ -290,6 +319,7 @@ jint start(JavaVM* vm, const char* optionText) {
   cb.VMDeath = onVMDeath;
   cb.ThreadEnd = onThreadEnd;
   cb.VMObjectAlloc = onVMObjectAlloc;
+  if (a->lifetime) lifetimeCallbacks(cb);
   a->jvmti->SetEventCallbacks(&cb, sizeof cb);
   for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT,
                        JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {

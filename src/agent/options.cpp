@@ -7,7 +7,8 @@ namespace dragnet::agent {
 const char* const kOptionHelp =
     "dragnet agent options (-agentpath:libdragnet.so=opt=value,...):\n"
     "  mode=alloc         what to record: alloc = exact allocation profile per calling\n"
-    "                     context (default)\n"
+    "                     context (default); lifetime = every object's lifetime (HUP: lag,\n"
+    "                     drag, void and use), with the allocation profile\n"
     "  out=FILE           profile file to write (default: dragnet-<pid>.dragnet)\n"
     "  bytecodes=on|off   also count executed bytecode instructions per context (off)\n"
     "  sample=SIZE        no rewriting: sample about one allocation per SIZE bytes (e.g.\n"
@@ -20,6 +21,13 @@ const char* const kOptionHelp =
     "  record=on|off      off: rewrite classes as usual, but the probes return at once and\n"
     "                     record nothing; a diagnostic that measures what the rewriting\n"
     "                     alone costs (on)\n"
+    "  gc-interval=SIZE   lifetime: force a collection every SIZE bytes of allocation, the\n"
+    "                     precision of death times (8m)\n"
+    "  use-epoch=SIZE     lifetime: a thread records its first use of an object in every\n"
+    "                     SIZE bytes of allocation, the precision of last uses; a power\n"
+    "                     of two (64k)\n"
+    "  stacks=on|off      lifetime: record where first and last uses happen (lifetime\n"
+    "                     patterns) (off)\n"
     "  help               print this text and stop\n";
 
 namespace {
@@ -74,7 +82,7 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     return false;
   }
   if (key == "mode") {
-    if (value != "alloc") return bad("expected alloc");
+    if (value != "alloc" && value != "lifetime") return bad("expected alloc or lifetime");
     o.mode = value;
   } else if (key == "out") {
     if (value.empty()) return bad("expected a file name");
@@ -89,6 +97,14 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     if (!parseUint(value, o.depth)) return bad("expected a number");
   } else if (key == "flush") {
     if (!parseUint(value, o.flushSeconds)) return bad("expected a number of seconds");
+  } else if (key == "gc-interval") {
+    if (!parseSize(value, o.gcInterval)) return bad("expected a size such as 8m (1 to 2g)");
+  } else if (key == "use-epoch") {
+    if (!parseSize(value, o.useEpoch) || (o.useEpoch & (o.useEpoch - 1)) != 0) {
+      return bad("expected a power of two such as 64k");
+    }
+  } else if (key == "stacks") {
+    if (!parseBool(value, o.stacks)) return bad("expected on or off");
   } else if (key == "quiet") {
     if (!parseBool(value, o.quiet)) return bad("expected on or off");
   } else {
@@ -117,6 +133,10 @@ bool parseItems(std::string_view text, Options& out, std::string& error) {
 
 bool parseOptions(std::string_view text, Options& out, std::string& error) {
   if (!parseItems(text, out, error)) return false;
+  if (out.sample > 0 && out.mode == "lifetime") {
+    error = "option 'sample' is not available in mode lifetime yet";
+    return false;
+  }
   if (out.sample > 0 && out.bytecodes) {
     error = "options 'sample' and 'bytecodes' exclude each other (sampling rewrites nothing)";
     return false;

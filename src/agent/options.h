@@ -20,6 +20,10 @@ struct Options {
   bool quiet = false;         // no start and end lines on stderr
   bool record = true;         // false: rewrite classes but record nothing (a diagnostic:
                               // what the rewriting alone costs)
+  // Mode lifetime.
+  uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
+  uint64_t useEpoch = 64u << 10;   // a power of two: bytes per use epoch
+  bool stacks = false;             // record where first and last uses happen
   bool help = false;
 };
 

@@ -45,8 +45,8 @@ void Recorder::addClass(analyses::alloc::ClassResult&& r) {
       dynamicBases_.emplace(key, std::move(s));
       continue;
     }
-    if (s.kind == profile::SiteKind::New || (s.kind == profile::SiteKind::Clone &&
-                                             !s.type.starts_with("["))) {
+    if (s.kind == profile::SiteKind::New ||
+        (s.kind == profile::SiteKind::Clone && !s.type.starts_with("["))) {
       objectTypes_.insert(s.type);
     }
     sites_.push_back(std::move(s));
@@ -180,11 +180,9 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   writePendingDefinitions(jni);
   jobject state = jni->GetObjectField(thread, threadState_);
   if (!state) return;  // the thread never ran instrumented code
+  // Numbered by the helper when it made the state (DragnetRt.create): 1, 2, ...
   jint id = jni->GetIntField(state, id_);
-  if (id == 0) {
-    id = static_cast<jint>(nextThreadId_++);
-    jni->SetIntField(state, id_, id);
-  }
+  if (id <= 0) return;
   Book& book = books_[static_cast<uint32_t>(id)];
   // `size` first: every array read afterwards holds at least that many whole nodes.
   jint size = jni->GetIntField(state, size_);
@@ -248,7 +246,7 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   std::map<std::string, std::string> totals;
   totals["classes.instrumented"] = std::to_string(classesChanged_);
   totals["failures"] = std::to_string(failureCount_);
-  totals["threads"] = std::to_string(nextThreadId_ - 1);
+  totals["threads"] = std::to_string(books_.size());
   totals["contexts"] = std::to_string(contextsWritten_);
   uint64_t heap = 0, lookups = 0;
   for (const auto& [id, book] : books_) {

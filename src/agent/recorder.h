@@ -77,7 +77,6 @@ class Recorder {
 
   std::mutex flushMu_;  // one flush at a time: thread ends, the flush thread, VM death
   std::map<uint32_t, Book> books_;
-  uint32_t nextThreadId_ = 1;
   bool ready_ = false;
   bool finished_ = false;
   jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, parent_ = nullptr,

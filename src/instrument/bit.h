@@ -140,6 +140,9 @@ class Routine {
   // must assign it (in constructors: the entry before super(), see CodeEditor), and every
   // other patch may read or write it. nullopt for a malformed descriptor or a full pool.
   std::optional<uint16_t> liveLocal(std::string_view desc);
+  // A fresh local of `slots` slots (2 for long/double) for use within one patch only (a
+  // patch may park operands there and load them back); no frame declares it.
+  uint16_t scratchLocal(int slots) { return editor_.newLocal(slots); }
 
   EditOutcome commit() { return editor_.commit(); }
 

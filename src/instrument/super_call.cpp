@@ -9,6 +9,7 @@
 #include "instrument/code_editor.h"
 #include "instrument/descriptor.h"
 #include "instrument/stack_effect.h"
+#include "instrument/word_shuffle.h"
 
 namespace dragnet::instrument {
 
@@ -23,62 +24,6 @@ struct State {
   std::vector<bool> stack;  // one flag per word: holds uninitialized `this`
   bool local0 = true;
 };
-
-// Applies the dup/swap family to the flags; returns false for other opcodes.
-bool shuffle(Op op, std::vector<bool>& s) {
-  auto take = [&](size_t n) {
-    std::vector<bool> top(s.end() - static_cast<long>(n), s.end());
-    s.resize(s.size() - n);
-    return top;
-  };
-  auto put = [&](const std::vector<bool>& v) { s.insert(s.end(), v.begin(), v.end()); };
-  size_t need = 0;
-  switch (op) {
-    case Op::dup:
-      need = 1;
-      break;
-    case Op::dup_x1:
-    case Op::dup2:
-    case Op::swap:
-      need = 2;
-      break;
-    case Op::dup_x2:
-    case Op::dup2_x1:
-      need = 3;
-      break;
-    case Op::dup2_x2:
-      need = 4;
-      break;
-    default:
-      return false;
-  }
-  if (s.size() < need) return true;  // malformed; the verifier will reject the class
-  std::vector<bool> t = take(need);
-  switch (op) {
-    case Op::dup:
-      put(t), put(t);
-      break;
-    case Op::dup_x1:
-      put({t[1]}), put(t);
-      break;
-    case Op::dup_x2:
-      put({t[2]}), put(t);
-      break;
-    case Op::dup2:
-      put(t), put(t);
-      break;
-    case Op::dup2_x1:
-      put({t[1], t[2]}), put(t);
-      break;
-    case Op::dup2_x2:
-      put({t[2], t[3]}), put(t);
-      break;
-    default:
-      put({t[1], t[0]});
-      break;  // swap
-  }
-  return true;
-}
 
 bool isLoad0(const Insn& insn) {
   return insn.op == Op::aload_0 || (insn.op == Op::aload && insn.a == 0);
@@ -115,7 +60,7 @@ std::vector<uint32_t> findSuperCalls(const classfile::ClassFile& cls, const Code
       } else if (isStore0(insn)) {
         st.local0 = !st.stack.empty() && st.stack.back();
         if (!st.stack.empty()) st.stack.pop_back();
-      } else if (!shuffle(insn.op, st.stack)) {
+      } else if (!shuffleWords(insn.op, st.stack)) {
         auto e = stackEffect(insn, cls.pool);
         if (!e) break;
         st.stack.resize(st.stack.size() > static_cast<size_t>(e->pop)

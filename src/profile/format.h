@@ -17,7 +17,8 @@ namespace dragnet::profile {
 
 inline constexpr char kMagic[8] = {'D', 'R', 'A', 'G', 'N', 'E', 'T', 'P'};
 // Version 1: alloc mode (calling-context trees with allocation leaves).
-inline constexpr uint32_t kVersion = 1;
+// Version 2: adds mode lifetime (Objects and Gcs chunks); version 1 files read unchanged.
+inline constexpr uint32_t kVersion = 2;
 inline constexpr size_t kHeaderSize = 16;
 inline constexpr size_t kChunkHeaderSize = 9;
 
@@ -29,6 +30,8 @@ enum class ChunkType : uint8_t {
   ClassSizes = 5,  // instance size in bytes per class, measured in the running JVM
   Failures = 6,    // classes or methods that could not be rewritten, with the reason
   End = 7,         // written last at VM death: the profile is complete
+  Objects = 8,     // mode lifetime: objects whose life ended (freed, or alive at the end)
+  Gcs = 9,         // mode lifetime: garbage collections (the times deaths are found at)
 };
 
 // Context keys: a method id (bit 31 clear), or an allocation key (bit 31 set): site index
@@ -116,6 +119,45 @@ struct Failure {
   std::string cls;     // internal class name
   std::string method;  // "name(descriptor)"; empty when the whole class passed through
   std::string reason;
+};
+
+// Mode lifetime (HUP). Times are bytes allocated by all threads since recording began.
+inline constexpr uint64_t kNoTime = ~uint64_t{0};
+
+// Where an event happened: a context in a thread's tree (thread 0: not recorded).
+struct EventAt {
+  uint32_t thread = 0;
+  uint32_t node = 0;
+  bool operator==(const EventAt&) const = default;
+};
+
+// One object's life. Uses follow HUP's put/get approach (get: getfield, xaload,
+// arraylength, a call on it as receiver, checkcast, instanceof, monitors, athrow, natives
+// that read it; put: putfield, xastore, natives that write it). `lastGet`/`lastPut` are
+// the times of the last use the agent *recorded*: within one use epoch (meta
+// `use.epoch` bytes) every further use of the object by the same thread hits a cache and
+// is not recorded, so the true last use lies in [lastGet, end of its epoch].
+struct ObjectRecord {
+  uint64_t id = 0;       // 1-based, unique in the profile
+  uint32_t thread = 0;   // allocating thread
+  uint32_t node = 0;     // context of the allocating frame in that thread's tree
+  uint32_t key = 0;      // allocation key (its site gives method, bci, type)
+  uint64_t size = 0;     // bytes, as the running JVM lays the object out
+  uint64_t alloc = 0;    // allocation time
+  uint64_t death = 0;    // when found unreachable (the freeing GC's time), or the end time
+  uint32_t deathGc = 0;  // 1-based index into the Gcs of the GC that freed it; 0: alive
+                         // at the end of the run
+  uint64_t firstGet = kNoTime, lastGet = kNoTime, firstPut = kNoTime, lastPut = kNoTime;
+  // With stacks=on, where each of the four uses happened (lifetime patterns).
+  EventAt firstGetAt, lastGetAt, firstPutAt, lastPutAt;
+  bool operator==(const ObjectRecord&) const = default;
+};
+
+// A garbage collection: forced by the agent (every gc-interval bytes) or the JVM's own.
+struct GcEvent {
+  uint64_t time = 0;
+  bool forced = false;
+  bool operator==(const GcEvent&) const = default;
 };
 
 }  // namespace dragnet::profile

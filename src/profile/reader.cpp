@@ -87,6 +87,53 @@ std::string decodeThread(Decoder& d, Profile& p) {
   return d.ok() ? std::string() : d.error();
 }
 
+// See Writer::objects: later times are offsets from the allocation, 0 meaning none.
+uint64_t timeAfter(Decoder& d, uint64_t alloc) {
+  uint64_t v = d.u();
+  return v == 0 ? kNoTime : alloc + v - 1;
+}
+
+EventAt eventAt(Decoder& d) {
+  EventAt at;
+  at.thread = d.u32();
+  if (at.thread != 0) at.node = d.u32();
+  return at;
+}
+
+std::string decodeObjects(Decoder& d, Profile& p) {
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    ObjectRecord r;
+    r.id = d.u();
+    r.thread = d.u32();
+    r.node = d.u32();
+    r.key = d.u32();
+    r.size = d.u();
+    r.alloc = d.u();
+    r.death = r.alloc + d.u();
+    r.deathGc = d.u32();
+    for (uint64_t* t : {&r.firstGet, &r.lastGet, &r.firstPut, &r.lastPut})
+      *t = timeAfter(d, r.alloc);
+    for (EventAt* at : {&r.firstGetAt, &r.lastGetAt, &r.firstPutAt, &r.lastPutAt}) *at = eventAt(d);
+    if (d.ok()) p.objects.push_back(r);
+  }
+  return d.ok() ? std::string() : d.error();
+}
+
+std::string decodeGcs(Decoder& d, Profile& p) {
+  uint32_t first = d.u32();
+  if (d.ok() && first != p.gcs.size() + 1) {
+    return "GCs continue at " + std::to_string(first) + ", expected " +
+           std::to_string(p.gcs.size() + 1);
+  }
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    GcEvent g;
+    g.time = d.u();
+    g.forced = d.u() != 0;
+    if (d.ok()) p.gcs.push_back(g);
+  }
+  return d.ok() ? std::string() : d.error();
+}
+
 std::string decodeChunk(ChunkType type, Decoder& d, Profile& p) {
   switch (type) {
     case ChunkType::Meta:
@@ -115,6 +162,10 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p) {
         if (d.ok()) p.failures.push_back(std::move(f));
       }
       break;
+    case ChunkType::Objects:
+      return decodeObjects(d, p);
+    case ChunkType::Gcs:
+      return decodeGcs(d, p);
     case ChunkType::End:
       decodeMap(d, p.totals);
       if (d.ok()) p.complete = true;

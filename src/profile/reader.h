@@ -17,7 +17,7 @@ namespace dragnet::profile {
 struct ThreadTree {
   uint32_t id = 0;
   std::string name;
-  std::vector<NodeDef> nodes;     // node 0 is the root
+  std::vector<NodeDef> nodes;      // node 0 is the root
   std::vector<Counters> counters;  // parallel to nodes
   uint64_t collapsed = 0;
   uint64_t dropped = 0;
@@ -32,9 +32,11 @@ struct Profile {
   std::map<uint32_t, ThreadTree> threads;
   std::map<std::string, uint64_t> classSizes;
   std::vector<Failure> failures;
+  std::vector<ObjectRecord> objects;          // mode lifetime, in the order written (by death)
+  std::vector<GcEvent> gcs;                   // mode lifetime; GC n is gcs[n - 1]
   std::map<std::string, std::string> totals;  // from the End chunk
-  bool complete = false;                       // the End chunk was read
-  std::string truncation;  // why reading stopped early (empty: read to the end)
+  bool complete = false;                      // the End chunk was read
+  std::string truncation;                     // why reading stopped early (empty: read to the end)
   uint64_t chunks = 0;
 };
 

@@ -156,4 +156,48 @@ void Writer::end(const std::map<std::string, std::string>& totals) {
   chunk(ChunkType::End, e);
 }
 
+namespace {
+// Times after the allocation are written as offsets from it (small varints); a missing
+// time as 0, a present one as offset + 1.
+void timeAfter(Encoder& e, uint64_t alloc, uint64_t t) { e.u(t == kNoTime ? 0 : t - alloc + 1); }
+
+void eventAt(Encoder& e, const EventAt& at) {
+  e.u(at.thread);
+  if (at.thread != 0) e.u(at.node);
+}
+}  // namespace
+
+void Writer::objects(const std::vector<ObjectRecord>& records) {
+  if (records.empty()) return;
+  Encoder e;
+  e.u(records.size());
+  for (const ObjectRecord& r : records) {
+    e.u(r.id);
+    e.u(r.thread);
+    e.u(r.node);
+    e.u(r.key);
+    e.u(r.size);
+    e.u(r.alloc);
+    e.u(r.death - r.alloc);
+    e.u(r.deathGc);
+    for (uint64_t t : {r.firstGet, r.lastGet, r.firstPut, r.lastPut}) timeAfter(e, r.alloc, t);
+    for (const EventAt* at : {&r.firstGetAt, &r.lastGetAt, &r.firstPutAt, &r.lastPutAt}) {
+      eventAt(e, *at);
+    }
+  }
+  chunk(ChunkType::Objects, e);
+}
+
+void Writer::gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs) {
+  if (gcs.empty()) return;
+  Encoder e;
+  e.u(firstGc);
+  e.u(gcs.size());
+  for (const GcEvent& g : gcs) {
+    e.u(g.time);
+    e.u(g.forced ? 1 : 0);
+  }
+  chunk(ChunkType::Gcs, e);
+}
+
 }  // namespace dragnet::profile

@@ -33,6 +33,10 @@ class Writer {
   void classSizes(const std::map<std::string, uint64_t>& sizes);
   void failures(const std::vector<Failure>& failures);
   void end(const std::map<std::string, std::string>& totals);
+  // Mode lifetime: a batch of object records; GCs numbered from `firstGc` (1-based, each
+  // batch continues where the previous one stopped).
+  void objects(const std::vector<ObjectRecord>& records);
+  void gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs);
 
   uint64_t bytesWritten() const { return written_; }
 

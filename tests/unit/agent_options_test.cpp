@@ -39,6 +39,14 @@ TEST(AgentOptions, DefaultsAndEveryOption) {
   EXPECT_EQ(o.flushSeconds, 1u);
   EXPECT_TRUE(o.quiet);
   EXPECT_TRUE(parsed("help").help);
+  Options l = parsed("mode=lifetime,gc-interval=1m,use-epoch=4k,stacks=on");
+  EXPECT_EQ(l.mode, "lifetime");
+  EXPECT_EQ(l.gcInterval, 1u << 20);
+  EXPECT_EQ(l.useEpoch, 4u << 10);
+  EXPECT_TRUE(l.stacks);
+  EXPECT_EQ(d.gcInterval, 8u << 20);
+  EXPECT_EQ(d.useEpoch, 64u << 10);
+  EXPECT_FALSE(d.stacks);
 }
 
 TEST(AgentOptions, SampleSizes) {
@@ -55,7 +63,10 @@ TEST(AgentOptions, SampleSizes) {
 TEST(AgentOptions, ErrorsNameTheOption) {
   EXPECT_EQ(failure("colour=red"), "unknown option 'colour' (use help for the list)");
   EXPECT_EQ(failure("depth=deep"), "option 'depth': expected a number, got 'deep'");
-  EXPECT_EQ(failure("mode=lifetime"), "option 'mode': expected alloc, got 'lifetime'");
+  EXPECT_EQ(failure("mode=heap"), "option 'mode': expected alloc or lifetime, got 'heap'");
+  EXPECT_EQ(failure("use-epoch=3000"),
+            "option 'use-epoch': expected a power of two such as 64k, got '3000'");
+  EXPECT_NE(failure("mode=lifetime,sample=512k").find("not available"), std::string::npos);
   EXPECT_EQ(failure("quiet"), "option 'quiet' needs a value (quiet=...)");
   EXPECT_EQ(failure("bytecodes=maybe"), "option 'bytecodes': expected on or off, got 'maybe'");
   EXPECT_NE(failure("sample=512k,bytecodes=on").find("exclude each other"), std::string::npos);

@@ -81,10 +81,11 @@ class MethodInstrumenter {
       : r_(r), method_(methodId), ids_(ids), out_(out) {}
 
   void run(const Options& options) {
+    ext_ = options.extension;
     Arg mid = Arg::i(static_cast<int32_t>(method_));
-    if (!options.bytecodes && isLeaf()) {
+    if (!options.bytecodes && isLeaf() && !(ext_ && ext_->needsFrame(r_))) {
       // Nothing can happen in its context but the call itself: count it, push nothing.
-      r_.atEntry(Call{kRuntimeClass, "leaf", {mid}});
+      if (!ext_ || !ext_->leafEntry(r_, method_)) r_.atEntry(Call{kRuntimeClass, "leaf", {mid}});
       return;
     }
     if (!makeLocals(options.bytecodes)) return;  // the pool is full: left unchanged
@@ -116,6 +117,7 @@ class MethodInstrumenter {
       site(in);
       if (options.bytecodes && instrument::isInvoke(in.op)) r_.before(in.index, flush);
     }
+    if (ext_) ext_->method(r_, state_);
   }
 
  private:
@@ -139,9 +141,15 @@ class MethodInstrumenter {
   // allocated in the constructor's context (JP Fig. 1).
   void entry() {
     Patch p = r_.newPatch();
-    p.pushInt(static_cast<int32_t>(method_));
-    p.invokeStatic(kRuntimeClass, calledOnEmptyStack() ? "enterRoot" : "enter",
-                   std::string("(I)") + kStateDesc);
+    if (!calledOnEmptyStack() && ext_ && ext_->enterWithReceiver(r_)) {
+      p.add(Op::aload_0).pushInt(static_cast<int32_t>(method_));
+      p.invokeStatic(ext_->enterOwner(), "enter",
+                     std::string("(Ljava/lang/Object;I)") + kStateDesc);
+    } else {
+      p.pushInt(static_cast<int32_t>(method_));
+      p.invokeStatic(kRuntimeClass, calledOnEmptyStack() ? "enterRoot" : "enter",
+                     std::string("(I)") + kStateDesc);
+    }
     p.add(Op::dup).store("Ljava/lang/Object;", state_);
     p.getField(kStateClass, "sp", "I").add(Op::iconst_1).add(Op::isub).store("I", below_);
     if (count_ != kNone) {
@@ -225,7 +233,9 @@ class MethodInstrumenter {
         bool prim = insn.op == Op::newarray;
         std::string type = prim ? descOfNewarray(insn.a) : arrayOf(pool.className(insn.cp()));
         ElemKind k = prim ? kindOfNewarray(insn.a) : ElemKind::Ref;
-        uint32_t key = newSite(in, prim ? SiteKind::NewArray : SiteKind::ANewArray, type, k);
+        SiteKind sk = prim ? SiteKind::NewArray : SiteKind::ANewArray;
+        uint32_t key = newSite(in, sk, type, k);
+        if (ext_ && ext_->site(r_, in, key, sk, state_)) break;
         r_.before(in.index, Call{kRuntimeClass,
                                  "array",
                                  {Arg::top("I"), stateArg(), Arg::i(static_cast<int32_t>(key))}});
@@ -293,6 +303,7 @@ class MethodInstrumenter {
   uint32_t method_;
   IdSource& ids_;
   ClassResult& out_;
+  Extension* ext_ = nullptr;
   uint16_t state_ = kNone, below_ = kNone, node_ = kNone, count_ = kNone;
 };
 
@@ -363,8 +374,14 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
   instrument::ClassInstrumenter ci(cls);
   for (Routine& r : ci.routines()) {
     if (!r.hasCode()) continue;
-    if (name == "java/lang/Object" && r.name() == "<init>") continue;
+    if (name == "java/lang/Object" && r.name() == "<init>") {
+      if (!options.extension) continue;
+      options.extension->unframed(r);
+      if (r.commit().changed) out.changed = true;
+      continue;
+    }
     uint32_t id = ids.nextMethod.fetch_add(1);
+    if (options.extension) id = options.extension->methodId(r, id);
     size_t sitesMark = out.sites.size();
     MethodInstrumenter(r, id, ids, out).run(options);
     instrument::EditOutcome o = r.commit();

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "classfile/class_file.h"
+#include "instrument/bit.h"
 #include "profile/format.h"
 
 namespace dragnet::analyses::alloc {
@@ -45,8 +46,12 @@ inline constexpr const char* kRuntimeClass = "java/lang/DragnetRt";
 // instrumenter's count up from 1.
 inline constexpr uint32_t kDynamicTop = (1u << 27) - 1;
 
+class Extension;
+
 struct Options {
   bool bytecodes = false;  // count executed bytecode instructions per context
+  // An analysis that builds on this one's contexts (mode lifetime), or null.
+  Extension* extension = nullptr;
 };
 
 // Method ids and site indices, shared by every class load (which may run concurrently).
@@ -70,6 +75,35 @@ struct ClassResult {
     uint32_t bci = 0;
   };
   std::vector<ProbedCall> probedCalls;
+};
+
+// The probes of an analysis built on mode alloc's calling contexts (src/analyses/lifetime):
+// alloc instruments each method as usual and lets the extension add to the same edit.
+class Extension {
+ public:
+  virtual ~Extension() = default;
+  // The method's id: alloc's sequential id, which the extension may mark (e.g. a flag bit
+  // for constructors).
+  virtual uint32_t methodId(instrument::Routine& r, uint32_t id) = 0;
+  // Whether a leaf method still needs a frame (the extension probes something in it).
+  virtual bool needsFrame(instrument::Routine& r) = 0;
+  // Entry of a leaf method: true if the extension inserted its own call instead of
+  // DragnetRt.leaf(methodId).
+  virtual bool leafEntry(instrument::Routine& r, uint32_t methodId) = 0;
+  // Entry of a method with a frame: whether the entry call takes the receiver first
+  // (`aload_0`) and calls enterOwner().enter(Object, int) instead of DragnetRt.enter
+  // (never asked for the two Thread methods that enter at the root).
+  virtual bool enterWithReceiver(instrument::Routine& r) = 0;
+  virtual const char* enterOwner() = 0;
+  // A newarray/anewarray site with its key: true if the extension inserted the site's
+  // probes (alloc inserts nothing then). `state` is the frame's DragnetState local. (The
+  // other sites keep alloc's probes, whose runtime hands their objects on.)
+  virtual bool site(instrument::Routine& r, const instrument::Instruction& in, uint32_t key,
+                    profile::SiteKind kind, uint16_t state) = 0;
+  // After alloc's probes, with the frame's state local.
+  virtual void method(instrument::Routine& r, uint16_t state) = 0;
+  // A method alloc leaves without probes (java/lang/Object.<init>).
+  virtual void unframed(instrument::Routine& r) = 0;
 };
 
 // True for the classes that must never be instrumented: the runtime helper itself.

@@ -45,9 +45,20 @@ public final class DragnetRt {
   // Out of line: the probes inline state(), and the JIT inlines only small compiled code.
   @DontInline
   private static DragnetState create(Thread t) {
+    // SINK while the state is made: its construction runs Object.<init>, whose lifetime
+    // probe asks for the state again.
+    t.dragnet$state = SINK;
     DragnetState s = new DragnetState(maxDepth);
+    s.id = nextThreadId();
     t.dragnet$state = s;
     return s;
+  }
+
+  private static int threads;
+
+  // Threads are numbered as they get a state (1, 2, ...); the agent reads `id`.
+  private static synchronized int nextThreadId() {
+    return ++threads;
   }
 
   // The probes themselves are @DontInline: every instrumented method calls them, and
@@ -103,6 +114,7 @@ public final class DragnetRt {
     if (s == SINK && (s = state()) == null) return;  // the frame began before recording
     int node = s.child(s.current(), key);  // first: child() may replace the arrays
     s.calls[DragnetState.STRIDE * node]++;
+    if (DragnetLife.on) DragnetLife.pending(s, key);
   }
 
   /** Before newarray and anewarray: one array of `length` elements. */
@@ -137,6 +149,7 @@ public final class DragnetRt {
       arrays *= length;
       first = arrays > 0 && first instanceof Object[] ? ((Object[]) first)[0] : null;
     }
+    if (DragnetLife.on) DragnetLife.bornAll(s, array, key, dims, lastKind);
   }
 
   /**
@@ -148,6 +161,7 @@ public final class DragnetRt {
     DragnetState s = state();
     if (s == null) return;
     record(s, key, 1, java.lang.reflect.Array.getLength(copy));
+    if (DragnetLife.on) DragnetLife.born(s, copy, key, s.current());
   }
 
 
@@ -174,6 +188,7 @@ public final class DragnetRt {
     if (array == null) return;
     DragnetState s = state();
     if (s == null) return;
+    if (DragnetLife.on) DragnetLife.bornTree(s, array, base, s.current());
     long arrays = 1;
     Object first = array;
     while (first != null && arrays > 0) {
@@ -190,6 +205,7 @@ public final class DragnetRt {
     int kind = kindOf(obj);
     int key = s.dynKey(base, obj.getClass(), kind);
     if (key == 0) return;
+    if (DragnetLife.on) DragnetLife.born(s, obj, key, s.current());
     if (kind == ELEM_OBJECT) {
       int node = s.child(s.current(), key);
       s.calls[DragnetState.STRIDE * node]++;
@@ -199,7 +215,7 @@ public final class DragnetRt {
   }
 
   // The element kind of obj's class, with instanceof only (Class methods are instrumented).
-  private static int kindOf(Object o) {
+  static int kindOf(Object o) {
     if (o instanceof Object[]) return ELEM_REF;
     if (o instanceof boolean[]) return 2;
     if (o instanceof byte[]) return 3;

@@ -67,6 +67,33 @@ public final class DragnetState {
   private int[] dynKey = new int[16];
   private int dynUsed;
 
+  // --- Mode lifetime (DragnetLife), written only by this thread -----------------------
+  // The thread's allocation clock: times [time, timeEnd) are reserved for it from the
+  // global clock (bytes allocated by all threads).
+  long time, timeEnd;
+  // Use caches: the objects this thread recorded a get (g0, g1) or a put (p0) of last, and
+  // the use epoch they were recorded in. Strong references: the agent clears them before
+  // each collection it forces, so that they keep nothing alive.
+  Object g0, g1, p0;
+  int ge0 = -1, ge1 = -1, pe0 = -1;
+  // The object registered last (reflection registers it before its constructor runs).
+  Object lastBorn;
+  // Allocation sites (`new`) whose object's construction has not reached Object.<init>
+  // yet: site key and the depth of the allocating frame.
+  int[] pendKey = new int[16];
+  int[] pendDepth = new int[16];
+  int pendTop;
+
+  // The context of the frame at depth d (frames past the limit are collapsed into lim).
+  int nodeAt(int d) {
+    return stack[d <= lim ? d : lim];
+  }
+
+  // The key of the context node n (a method id, or an allocation key).
+  int keyOf(int n) {
+    return key[n];
+  }
+
   DragnetState(int maxDepth) {
     this.maxDepth = maxDepth;
     int n = 256;

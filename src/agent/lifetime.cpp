@@ -1,0 +1,422 @@
+#include "agent/lifetime.h"
+
+#include <atomic>
+#include <climits>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "agent/native_allocs.h"
+
+namespace dragnet::agent {
+namespace {
+
+using profile::EventAt;
+using profile::kNoTime;
+using profile::ObjectRecord;
+
+// One object's record while it lives. Use times are updated by any thread (CAS).
+struct Rec {
+  uint64_t id = 0, alloc = 0, size = 0;
+  uint32_t key = 0, thread = 0, node = 0;
+  std::atomic<uint64_t> firstGet{kNoTime}, lastGet{kNoTime}, firstPut{kNoTime}, lastPut{kNoTime};
+  // stacks=on: contexts of the uses (written racily with the times; a pattern may pair a
+  // time with a neighbouring use's context when two threads race on one object).
+  EventAt at[4];
+};
+
+constexpr uint32_t kChunkBits = 16, kChunkSlots = 1u << kChunkBits, kMaxChunks = 1u << 16;
+constexpr uint32_t kBatch = 256;  // slots a thread takes from the pool at a time
+
+struct State {
+  jvmtiEnv* jvmti = nullptr;
+  profile::Writer* writer = nullptr;
+  LifetimeOptions options;
+  // Records: chunks allocated on demand (under poolMu), never freed before exit.
+  std::unique_ptr<std::atomic<Rec*>[]> chunks { new std::atomic<Rec*>[ kMaxChunks ]() };
+  std::mutex poolMu;
+  std::vector<uint32_t> freeSlots;  // returned by deaths
+  uint32_t nextSlot = 0;            // slots never used yet start here
+  std::vector<bool> live;           // by slot, under poolMu (for the final sweep)
+  std::atomic<uint64_t> nextIdBlock{0};
+  // The global clock (DragnetLife.CLOCK points here), read by the GC callbacks.
+  alignas(64) std::atomic<int64_t> clock{0};
+  // Collections: their times, and the one in progress (the time deaths get).
+  std::mutex gcMu;
+  std::vector<profile::GcEvent> gcs, gcsUnwritten;
+  uint32_t gcsWritten = 0;
+  std::atomic<uint64_t> lastGcTime{0};
+  std::atomic<uint32_t> gcCount{0};
+  std::atomic<bool> forcing{false};
+  // Deaths not yet written.
+  std::mutex outMu;
+  std::vector<ObjectRecord> out;
+  // The GC thread.
+  std::mutex mu;
+  std::condition_variable cv;
+  bool due = false, stopping = false, stopped = false;
+  jclass life = nullptr, stateClass = nullptr;
+  jfieldID nextGc = nullptr, threadState = nullptr;
+  jfieldID cacheFields[4] = {};
+  std::atomic<uint64_t> untrackedUses{0}, objects{0};
+};
+
+State* gLife = nullptr;
+
+Rec& rec(uint32_t slot) {
+  return gLife->chunks[slot >> kChunkBits].load(
+      std::memory_order_acquire)[slot & (kChunkSlots - 1)];
+}
+
+// --- slots ---------------------------------------------------------------------------
+
+struct ThreadSlots {
+  std::vector<uint32_t> slots;
+  uint64_t nextId = 0, idEnd = 0;
+};
+thread_local ThreadSlots tSlots;
+
+bool refill(ThreadSlots& t) {
+  State& s = *gLife;
+  std::lock_guard lock(s.poolMu);
+  while (t.slots.size() < kBatch) {
+    if (!s.freeSlots.empty()) {
+      t.slots.push_back(s.freeSlots.back());
+      s.freeSlots.pop_back();
+      continue;
+    }
+    uint32_t slot = s.nextSlot;
+    uint32_t c = slot >> kChunkBits;
+    if (c >= kMaxChunks) return !t.slots.empty();
+    if (!s.chunks[c].load(std::memory_order_relaxed)) {
+      s.chunks[c].store(new Rec[kChunkSlots], std::memory_order_release);
+    }
+    ++s.nextSlot;
+    t.slots.push_back(slot);
+  }
+  if (s.live.size() < s.nextSlot) s.live.resize(s.nextSlot + kChunkSlots);
+  for (uint32_t slot : t.slots) s.live[slot] = true;  // taken: counted as live from now
+  return true;
+}
+
+uint64_t nextId(ThreadSlots& t) {
+  if (t.nextId == t.idEnd) {
+    t.nextId = gLife->nextIdBlock.fetch_add(1024) + 1;
+    t.idEnd = t.nextId + 1024;
+  }
+  return t.nextId++;
+}
+
+ObjectRecord finished(uint32_t slot, uint64_t death, uint32_t deathGc) {
+  Rec& r = rec(slot);
+  ObjectRecord o;
+  o.id = r.id;
+  o.thread = r.thread;
+  o.node = r.node;
+  o.key = r.key;
+  o.size = r.size;
+  o.alloc = r.alloc;
+  o.death = death < r.alloc ? r.alloc : death;
+  o.deathGc = deathGc;
+  o.firstGet = r.firstGet.load(std::memory_order_relaxed);
+  o.lastGet = r.lastGet.load(std::memory_order_relaxed);
+  o.firstPut = r.firstPut.load(std::memory_order_relaxed);
+  o.lastPut = r.lastPut.load(std::memory_order_relaxed);
+  o.firstGetAt = r.at[0];
+  o.lastGetAt = r.at[1];
+  o.firstPutAt = r.at[2];
+  o.lastPutAt = r.at[3];
+  return o;
+}
+
+void writeOut(bool all) {
+  State& s = *gLife;
+  std::vector<ObjectRecord> batch;
+  std::vector<profile::GcEvent> gcs;
+  uint32_t firstGc = 0;
+  {
+    std::lock_guard lock(s.gcMu);
+    gcs.swap(s.gcsUnwritten);
+    firstGc = s.gcsWritten + 1;
+    s.gcsWritten += static_cast<uint32_t>(gcs.size());
+  }
+  s.writer->gcs(firstGc, gcs);
+  {
+    std::lock_guard lock(s.outMu);
+    if (!all && s.out.size() < 16384) return;
+    batch.swap(s.out);
+  }
+  s.writer->objects(batch);
+}
+
+// first = min(first, t), last = max(last, t); returns which of the two changed.
+std::pair<bool, bool> widen(std::atomic<uint64_t>& first, std::atomic<uint64_t>& last, uint64_t t) {
+  bool f = false, l = false;
+  uint64_t cur = first.load(std::memory_order_relaxed);
+  while ((cur == kNoTime || t < cur) && !first.compare_exchange_weak(cur, t)) {
+  }
+  f = cur == kNoTime || t < cur;
+  cur = last.load(std::memory_order_relaxed);
+  while ((cur == kNoTime || t > cur) && !last.compare_exchange_weak(cur, t)) {
+  }
+  l = cur == kNoTime || t >= cur;
+  return {f, l};
+}
+
+}  // namespace
+}  // namespace dragnet::agent
+
+// --- natives of java.lang.DragnetLife -------------------------------------------------------
+// Exported under their JNI names: the JVM finds the natives of boot classes in agent
+// libraries (RegisterNatives on a java.base class would print a warning on stderr).
+using namespace dragnet::agent;
+using dragnet::profile::EventAt;
+using dragnet::profile::kNoTime;
+
+extern "C" {
+
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_born0(JNIEnv*, jclass, jobject o, jint key,
+                                                        jint thread, jint node, jlong time,
+                                                        jlong size) {
+  ThreadSlots& t = tSlots;
+  if (t.slots.empty() && !refill(t)) return;  // out of slots: the object goes untracked
+  uint32_t slot = t.slots.back();
+  if (gLife->jvmti->SetTag(o, slot + 1) != JVMTI_ERROR_NONE) return;
+  t.slots.pop_back();
+  Rec& r = rec(slot);
+  r.id = nextId(t);
+  r.alloc = static_cast<uint64_t>(time);
+  r.size = static_cast<uint64_t>(size);
+  r.key = static_cast<uint32_t>(key);
+  r.thread = static_cast<uint32_t>(thread);
+  r.node = static_cast<uint32_t>(node);
+  r.firstGet.store(kNoTime, std::memory_order_relaxed);
+  r.lastGet.store(kNoTime, std::memory_order_relaxed);
+  r.firstPut.store(kNoTime, std::memory_order_relaxed);
+  r.lastPut.store(kNoTime, std::memory_order_relaxed);
+  for (EventAt& a : r.at) a = {};
+  gLife->objects.fetch_add(1, std::memory_order_relaxed);
+}
+
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_use0(JNIEnv*, jclass, jobject o, jint kind,
+                                                       jlong time, jint thread, jint node) {
+  jlong tag = 0;
+  if (gLife->jvmti->GetTag(o, &tag) != JVMTI_ERROR_NONE || tag == 0) {
+    gLife->untrackedUses.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  Rec& r = rec(static_cast<uint32_t>(tag - 1));
+  auto t = static_cast<uint64_t>(time);
+  bool put = kind != 0;
+  auto [f, l] = put ? widen(r.firstPut, r.lastPut, t) : widen(r.firstGet, r.lastGet, t);
+  if (gLife->options.stacks) {
+    EventAt at{static_cast<uint32_t>(thread), static_cast<uint32_t>(node)};
+    if (f) r.at[put ? 2 : 0] = at;
+    if (l) r.at[put ? 3 : 1] = at;
+  }
+}
+
+JNIEXPORT jlong JNICALL Java_java_lang_DragnetLife_sizeOf(JNIEnv*, jclass, jobject o) {
+  jlong size = 0;
+  gLife->jvmti->GetObjectSize(o, &size);
+  return size;
+}
+
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv*, jclass) {
+  std::lock_guard lock(gLife->mu);
+  gLife->due = true;
+  gLife->cv.notify_all();
+}
+
+}  // extern "C"
+
+namespace dragnet::agent {
+namespace {
+
+// --- events --------------------------------------------------------------------------
+
+void JNICALL onGcStart(jvmtiEnv*) {
+  // No JNI or JVMTI here (the world is stopped): memory and our own locks only.
+  State& s = *gLife;
+  auto now = static_cast<uint64_t>(s.clock.load(std::memory_order_acquire));
+  s.lastGcTime.store(now, std::memory_order_release);
+  s.gcCount.fetch_add(1, std::memory_order_acq_rel);
+  std::lock_guard lock(s.gcMu);
+  profile::GcEvent g{now, s.forcing.load()};
+  s.gcs.push_back(g);
+  s.gcsUnwritten.push_back(g);
+}
+
+void JNICALL onObjectFree(jvmtiEnv*, jlong tag) {
+  State& s = *gLife;
+  auto slot = static_cast<uint32_t>(tag - 1);
+  ObjectRecord o = finished(slot, s.lastGcTime.load(std::memory_order_acquire),
+                            s.gcCount.load(std::memory_order_acquire));
+  {
+    std::lock_guard lock(s.poolMu);
+    rec(slot).id = 0;  // free: the final sweep skips it
+    s.live[slot] = false;
+    s.freeSlots.push_back(slot);
+  }
+  std::lock_guard lock(s.outMu);
+  s.out.push_back(o);
+}
+
+// Nulls every thread's use caches and last-born object, so that they keep nothing alive
+// through the collection. Racy by design: a thread that uses an object meanwhile puts it
+// back; the next forced collection gets it.
+void clearCaches(JNIEnv* jni) {
+  State& s = *gLife;
+  jint n = 0;
+  jthread* threads = nullptr;
+  if (s.jvmti->GetAllThreads(&n, &threads) != JVMTI_ERROR_NONE) return;
+  for (jint i = 0; i < n; ++i) {
+    jobject st = jni->GetObjectField(threads[i], s.threadState);
+    if (st) {
+      for (jfieldID f : s.cacheFields) jni->SetObjectField(st, f, nullptr);
+      jni->DeleteLocalRef(st);
+    }
+    jni->DeleteLocalRef(threads[i]);
+  }
+  s.jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
+}
+
+void setNextGc(JNIEnv* jni, int64_t at) { jni->SetStaticLongField(gLife->life, gLife->nextGc, at); }
+
+// One forced collection, its deaths delivered before it returns.
+void collect(JNIEnv* jni) {
+  State& s = *gLife;
+  setNextGc(jni, LLONG_MAX);
+  clearCaches(jni);
+  s.forcing = true;
+  s.jvmti->ForceGarbageCollection();
+  s.forcing = false;
+  // Re-enabling ObjectFree posts every pending event on this thread before it returns.
+  s.jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
+  writeOut(false);
+  setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
+}
+
+void JNICALL gcLoop(jvmtiEnv*, JNIEnv* jni, void*) {
+  State& s = *gLife;
+  AgentScope scope;
+  std::unique_lock lock(s.mu);
+  while (!s.stopping) {
+    s.cv.wait(lock, [&] { return s.due || s.stopping; });
+    if (s.stopping) break;
+    s.due = false;
+    lock.unlock();
+    collect(jni);
+    lock.lock();
+  }
+  s.stopped = true;
+  s.cv.notify_all();
+}
+
+}  // namespace
+
+bool addLifetimeCapabilities(jvmtiEnv* jvmti) {
+  jvmtiCapabilities caps{};
+  caps.can_tag_objects = 1;
+  caps.can_generate_object_free_events = 1;
+  caps.can_generate_garbage_collection_events = 1;
+  return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE;
+}
+
+void lifetimeCallbacks(jvmtiEventCallbacks& cb) {
+  cb.ObjectFree = onObjectFree;
+  cb.GarbageCollectionStart = onGcStart;
+}
+
+bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
+                   const LifetimeOptions& options, uint32_t constructedBase, std::string& error) {
+  auto* s = new State();  // lives as long as the JVM: events may come until the end
+  gLife = s;
+  s->jvmti = jvmti;
+  s->writer = &writer;
+  s->options = options;
+  jclass life = jni->FindClass("java/lang/DragnetLife");
+  jclass state = jni->FindClass("java/lang/DragnetState");
+  jclass thread = jni->FindClass("java/lang/Thread");
+  jclass unsafe = jni->FindClass("jdk/internal/misc/Unsafe");
+  if (!life || !state || !thread || !unsafe) {
+    jni->ExceptionClear();
+    error = "the lifetime runtime helper java/lang/DragnetLife is missing or incomplete";
+    return false;
+  }
+  s->life = static_cast<jclass>(jni->NewGlobalRef(life));
+  s->nextGc = jni->GetStaticFieldID(life, "nextGc", "J");
+  s->threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
+  const char* caches[4][2] = {{"g0", "Ljava/lang/Object;"},
+                              {"g1", "Ljava/lang/Object;"},
+                              {"p0", "Ljava/lang/Object;"},
+                              {"lastBorn", "Ljava/lang/Object;"}};
+  for (int i = 0; i < 4; ++i)
+    s->cacheFields[i] = jni->GetFieldID(state, caches[i][0], caches[i][1]);
+  jfieldID theUnsafe = jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;");
+  jfieldID u = jni->GetStaticFieldID(life, "U", "Ljdk/internal/misc/Unsafe;");
+  jfieldID clock = jni->GetStaticFieldID(life, "CLOCK", "J");
+  jfieldID shift = jni->GetStaticFieldID(life, "epochShift", "I");
+  jfieldID stacks = jni->GetStaticFieldID(life, "stacks", "Z");
+  jfieldID base = jni->GetStaticFieldID(life, "constructedBase", "I");
+  jfieldID on = jni->GetStaticFieldID(life, "on", "Z");
+  if (jni->ExceptionCheck() || !s->nextGc || !s->threadState || !theUnsafe || !u || !clock ||
+      !shift || !stacks || !base || !on) {
+    jni->ExceptionClear();
+    error = "the lifetime runtime helper lacks a configuration field";
+    return false;
+  }
+  jni->SetStaticObjectField(life, u, jni->GetStaticObjectField(unsafe, theUnsafe));
+  jni->SetStaticLongField(life, clock, reinterpret_cast<jlong>(&s->clock));
+  jni->SetStaticIntField(life, shift, options.epochShift);
+  jni->SetStaticBooleanField(life, stacks, options.stacks ? JNI_TRUE : JNI_FALSE);
+  jni->SetStaticIntField(life, base, static_cast<jint>(constructedBase));
+  setNextGc(jni, static_cast<int64_t>(options.gcInterval));
+  for (jvmtiEvent e : {JVMTI_EVENT_OBJECT_FREE, JVMTI_EVENT_GARBAGE_COLLECTION_START}) {
+    jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
+  }
+  jclass tc = jni->FindClass("java/lang/Thread");
+  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
+  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF("dragnet gc")) : nullptr;
+  if (!t ||
+      jvmti->RunAgentThread(t, gcLoop, nullptr, JVMTI_THREAD_MAX_PRIORITY) != JVMTI_ERROR_NONE) {
+    jni->ExceptionClear();
+    error = "cannot start the lifetime GC thread";
+    return false;
+  }
+  jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
+  return true;
+}
+
+std::string finishLifetime(JNIEnv* jni) {
+  if (!gLife || !gLife->life) return "no lifetime data";
+  State& s = *gLife;
+  jni->SetStaticBooleanField(s.life, jni->GetStaticFieldID(s.life, "on", "Z"), JNI_FALSE);
+  {
+    std::unique_lock lock(s.mu);
+    s.stopping = true;
+    s.cv.notify_all();
+    s.cv.wait(lock, [&] { return s.stopped; });
+  }
+  s.jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
+  s.jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START, nullptr);
+  auto end = static_cast<uint64_t>(s.clock.load());
+  uint64_t alive = 0;
+  {
+    std::lock_guard lock(s.poolMu);
+    // Slots taken by threads but never used are marked live too: skip those (id 0).
+    for (uint32_t slot = 0; slot < s.nextSlot; ++slot) {
+      if (!s.live[slot] || rec(slot).id == 0) continue;
+      std::lock_guard out(s.outMu);
+      s.out.push_back(finished(slot, end, 0));
+      ++alive;
+    }
+  }
+  writeOut(true);
+  return std::to_string(s.objects.load()) + " objects, " + std::to_string(alive) +
+         " alive at the end, " + std::to_string(s.gcs.size()) + " collections, " +
+         std::to_string(s.untrackedUses.load()) + " uses of untracked objects";
+}
+
+}  // namespace dragnet::agent

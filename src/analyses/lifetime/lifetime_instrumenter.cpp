@@ -1,0 +1,125 @@
+#include "analyses/lifetime/lifetime_instrumenter.h"
+
+#include "analyses/lifetime/use_sites.h"
+#include "instrument/descriptor.h"
+
+namespace dragnet::analyses::lifetime {
+
+using classfile::Op;
+using instrument::Arg;
+using instrument::Call;
+using instrument::Patch;
+using instrument::Routine;
+
+namespace {
+
+constexpr const char* kStateDesc = "Ljava/lang/DragnetState;";
+constexpr const char* kObjectDesc = "Ljava/lang/Object;";
+constexpr uint16_t kAccStatic = 0x0008;
+
+const char* probeName(UseKind k) { return k == UseKind::Get ? "get" : "put"; }
+
+class LifetimeExtension : public alloc::Extension {
+ public:
+  uint32_t methodId(Routine& r, uint32_t id) override {
+    return r.name() == "<init>" ? id | kInitBit : id;
+  }
+
+  bool needsFrame(Routine& r) override {
+    const UsePlan& p = plan(r);
+    return !p.uses.empty() || !p.calls.empty();
+  }
+
+  bool leafEntry(Routine& r, uint32_t methodId) override {
+    if (!receiverUsedAtEntry(r)) return false;
+    r.atEntry(Call{kLifeClass, "leaf", {Arg::local(0, kObjectDesc), Arg::i(int32_t(methodId))}});
+    return true;
+  }
+
+  bool enterWithReceiver(Routine& r) override { return receiverUsedAtEntry(r); }
+  const char* enterOwner() override { return kLifeClass; }
+
+  bool site(Routine& r, const instrument::Instruction& in, uint32_t key, profile::SiteKind,
+            uint16_t state) override {
+    // After the allocation: the new array is on top.
+    return r.after(in.index, Call{kLifeClass,
+                                  "array",
+                                  {Arg::top(kObjectDesc), Arg::local(state, kStateDesc),
+                                   Arg::i(static_cast<int32_t>(key))}});
+  }
+
+  void method(Routine& r, uint16_t state) override {
+    const UsePlan& p = plan(r);
+    Arg s = Arg::local(state, kStateDesc);
+    for (const UseProbe& u : p.uses) {
+      Arg object{u.operand, 0, u.operand == Arg::Kind::Value ? kObjectDesc : ""};
+      r.before(u.index, Call{kLifeClass, probeName(u.kind), {object, s}});
+    }
+    for (const CallProbe& c : p.calls) callSite(r, c, state);
+    planned_ = nullptr;
+  }
+
+  void unframed(Routine& r) override {
+    // java/lang/Object.<init>: `this` is an initialized Object there (JVMS 4.10.1.6).
+    Patch p = r.newPatch();
+    p.add(Op::aload_0).invokeStatic(kLifeClass, "constructed", "(Ljava/lang/Object;)V");
+    r.atEntry(p, instrument::ConstructorEntry::BeforeSuperCall);
+  }
+
+ private:
+  static bool receiverUsedAtEntry(const Routine& r) {
+    return (r.access() & kAccStatic) == 0 && r.name() != "<init>";
+  }
+
+  // The plan of the routine being instrumented (needsFrame and method ask for it).
+  const UsePlan& plan(Routine& r) {
+    if (planned_ != &r) {
+      plan_ = planUses(r, receiverUsedAtEntry(r));
+      planned_ = &r;
+    }
+    return plan_;
+  }
+
+  // A call whose object arguments are uses: park the arguments in scratch locals, probe
+  // the used ones (and the receiver, then on top), and push them back.
+  void callSite(Routine& r, const CallProbe& c, uint16_t state) {
+    auto ref = r.pool().memberRef(r.insn(c.index).cp());
+    auto md = instrument::parseMethodDescriptor(ref.descriptor);
+    if (!md) return;
+    std::vector<uint16_t> slots(md->params.size());
+    Patch p = r.newPatch();
+    for (size_t i = md->params.size(); i-- > 0;) {
+      slots[i] = r.scratchLocal(instrument::slotSize(md->params[i]));
+      p.store(md->params[i], slots[i]);
+    }
+    for (const CallUse& u : c.uses) {
+      if (u.param < 0) {
+        p.add(Op::dup);
+      } else {
+        auto i = static_cast<size_t>(u.param);
+        p.load(md->params[i], slots[i]);
+      }
+      p.load(kObjectDesc, state);
+      p.invokeStatic(kLifeClass, probeName(u.kind),
+                     "(Ljava/lang/Object;Ljava/lang/DragnetState;)V");
+    }
+    for (size_t i = 0; i < md->params.size(); ++i) p.load(md->params[i], slots[i]);
+    r.before(c.index, p);
+  }
+
+  const Routine* planned_ = nullptr;
+  UsePlan plan_;
+};
+
+}  // namespace
+
+alloc::ClassResult instrumentClass(classfile::ClassFile& cls, alloc::IdSource& ids,
+                                   const Options& options) {
+  LifetimeExtension ext;
+  alloc::Options o;
+  o.bytecodes = options.bytecodes;
+  o.extension = &ext;
+  return alloc::instrumentClass(cls, ids, o);
+}
+
+}  // namespace dragnet::analyses::lifetime

@@ -1,0 +1,243 @@
+#include "analyses/lifetime/use_sites.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include "instrument/descriptor.h"
+#include "instrument/frame_state.h"
+#include "instrument/stack_effect.h"
+#include "instrument/word_shuffle.h"
+
+namespace dragnet::analyses::lifetime {
+
+using classfile::Op;
+using instrument::Arg;
+
+namespace {
+
+// --- Calls whose callee's bytecode the agent never sees run -------------------------
+
+struct NativeUse {
+  std::string_view owner;  // empty: any class (final natives of java/lang/Object)
+  std::string_view name;   // a prefix when it ends in '*'
+  std::string_view desc;   // a prefix when it ends in '*'; empty: any
+  std::initializer_list<CallUse> uses;
+};
+
+constexpr UseKind G = UseKind::Get, P = UseKind::Put;
+
+// JDK natives (no bytecode) and C2 intrinsics (their bytecode, with its probes, is skipped
+// in compiled code) that read or write their object arguments. Reference parameters of
+// the String and array intrinsics are counted as reads.
+const NativeUse kNativeUses[] = {
+    {"java/lang/System",
+     "arraycopy",
+     "(Ljava/lang/Object;ILjava/lang/Object;II)V",
+     {{0, G}, {2, P}}},
+    {"", "getClass", "()Ljava/lang/Class;", {{-1, G}}},
+    {"", "hashCode", "()I", {{-1, G}}},
+    {"", "clone", "()Ljava/lang/Object;", {{-1, G}}},
+    {"", "notify", "()V", {{-1, G}}},
+    {"", "notifyAll", "()V", {{-1, G}}},
+    {"java/lang/String", "intern", "()Ljava/lang/String;", {{-1, G}}},
+    {"java/util/Arrays", "copyOf*", "", {{0, G}}},
+    {"java/lang/reflect/Array", "get*", "(Ljava/lang/Object;*", {{0, G}}},
+    {"java/lang/reflect/Array", "set*", "(Ljava/lang/Object;*", {{0, P}}},
+    {"java/lang/reflect/Array", "getLength", "(Ljava/lang/Object;)I", {{0, G}}},
+};
+
+// Owners whose every static method with reference parameters is treated as reading them
+// (String and array intrinsics).
+constexpr std::string_view kIntrinsicOwners[] = {"java/lang/StringLatin1", "java/lang/StringUTF16",
+                                                 "jdk/internal/util/ArraysSupport"};
+
+bool matches(std::string_view pattern, std::string_view s) {
+  if (pattern.ends_with('*')) return s.starts_with(pattern.substr(0, pattern.size() - 1));
+  return pattern == s;
+}
+
+bool isUnsafe(std::string_view owner) {
+  return owner == "jdk/internal/misc/Unsafe" || owner == "sun/misc/Unsafe";
+}
+
+// Unsafe's (Object o, long offset, ...) accessors: o is read, written, or both.
+void unsafeUses(std::string_view name, std::string_view desc, std::vector<CallUse>& out) {
+  if (!desc.starts_with("(Ljava/lang/Object;J")) return;
+  if (name.starts_with("copyMemory") || name.starts_with("copySwapMemory")) {
+    out.assign({{0, G}, {2, P}});
+  } else if (name.starts_with("put") || name.starts_with("setMemory")) {
+    out.assign({{0, P}});
+  } else if (name.starts_with("get") && !name.starts_with("getAnd")) {
+    out.assign({{0, G}});
+  } else if (name.starts_with("compareAnd") || name.starts_with("weakCompare") ||
+             name.starts_with("getAnd")) {
+    out.assign({{0, G}, {0, P}});
+  }
+}
+
+// The uses of a call of owner.name(desc) counted at the call site (empty: none).
+std::vector<CallUse> callUses(Op op, std::string_view owner, std::string_view name,
+                              std::string_view desc) {
+  std::vector<CallUse> out;
+  if (isUnsafe(owner)) {
+    unsafeUses(name, desc, out);
+    return out;
+  }
+  bool isStatic = op == Op::invokestatic;
+  for (const NativeUse& n : kNativeUses) {
+    if (!n.owner.empty() && n.owner != owner) continue;
+    if (!matches(n.name, name) || (!n.desc.empty() && !matches(n.desc, desc))) continue;
+    bool receiver =
+        std::any_of(n.uses.begin(), n.uses.end(), [](CallUse u) { return u.param < 0; });
+    if (receiver == isStatic) continue;  // a static method of the same name, or the reverse
+    out.assign(n.uses.begin(), n.uses.end());
+    return out;
+  }
+  if (isStatic && std::find(std::begin(kIntrinsicOwners), std::end(kIntrinsicOwners), owner) !=
+                      std::end(kIntrinsicOwners)) {
+    auto md = instrument::parseMethodDescriptor(desc);
+    if (!md) return out;
+    for (size_t i = 0; i < md->params.size(); ++i) {
+      char c = md->params[i].front();
+      if (c == 'L' || c == '[') out.push_back({static_cast<int>(i), G});
+    }
+  }
+  return out;
+}
+
+// --- The planner ---------------------------------------------------------------------
+
+bool isArrayLoad(Op op) { return op >= Op::iaload && op <= Op::saload; }
+bool isArrayStore(Op op) { return op >= Op::iastore && op <= Op::sastore; }
+
+// The local an aload family instruction reads; -1 for other instructions.
+int loadedLocal(const classfile::Insn& insn) {
+  if (insn.op == Op::aload) return insn.a;
+  if (insn.op >= Op::aload_0 && insn.op <= Op::aload_3) {
+    return static_cast<int>(insn.op) - static_cast<int>(Op::aload_0);
+  }
+  return -1;
+}
+
+bool allocates(Op op) {
+  return op == Op::new_ || op == Op::newarray || op == Op::anewarray || op == Op::multianewarray;
+}
+
+class Planner {
+ public:
+  explicit Planner(const instrument::Routine& r) : r_(r) {}
+
+  UsePlan run(bool receiverUsedAtEntry) {
+    const auto& blocks = r_.blocks();
+    std::vector<bool> reached(blocks.size(), false);  // some block branches to it
+    for (const auto& b : blocks) {
+      for (uint32_t s : b.successors) reached[s] = true;
+    }
+    for (const auto& b : blocks) {
+      origins_.clear();
+      used_[0].clear();
+      used_[1].clear();
+      // The entry probe has just recorded `this`, unless the block is also a loop head.
+      if (receiverUsedAtEntry && b.first == 0 && !reached[b.id]) used_[0].push_back(0);
+      for (uint32_t i = b.first; i <= b.last; ++i) step(i);
+    }
+    return std::move(plan_);
+  }
+
+ private:
+  // The origin (local slot, or -1) of the word `depth` words below the top.
+  int& word(size_t depth) {
+    if (origins_.size() <= depth)
+      origins_.insert(origins_.begin(), depth + 1 - origins_.size(), -1);
+    return origins_[origins_.size() - 1 - depth];
+  }
+
+  void use(uint32_t i, size_t depth, UseKind kind, Arg::Kind operand) {
+    int local = word(depth);
+    auto& set = used_[kind == UseKind::Put ? 1 : 0];
+    if (local >= 0 && std::find(set.begin(), set.end(), local) != set.end()) {
+      ++plan_.redundant;
+      return;
+    }
+    plan_.uses.push_back({i, kind, operand});
+    if (local >= 0) set.push_back(local);
+  }
+
+  void uses(uint32_t i, const classfile::Insn& insn) {
+    Op op = insn.op;
+    if (op == Op::getfield) return use(i, 0, UseKind::Get, Arg::Kind::FieldObject);
+    if (op == Op::putfield) {
+      auto ref = r_.pool().memberRef(insn.cp());
+      return use(i, instrument::slotSize(ref.descriptor), UseKind::Put, Arg::Kind::FieldObject);
+    }
+    if (isArrayLoad(op)) return use(i, 1, UseKind::Get, Arg::Kind::ArrayObject);
+    if (isArrayStore(op)) {
+      size_t value = op == Op::lastore || op == Op::dastore ? 2 : 1;
+      return use(i, 1 + value, UseKind::Put, Arg::Kind::ArrayObject);
+    }
+    switch (op) {
+      case Op::arraylength:
+        return use(i, 0, UseKind::Get, Arg::Kind::ArrayObject);
+      case Op::checkcast:
+      case Op:: instanceof:
+      case Op::monitorenter:
+      case Op::monitorexit:
+      case Op::athrow:
+        return use(i, 0, UseKind::Get, Arg::Kind::Value);
+      default:
+        break;
+    }
+    if (instrument::isInvoke(op) && op != Op::invokedynamic) {
+      auto ref = r_.pool().memberRef(insn.cp());
+      std::vector<CallUse> cu = callUses(op, ref.owner, ref.name, ref.descriptor);
+      if (!cu.empty()) plan_.calls.push_back({i, std::move(cu)});
+    }
+  }
+
+  void step(uint32_t i) {
+    const classfile::Insn& insn = r_.insn(i);
+    uses(i, insn);
+    if (int l = loadedLocal(insn); l >= 0) {
+      origins_.push_back(l);
+      return;
+    }
+    if (std::optional<uint32_t> s = instrument::storedLocal(insn)) forget(static_cast<int>(*s));
+    if (instrument::isInvoke(insn.op) || allocates(insn.op)) {
+      used_[0].clear();  // the thread's clock may advance: uses count again
+      used_[1].clear();
+    }
+    if (insn.op >= Op::dup && insn.op <= Op::swap) word(3);  // the words a shuffle moves
+    if (instrument::shuffleWords(insn.op, origins_)) return;
+    std::optional<instrument::StackEffect> e = instrument::stackEffect(insn, r_.pool());
+    if (!e) {
+      origins_.clear();
+      return;
+    }
+    for (int k = 0; k < e->pop; ++k) {
+      word(0);  // materialize unknown words below
+      origins_.pop_back();
+    }
+    origins_.insert(origins_.end(), static_cast<size_t>(e->push), -1);
+  }
+
+  // Local `slot` now holds another object: words loaded from it before no longer match.
+  void forget(int slot) {
+    for (auto& set : used_) std::erase(set, slot);
+    for (int& o : origins_) {
+      if (o == slot) o = -1;
+    }
+  }
+
+  const instrument::Routine& r_;
+  std::vector<int> origins_;  // the block's known stack words, bottom first
+  std::vector<int> used_[2];  // locals whose object had a get / a put probed
+  UsePlan plan_;
+};
+
+}  // namespace
+
+UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry) {
+  return Planner(r).run(receiverUsedAtEntry);
+}
+
+}  // namespace dragnet::analyses::lifetime

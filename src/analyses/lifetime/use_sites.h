@@ -1,0 +1,55 @@
+// Mode lifetime: where a method uses objects (HUP's put/get approach, sec. 4.1, Table 9),
+// and which of those uses need a probe.
+//
+// get: getfield, the xaload family, arraylength, checkcast, instanceof, monitorenter,
+// monitorexit, athrow, and a call on the object as receiver; put: putfield, the xastore
+// family. Calls are counted at the callee's entry (every instance method but constructors
+// gets its receiver as a use there), except for calls whose callee runs no bytecode the
+// agent sees: JDK natives and the JIT's intrinsics (System.arraycopy, Unsafe, Object's
+// natives, Arrays.copyOf, the String intrinsics ...), whose object arguments are uses
+// counted at the call site (kNativeUses in use_sites.cpp).
+//
+// Redundant probes are left out: within a stretch of code in which the thread allocates
+// nothing and calls nothing (so its clock cannot advance), a second use of the same kind
+// of the object held in the same local adds nothing. Such a stretch ends at every block
+// leader, after every call and allocation, and for one local when it is stored to.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "instrument/bit.h"
+
+namespace dragnet::analyses::lifetime {
+
+enum class UseKind : uint8_t { Get, Put };
+
+// A use by the instruction itself; the object is its operand `operand` (FieldObject,
+// ArrayObject, or Value for the top of the stack).
+struct UseProbe {
+  uint32_t index = 0;
+  UseKind kind = UseKind::Get;
+  instrument::Arg::Kind operand = instrument::Arg::Kind::Value;
+};
+
+// A call whose object arguments are uses at the call site. `param` -1 is the receiver.
+struct CallUse {
+  int param = 0;
+  UseKind kind = UseKind::Get;
+};
+struct CallProbe {
+  uint32_t index = 0;
+  std::vector<CallUse> uses;
+};
+
+struct UsePlan {
+  std::vector<UseProbe> uses;
+  std::vector<CallProbe> calls;
+  uint32_t redundant = 0;  // uses left out (see above)
+};
+
+// `receiverUsedAtEntry`: the method's entry probe records `this` as used (instance
+// methods other than constructors), so uses of local 0 right after entry are redundant.
+UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry);
+
+}  // namespace dragnet::analyses::lifetime
