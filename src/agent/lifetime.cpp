@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <climits>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -52,10 +51,10 @@ struct State {
   // Deaths not yet written.
   std::mutex outMu;
   std::vector<ObjectRecord> out;
-  // The GC thread.
+  // Forced collections: one at a time, when the clock passes nextGcAt.
   std::mutex mu;
-  std::condition_variable cv;
-  bool due = false, stopping = false, stopped = false;
+  int64_t nextGcAt = LLONG_MAX;
+  bool stopping = false;
   jclass life = nullptr, stateClass = nullptr;
   jfieldID nextGc = nullptr, threadState = nullptr;
   jfieldID cacheFields[4] = {};
@@ -164,6 +163,8 @@ std::pair<bool, bool> widen(std::atomic<uint64_t>& first, std::atomic<uint64_t>&
   return {f, l};
 }
 
+void collect(JNIEnv* jni);
+
 }  // namespace
 }  // namespace dragnet::agent
 
@@ -223,10 +224,15 @@ JNIEXPORT jlong JNICALL Java_java_lang_DragnetLife_sizeOf(JNIEnv*, jclass, jobje
   return size;
 }
 
-JNIEXPORT void JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv*, jclass) {
-  std::lock_guard lock(gLife->mu);
-  gLife->due = true;
-  gLife->cv.notify_all();
+// The allocating thread that passed the threshold collects, and waits for it: a
+// collection every gc-interval bytes exactly, as HUP did, whatever the threads allocate
+// meanwhile. Threads passing it together collect once.
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv* jni, jclass) {
+  State& s = *gLife;
+  std::lock_guard lock(s.mu);
+  if (s.stopping || s.clock.load() < s.nextGcAt) return;
+  AgentScope scope;
+  collect(jni);
 }
 
 }  // extern "C"
@@ -282,12 +288,16 @@ void clearCaches(JNIEnv* jni) {
   s.jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
 }
 
-void setNextGc(JNIEnv* jni, int64_t at) { jni->SetStaticLongField(gLife->life, gLife->nextGc, at); }
+void setNextGc(JNIEnv* jni, int64_t at) {
+  gLife->nextGcAt = at;
+  jni->SetStaticLongField(gLife->life, gLife->nextGc, at);
+}
 
-// One forced collection, its deaths delivered before it returns.
+// One forced collection (under State::mu), its deaths delivered before it returns. The
+// threshold stays where it is meanwhile: other threads that pass it wait in gcDue, so
+// nothing is allocated past it before the collection ends.
 void collect(JNIEnv* jni) {
   State& s = *gLife;
-  setNextGc(jni, LLONG_MAX);
   clearCaches(jni);
   s.forcing = true;
   s.jvmti->ForceGarbageCollection();
@@ -296,22 +306,6 @@ void collect(JNIEnv* jni) {
   s.jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
   writeOut(false);
   setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
-}
-
-void JNICALL gcLoop(jvmtiEnv*, JNIEnv* jni, void*) {
-  State& s = *gLife;
-  AgentScope scope;
-  std::unique_lock lock(s.mu);
-  while (!s.stopping) {
-    s.cv.wait(lock, [&] { return s.due || s.stopping; });
-    if (s.stopping) break;
-    s.due = false;
-    lock.unlock();
-    collect(jni);
-    lock.lock();
-  }
-  s.stopped = true;
-  s.cv.notify_all();
 }
 
 }  // namespace
@@ -376,15 +370,6 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   for (jvmtiEvent e : {JVMTI_EVENT_OBJECT_FREE, JVMTI_EVENT_GARBAGE_COLLECTION_START}) {
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
   }
-  jclass tc = jni->FindClass("java/lang/Thread");
-  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
-  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF("dragnet gc")) : nullptr;
-  if (!t ||
-      jvmti->RunAgentThread(t, gcLoop, nullptr, JVMTI_THREAD_MAX_PRIORITY) != JVMTI_ERROR_NONE) {
-    jni->ExceptionClear();
-    error = "cannot start the lifetime GC thread";
-    return false;
-  }
   jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
   return true;
 }
@@ -394,10 +379,8 @@ std::string finishLifetime(JNIEnv* jni) {
   State& s = *gLife;
   jni->SetStaticBooleanField(s.life, jni->GetStaticFieldID(s.life, "on", "Z"), JNI_FALSE);
   {
-    std::unique_lock lock(s.mu);
+    std::lock_guard lock(s.mu);  // waits for a collection in progress
     s.stopping = true;
-    s.cv.notify_all();
-    s.cv.wait(lock, [&] { return s.stopped; });
   }
   s.jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
   s.jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START, nullptr);

@@ -206,6 +206,9 @@ public final class DragnetLife {
     return t;
   }
 
+  // Reserves the next chunk of the global clock. If no other thread reserved since this
+  // thread's last chunk, the new one continues it (no gap: one thread's times are exactly
+  // the bytes allocated); else the thread's times jump to the global clock.
   @DontInline
   private static long reserve(DragnetState s, long size) {
     long want = size > CHUNK ? size : CHUNK;
@@ -214,10 +217,11 @@ public final class DragnetLife {
     do {
       g = u.getLongVolatile(null, CLOCK);
     } while (!u.compareAndSetLong(null, CLOCK, g, g + want));
+    long start = g == s.timeEnd ? s.time : g;
     s.timeEnd = g + want;
     epoch = (int) ((g + want) >>> epochShift);
     if (g + want >= nextGc) gcDue();
-    return g;
+    return start;
   }
 
   /** After multianewarray: every allocated array of every level. */
