@@ -12,9 +12,11 @@
 
 #include "agent/options.h"
 #include "analyses/alloc/aggregate.h"
+#include "analyses/lifetime/aggregate.h"
 #include "profile/reader.h"
 #include "report/alloc_report.h"
 #include "report/html_report.h"
+#include "report/lifetime_report.h"
 #include "report/pprof_report.h"
 
 namespace fs = std::filesystem;
@@ -134,7 +136,8 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
   CLI::App* cmd = app.add_subcommand("report", "Report on a profile written by dragnet run");
   cmd->add_option("FILE", o.input, "The profile")->required()->check(CLI::ExistingFile);
   cmd->add_option("--format,-f", o.format,
-                  "text, html (one self-contained file), json, collapsed or pprof (gzipped)")
+                  "text, html (one self-contained file), json, collapsed or pprof (gzipped); "
+                  "lifetime profiles: text or json")
       ->check(CLI::IsMember({"text", "html", "json", "collapsed", "pprof"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
@@ -157,7 +160,12 @@ int runReport(const ReportOptions& o) {
     std::cerr << "dragnet: warning: " << o.input << " is incomplete (" << p.truncation
               << "); reporting what was written before\n";
   }
-  analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
+  bool lifetime = analyses::lifetime::isLifetimeProfile(p);
+  if (lifetime && o.format != "text" && o.format != "json") {
+    std::cerr << "dragnet: error: " << o.format
+              << " is not available for a lifetime profile (use text or json)\n";
+    return 2;
+  }
   std::ofstream file;
   if (!o.output.empty()) {
     file.open(o.output, std::ios::binary);
@@ -167,6 +175,16 @@ int runReport(const ReportOptions& o) {
     }
   }
   std::ostream& out = o.output.empty() ? std::cout : file;
+  if (lifetime) {
+    analyses::lifetime::Model lm = analyses::lifetime::buildModel(p);
+    if (o.format == "json") {
+      report::writeLifetimeJson(out, lm, {});
+    } else {
+      report::writeLifetimeText(out, lm, {.top = o.top});
+    }
+    return 0;
+  }
+  analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
   if (o.format == "json") {
     report::writeJson(out, m);
   } else if (o.format == "collapsed") {

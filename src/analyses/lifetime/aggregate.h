@@ -1,0 +1,229 @@
+// Mode lifetime (HUP), analyzer side: each object's lag, use, drag and void time from its
+// record (profile::ObjectRecord), their spaces (time x size), and the objects grouped by
+// class, allocation site (the allocating method) and nested allocation site (the allocating
+// context path), each nested site split into lifetime patterns. docs/REPORTS.md describes
+// the numbers; the reports and `dragnet shell` show this model.
+//
+// Time is bytes allocated by all threads since recording began. Per object:
+//   void (never got):  void = death - alloc
+//   used:              lag  = firstGet - alloc
+//                      lastUse = min(death, epochEnd(lastGet)), epochEnd(t) = (t / E + 1) * E
+//                      use  = lastUse - firstGet
+//                      drag = death - lastUse
+// E is meta `use.epoch`: the agent records the last use only to within its epoch
+// (ObjectRecord), so the end of that epoch is taken as the last use. Only gets are uses;
+// puts are recorded but do not make an object used. The four phase boundaries are clamped
+// into [alloc, death], so lag + use + drag (or void) is always the object's lifetime and no
+// difference is negative (for consistent records, alloc <= firstGet <= death, this is
+// exactly the formulas above). A space is a time times the object's size (byte x byte):
+// it can exceed 2^64, hence `Space`.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "profile/reader.h"
+
+namespace dragnet::analyses::lifetime {
+
+using Space = unsigned __int128;  // byte x byte
+// For JSON and percentages (53 bits of precision).
+inline double toDouble(Space s) { return static_cast<double>(s); }
+// Exact decimal digits, grouped: 1234567 -> "1,234,567".
+std::string spaceText(Space s);
+
+// The phases of an object's life (HUP Fig. 2, 3). `Use` is the in-use phase.
+enum class Phase : uint8_t { Lag = 0, Use = 1, Drag = 2, Void = 3 };
+inline constexpr size_t kPhases = 4;
+inline constexpr std::array<Phase, kPhases> kAllPhases = {Phase::Lag, Phase::Use, Phase::Drag,
+                                                          Phase::Void};
+const char* phaseName(Phase p);  // "lag", "use", "drag", "void"
+
+// The recording's parameters, from the profile's meta data (defaults when missing; sizes
+// may have a k/m/g suffix).
+struct Settings {
+  uint64_t useEpoch = 65536;  // `use.epoch`; 0: last uses are exact
+  uint64_t gcInterval = 0;    // `gc.interval`: bytes between forced GCs; 0: not recorded
+  uint32_t stack = 8;         // `stack`: method frames of a nested site; 0: unlimited
+};
+Settings settingsOf(const profile::Profile& p);
+
+// The end of the use epoch that holds time t: (t / epoch + 1) * epoch (t itself if epoch 0).
+uint64_t epochEnd(uint64_t t, uint64_t epoch);
+
+// One object's phase boundaries: alloc <= firstUse <= lastUse <= death.
+// Void object: firstUse == lastUse == death (the whole life is void time).
+struct Life {
+  uint64_t alloc = 0, firstUse = 0, lastUse = 0, death = 0;
+  bool used = false;  // got at least once
+  uint64_t lifetime() const { return death - alloc; }
+  uint64_t time(Phase p) const;  // lag, use, drag or void time (0 for phases it lacks)
+  bool lagged() const { return used && firstUse > alloc; }
+  bool dragged() const { return used && death > lastUse; }
+};
+Life lifeOf(const profile::ObjectRecord& r, uint64_t useEpoch);
+
+// Counts and spaces of a set of objects.
+struct Stats {
+  uint64_t objects = 0, lagged = 0, dragged = 0, voids = 0;  // voids: never got
+  uint64_t bytes = 0;                                        // sum of the objects' sizes
+  Space total = 0;                                           // sum of lifetime x size
+  std::array<Space, kPhases> space{};
+
+  Space operator[](Phase p) const { return space[static_cast<size_t>(p)]; }
+  // Objects with a nonzero time in the phase (lagged, used, dragged, void).
+  uint64_t count(Phase p) const;
+  // Percentage of `whole` (0 when whole is 0).
+  static double percent(Space part, Space whole);
+  void add(const Life& life, uint64_t size);
+  void add(const Stats& s);
+};
+
+// How precisely deaths are known: a freed object died somewhere between the last forced
+// GC before the one that freed it (or its allocation, if later) and that GC.
+struct Precision {
+  uint64_t maxGap = 0;      // largest such gap (bytes)
+  double meanGap = 0;       // over the freed objects
+  uint64_t freed = 0;       // objects freed by a GC (deathGc > 0)
+  uint64_t aliveAtEnd = 0;  // deathGc == 0: death is the end time
+  uint64_t gcs = 0, forcedGcs = 0;
+};
+
+// Index into Model::paths. Path 0 is the empty path: an event whose place was not recorded
+// (EventAt thread 0) or whose context is not in the profile.
+using PathId = uint32_t;
+
+// Objects whose first and last gets happened at the same context paths (HUP 2.2).
+struct Pattern {
+  uint32_t id = 0;  // 1-based within its nested site, by descending total space
+  PathId firstGet = 0, lastGet = 0;
+  uint64_t representative = 0;  // ObjectRecord::id of the member with the largest space
+  Stats stats;
+  uint32_t begin = 0, end = 0;  // its objects: Model::members[begin, end)
+};
+
+// A nested allocation site: the allocating context path (innermost `stack` method frames)
+// and the allocation key (the `new`'s bci and line), merged across threads.
+struct NestedSite {
+  uint32_t id = 0;
+  PathId context = 0;   // method ids, the allocating method first
+  uint32_t key = 0;     // allocation key
+  uint32_t cls = 0;     // index into Model::classes
+  uint32_t method = 0;  // index into Model::methods
+  Stats stats;
+  std::vector<Pattern> patterns;  // by descending total space (id order)
+  uint32_t begin = 0, end = 0;    // its objects: Model::members[begin, end)
+};
+
+// A class (the allocated type of the record's site).
+struct ClassGroup {
+  uint32_t id = 0;
+  std::string name;  // Java spelling ("int[]", "java.lang.String"), "<unknown>" without a site
+  Stats stats;
+  std::vector<uint32_t> nested;  // indices into Model::nested, by descending total space
+};
+
+// An allocation site in HUP's sense: the method that allocated (lines not distinguished).
+struct MethodGroup {
+  uint32_t id = 0;
+  uint32_t methodId = 0;  // profile method id; 0: unknown
+  std::string name;       // "app.Main.build(Main.java)"; "<unknown method #N>" for a method
+                          // without a definition, "<unknown>" for id 0
+  Stats stats;
+  std::vector<uint32_t> nested;  // indices into Model::nested, by descending total space
+};
+
+// Every group vector is sorted by descending total space (ties: classes and methods by
+// name, nested sites and patterns by their smallest object id), and a group's `id` is its
+// index + 1: small, stable for a given profile, for a shell to refer to.
+struct Model {
+  const profile::Profile* profile = nullptr;  // must outlive the model
+  Settings settings;
+  uint64_t endTime = 0;  // the latest death or GC time: the end of the recording
+  Stats totals;
+  Precision precision;
+  std::vector<std::vector<uint32_t>> paths;  // PathId -> context keys, innermost first
+  std::vector<ClassGroup> classes;
+  std::vector<MethodGroup> methods;
+  std::vector<NestedSite> nested;
+  std::vector<uint32_t> members;    // object indices grouped by nested site, then pattern
+  std::vector<uint32_t> nestedOf;   // per object index: index into `nested`
+  std::vector<uint32_t> patternOf;  // per object index: index into its site's `patterns`
+  std::vector<uint32_t> byId;       // object indices in ascending ObjectRecord::id
+};
+
+// The model of a profile's objects (empty groups for a profile without objects, e.g. an
+// alloc profile).
+Model buildModel(const profile::Profile& p);
+bool isLifetimeProfile(const profile::Profile& p);  // meta mode == lifetime
+
+// Looks up by the 1-based ids above (nullptr when out of range) and objects by record id.
+const ClassGroup* classById(const Model& m, uint32_t id);
+const ClassGroup* classByName(const Model& m, const std::string& javaName);
+const MethodGroup* methodById(const Model& m, uint32_t id);
+const NestedSite* nestedById(const Model& m, uint32_t id);
+std::optional<uint32_t> objectIndex(const Model& m, uint64_t objectId);
+const profile::ObjectRecord& object(const Model& m, uint32_t index);
+
+// The object indices of a pattern (ascending ObjectRecord::id), or of a nested site (its
+// patterns' objects, pattern after pattern).
+std::span<const uint32_t> objectsOf(const Model& m, const NestedSite& s);
+std::span<const uint32_t> objectsOf(const Model& m, const Pattern& p);
+// The object indices of a class or method: its nested sites' objects, site after site.
+std::vector<uint32_t> objectsOf(const Model& m, const ClassGroup& c);
+std::vector<uint32_t> objectsOf(const Model& m, const MethodGroup& g);
+// The phases of the object at `index` (lifeOf with the model's use epoch).
+Life lifeOf(const Model& m, uint32_t index);
+
+// Indices of `groups` (or of `subset`, indices into groups) whose space in phase p is
+// nonzero, largest first (ties: lower index), at most `limit`.
+template <class G>
+std::vector<uint32_t> rankBy(const std::vector<G>& groups, const std::vector<uint32_t>& subset,
+                             Phase p, size_t limit = std::numeric_limits<size_t>::max());
+template <class G>
+std::vector<uint32_t> rankBy(const std::vector<G>& groups, Phase p,
+                             size_t limit = std::numeric_limits<size_t>::max());
+
+// Frames of a context path, innermost first ("app.Main.build(Main.java)"); empty for path 0.
+std::vector<std::string> pathFrames(const Model& m, PathId path);
+// Frames of where an event happened (an object's allocation context, or where its first or
+// last get or put was), truncated like nested sites; empty when not recorded.
+std::vector<std::string> eventFrames(const Model& m, const profile::EventAt& at);
+// Frames of a nested site, innermost first: the allocating method with the site's line,
+// then its callers (whose call-site lines are not recorded).
+std::vector<std::string> nestedFrames(const Model& m, const NestedSite& s);
+// The allocated type of a nested site (the class group's name).
+const std::string& typeOf(const Model& m, const NestedSite& s);
+
+// ---- template definitions
+
+template <class G>
+std::vector<uint32_t> rankBy(const std::vector<G>& groups, const std::vector<uint32_t>& subset,
+                             Phase p, size_t limit) {
+  std::vector<uint32_t> out;
+  for (uint32_t i : subset) {
+    if (groups[i].stats[p] > 0) out.push_back(i);
+  }
+  auto larger = [&](uint32_t a, uint32_t b) {
+    Space sa = groups[a].stats[p], sb = groups[b].stats[p];
+    return sa != sb ? sa > sb : a < b;
+  };
+  std::sort(out.begin(), out.end(), larger);
+  if (out.size() > limit) out.resize(limit);
+  return out;
+}
+
+template <class G>
+std::vector<uint32_t> rankBy(const std::vector<G>& groups, Phase p, size_t limit) {
+  std::vector<uint32_t> all(groups.size());
+  for (uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+  return rankBy(groups, all, p, limit);
+}
+
+}  // namespace dragnet::analyses::lifetime

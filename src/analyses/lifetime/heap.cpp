@@ -1,0 +1,145 @@
+#include "analyses/lifetime/heap.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace dragnet::analyses::lifetime {
+
+using profile::ObjectRecord;
+
+double HeapBucket::average(Phase p) const {
+  return end > start ? toDouble(space[static_cast<size_t>(p)]) / static_cast<double>(end - start)
+                     : 0.0;
+}
+
+double HeapBucket::averageTotal() const {
+  Space all = 0;
+  for (Space s : space) all += s;
+  return end > start ? toDouble(all) / static_cast<double>(end - start) : 0.0;
+}
+
+uint64_t HeapAtGc::total() const {
+  return std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
+}
+
+namespace {
+
+using Signed = __int128;
+
+// Each phase interval of an object as [from, to) with its phase.
+template <class Fn>
+void forEachInterval(const Life& l, Fn fn) {
+  if (!l.used) {
+    fn(Phase::Void, l.alloc, l.death);
+    return;
+  }
+  fn(Phase::Lag, l.alloc, l.firstUse);
+  fn(Phase::Use, l.firstUse, l.lastUse);
+  fn(Phase::Drag, l.lastUse, l.death);
+}
+
+// The buckets [bounds[i], bounds[i + 1]) and the integrals being summed per phase: `full`
+// is a difference array of sizes covering whole buckets, `partial` the exact space of the
+// edge buckets.
+class Integrator {
+ public:
+  Integrator(uint64_t end, size_t n) : bounds_(n + 1), full_(n + 1), partial_(n) {
+    for (size_t i = 0; i <= n; ++i) {
+      bounds_[i] = static_cast<uint64_t>(Space{end} * i / n);
+    }
+  }
+
+  void add(Phase p, uint64_t from, uint64_t to, uint64_t size) {
+    to = std::min(to, bounds_.back());
+    if (from >= to || size == 0) return;
+    size_t k = static_cast<size_t>(p);
+    size_t a = bucketOf(from), b = bucketOf(to - 1);
+    if (a == b) {
+      partial_[a][k] += Space{to - from} * size;
+      return;
+    }
+    partial_[a][k] += Space{bounds_[a + 1] - from} * size;
+    partial_[b][k] += Space{to - bounds_[b]} * size;
+    full_[a + 1][k] += size;
+    full_[b][k] -= size;
+  }
+
+  std::vector<HeapBucket> finish() const {
+    std::vector<HeapBucket> out(partial_.size());
+    std::array<Signed, kPhases> running{};
+    for (size_t i = 0; i < out.size(); ++i) {
+      HeapBucket& b = out[i];
+      b.start = bounds_[i];
+      b.end = bounds_[i + 1];
+      for (size_t k = 0; k < kPhases; ++k) {
+        running[k] += full_[i][k];
+        b.space[k] = static_cast<Space>(running[k]) * (b.end - b.start) + partial_[i][k];
+      }
+    }
+    return out;
+  }
+
+ private:
+  // The bucket holding time t (< end): the last i with bounds_[i] <= t.
+  size_t bucketOf(uint64_t t) const {
+    auto it = std::upper_bound(bounds_.begin(), bounds_.end() - 1, t);
+    return static_cast<size_t>(it - bounds_.begin()) - 1;
+  }
+
+  std::vector<uint64_t> bounds_;
+  std::vector<std::array<Signed, kPhases>> full_;
+  std::vector<std::array<Space, kPhases>> partial_;
+};
+
+}  // namespace
+
+std::vector<HeapBucket> heapOverTime(const Model& m, size_t buckets) {
+  uint64_t end = m.endTime;
+  size_t n = static_cast<size_t>(std::min<uint64_t>(buckets, end));
+  if (n == 0) return {};
+  Integrator integrator(end, n);
+  for (const ObjectRecord& r : m.profile->objects) {
+    Life l = lifeOf(r, m.settings.useEpoch);
+    forEachInterval(
+        l, [&](Phase p, uint64_t from, uint64_t to) { integrator.add(p, from, to, r.size); });
+  }
+  return integrator.finish();
+}
+
+std::vector<HeapAtGc> heapAtGcs(const Model& m) {
+  const auto& gcs = m.profile->gcs;
+  std::vector<uint32_t> order(gcs.size());  // GC indices by time
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return gcs[a].time < gcs[b].time; });
+  std::vector<uint64_t> times(order.size());
+  for (size_t i = 0; i < order.size(); ++i) times[i] = gcs[order[i]].time;
+  // Difference array over the GCs in time order: an interval [from, to) covers the GCs
+  // with from <= time < to.
+  std::vector<std::array<Signed, kPhases>> diff(times.size() + 1);
+  for (const ObjectRecord& r : m.profile->objects) {
+    Life l = lifeOf(r, m.settings.useEpoch);
+    forEachInterval(l, [&](Phase p, uint64_t from, uint64_t to) {
+      if (from >= to) return;
+      size_t lo = std::lower_bound(times.begin(), times.end(), from) - times.begin();
+      size_t hi = std::lower_bound(times.begin(), times.end(), to) - times.begin();
+      diff[lo][static_cast<size_t>(p)] += r.size;
+      diff[hi][static_cast<size_t>(p)] -= r.size;
+    });
+  }
+  std::vector<HeapAtGc> out(gcs.size());
+  std::array<Signed, kPhases> running{};
+  for (size_t i = 0; i < order.size(); ++i) {
+    HeapAtGc& h = out[order[i]];
+    h.gc = order[i] + 1;
+    h.time = gcs[order[i]].time;
+    h.forced = gcs[order[i]].forced;
+    for (size_t k = 0; k < kPhases; ++k) {
+      running[k] += diff[i][k];
+      h.bytes[k] = static_cast<uint64_t>(running[k]);
+    }
+  }
+  return out;
+}
+
+}  // namespace dragnet::analyses::lifetime

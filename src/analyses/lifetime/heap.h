@@ -1,0 +1,43 @@
+// Mode lifetime: the reachable heap over time, split by phase (HUP Fig. 5), and the heap
+// at each garbage collection (HUP's `stat long`). An object is reachable over
+// [alloc, death) and counts as lag over [alloc, firstUse), in use over [firstUse, lastUse),
+// drag over [lastUse, death), or void over [alloc, death) (lifetime::Life).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "analyses/lifetime/aggregate.h"
+
+namespace dragnet::analyses::lifetime {
+
+// One time bucket [start, end). `space` is the exact integral of the reachable bytes of
+// each phase over the bucket (byte x byte), so the buckets' spaces add up to the model's
+// totals exactly; `average` is the mean reachable bytes over the bucket.
+struct HeapBucket {
+  uint64_t start = 0, end = 0;
+  std::array<Space, kPhases> space{};
+  double average(Phase p) const;
+  double averageTotal() const;  // all phases
+};
+
+// `buckets` buckets (fewer when the end time is smaller) covering [0, Model::endTime]:
+// bucket i starts at floor(i * end / buckets). O(objects + buckets): each phase interval
+// adds its full buckets to a difference array and its two partial edge buckets directly.
+std::vector<HeapBucket> heapOverTime(const Model& m, size_t buckets);
+
+// The reachable bytes just after a GC (the objects it freed excluded: they died at its
+// time), per phase.
+struct HeapAtGc {
+  uint32_t gc = 0;  // 1-based, as ObjectRecord::deathGc
+  uint64_t time = 0;
+  bool forced = false;
+  std::array<uint64_t, kPhases> bytes{};
+  uint64_t total() const;
+};
+
+// One entry per GC, in GC order. O(objects x log GCs).
+std::vector<HeapAtGc> heapAtGcs(const Model& m);
+
+}  // namespace dragnet::analyses::lifetime

@@ -1,0 +1,212 @@
+#include "report/lifetime_report.h"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "analyses/lifetime/heap.h"
+
+namespace dragnet::report {
+
+using analyses::lifetime::ClassGroup;
+using analyses::lifetime::kAllPhases;
+using analyses::lifetime::MethodGroup;
+using analyses::lifetime::Model;
+using analyses::lifetime::NestedSite;
+using analyses::lifetime::Pattern;
+using analyses::lifetime::Phase;
+using analyses::lifetime::phaseName;
+using analyses::lifetime::Space;
+using analyses::lifetime::spaceText;
+using analyses::lifetime::Stats;
+
+namespace {
+
+std::string num(uint64_t v) { return spaceText(Space{v}); }
+
+// "12.34%", padded to 7 characters for tables.
+std::string percent(Space part, Space whole, bool padded = true) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, padded ? "%6.2f%%" : "%.2f%%", Stats::percent(part, whole));
+  return buf;
+}
+
+// Frames joined innermost first: "a < b < c", at most `limit` (0: all) and then "< ...";
+// "(not recorded)" when there are none.
+std::string joined(const std::vector<std::string>& frames, size_t limit) {
+  if (frames.empty()) return "(not recorded)";
+  std::string s;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (i > 0) s += " < ";
+    if (limit != 0 && i == limit) return s += "...";
+    s += frames[i];
+  }
+  return s;
+}
+
+std::string nestedName(const Model& m, const NestedSite& s, size_t limit) {
+  std::string name = analyses::lifetime::typeOf(m, s);
+  name += " at ";
+  name += joined(analyses::lifetime::nestedFrames(m, s), limit);
+  return name;
+}
+
+// Average bytes, rounded: "12,345".
+std::string bytes(double v) { return v <= 0 ? "0" : num(static_cast<uint64_t>(v + 0.5)); }
+
+const char* countName(Phase p) {
+  switch (p) {
+    case Phase::Lag:
+      return "lagged";
+    case Phase::Use:
+      return "used";
+    case Phase::Drag:
+      return "dragged";
+    case Phase::Void:
+      return "void";
+  }
+  return "";
+}
+
+void writePrecision(std::ostream& out, const Model& m) {
+  const auto& pr = m.precision;
+  out << "  precision    deaths known to within " << num(pr.maxGap) << " bytes (largest gap), "
+      << bytes(pr.meanGap) << " on average, over " << num(pr.freed) << " freed objects; "
+      << num(pr.aliveAtEnd) << " objects alive at the end (they die at the end time)\n";
+}
+
+void writeHeader(std::ostream& out, const Model& m) {
+  const profile::Profile& p = *m.profile;
+  out << "dragnet lifetime profile";
+  if (auto it = p.meta.find("pid"); it != p.meta.end()) out << " (pid " << it->second << ")";
+  out << "\n";
+  if (!p.complete) {
+    out << "  INCOMPLETE: the JVM did not finish writing it (killed?)";
+    if (!p.truncation.empty()) out << "; " << p.truncation;
+    out << "\n";
+  }
+  const auto& s = m.settings;
+  out << "  time         " << num(m.endTime) << " bytes allocated (time is bytes allocated)\n";
+  out << "  gc interval  "
+      << (s.gcInterval ? num(s.gcInterval) + " bytes" : std::string("not recorded")) << "; "
+      << num(m.precision.gcs) << " GCs, " << num(m.precision.forcedGcs) << " forced\n";
+  out << "  use epoch    " << num(s.useEpoch)
+      << " bytes (a last use counts until the end of its epoch)\n";
+  out << "  stack        "
+      << (s.stack ? std::to_string(s.stack) + " frames" : std::string("unlimited"))
+      << " per nested allocation site";
+  if (auto it = p.meta.find("stacks"); it != p.meta.end() && it->second == "off") {
+    out << "; places of uses not recorded (stacks=off): one pattern per site";
+  }
+  out << "\n";
+  writePrecision(out, m);
+}
+
+void writeTotals(std::ostream& out, const Model& m) {
+  const Stats& t = m.totals;
+  out << "\nTotals (space = bytes x time; time in bytes allocated)\n";
+  out << "  objects      " << num(t.objects) << " (" << num(t.bytes) << " bytes): " << num(t.lagged)
+      << " lagged, " << num(t.dragged) << " dragged, " << num(t.voids) << " void\n";
+  out << "  total space  " << spaceText(t.total) << "\n";
+  for (Phase p : kAllPhases) {
+    char label[16];
+    std::snprintf(label, sizeof label, "%-12s", p == Phase::Use ? "in use" : phaseName(p));
+    char line[96];
+    std::snprintf(line, sizeof line, "  %s %26s %s", label, spaceText(t[p]).c_str(),
+                  percent(t[p], t.total).c_str());
+    out << line << " of the total space is " << (p == Phase::Use ? "in use" : phaseName(p)) << "\n";
+  }
+}
+
+// One table: groups ranked by a phase's space, with their share of all of that space.
+// `what`: the table's title and its last column's title.
+struct Titles {
+  const char* table;
+  const char* column;
+};
+
+template <class G, class NameFn>
+void writeTable(std::ostream& out, const Model& m, Titles what, const std::vector<G>& groups,
+                Phase p, size_t top, NameFn name) {
+  out << "\n" << what.table << " by " << phaseName(p) << " space\n";
+  std::vector<uint32_t> rows = analyses::lifetime::rankBy(groups, p, top);
+  if (rows.empty()) {
+    out << "  (none)\n";
+    return;
+  }
+  char head[128];
+  std::snprintf(head, sizeof head, "  %-6s %26s %7s %10s %10s  %s\n", "id",
+                (std::string(phaseName(p)) + " space").c_str(), "% all", countName(p), "objects",
+                what.column);
+  out << head;
+  for (uint32_t i : rows) {
+    const G& g = groups[i];
+    char line[128];
+    std::snprintf(line, sizeof line, "  %-6u %26s %s %10s %10s  ", g.id,
+                  spaceText(g.stats[p]).c_str(), percent(g.stats[p], m.totals[p]).c_str(),
+                  num(g.stats.count(p)).c_str(), num(g.stats.objects).c_str());
+    out << line << name(g) << "\n";
+  }
+}
+
+void writePatterns(std::ostream& out, const Model& m, Phase p, const LifetimeTextOptions& o) {
+  std::vector<uint32_t> sites = analyses::lifetime::rankBy(m.nested, p, o.patternSites);
+  if (sites.empty()) return;
+  out << "\nLifetime patterns (first get, last get) of the top nested sites by " << phaseName(p)
+      << "\n";
+  for (uint32_t si : sites) {
+    const NestedSite& s = m.nested[si];
+    out << "  nested " << s.id << ": " << nestedName(m, s, o.frames) << "\n";
+    for (uint32_t pi : analyses::lifetime::rankBy(s.patterns, p, o.patterns)) {
+      const Pattern& pat = s.patterns[pi];
+      out << "    pattern " << pat.id << ": " << spaceText(pat.stats[p]) << " " << phaseName(p)
+          << " space (" << percent(pat.stats[p], s.stats[p], false) << " of the site's), "
+          << num(pat.stats.objects) << " objects, " << num(pat.stats.count(p)) << " "
+          << countName(p) << ", e.g. object " << pat.representative << "\n"
+          << "      first get  "
+          << joined(analyses::lifetime::pathFrames(m, pat.firstGet), o.frames) << "\n"
+          << "      last get   " << joined(analyses::lifetime::pathFrames(m, pat.lastGet), o.frames)
+          << "\n";
+    }
+  }
+}
+
+void writeGroups(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
+  auto className = [](const ClassGroup& c) { return c.name; };
+  auto methodName = [](const MethodGroup& g) { return g.name; };
+  auto siteName = [&](const NestedSite& s) { return nestedName(m, s, o.frames); };
+  for (Phase p : {Phase::Drag, Phase::Void, Phase::Lag}) {
+    writeTable(out, m, {"Classes", "class"}, m.classes, p, o.top, className);
+    writeTable(out, m, {"Allocation sites", "method"}, m.methods, p, o.top, methodName);
+    writeTable(out, m, {"Nested allocation sites", "type at stack"}, m.nested, p, o.top, siteName);
+    if (p != Phase::Void) writePatterns(out, m, p, o);  // void objects have no gets
+  }
+}
+
+void writeHeap(std::ostream& out, const Model& m, size_t rows) {
+  std::vector<analyses::lifetime::HeapBucket> buckets = heapOverTime(m, rows);
+  if (buckets.empty()) return;
+  out << "\nReachable heap over time (average bytes in each interval)\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "  %16s %16s %14s %14s %14s %14s\n", "from", "to", "in use",
+                "lag", "drag", "void");
+  out << line;
+  for (const auto& b : buckets) {
+    std::snprintf(line, sizeof line, "  %16s %16s %14s %14s %14s %14s\n", num(b.start).c_str(),
+                  num(b.end).c_str(), bytes(b.average(Phase::Use)).c_str(),
+                  bytes(b.average(Phase::Lag)).c_str(), bytes(b.average(Phase::Drag)).c_str(),
+                  bytes(b.average(Phase::Void)).c_str());
+    out << line;
+  }
+}
+
+}  // namespace
+
+void writeLifetimeText(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
+  writeHeader(out, m);
+  writeTotals(out, m);
+  writeGroups(out, m, o);
+  writeHeap(out, m, o.heapRows);
+}
+
+}  // namespace dragnet::report
