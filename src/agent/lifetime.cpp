@@ -37,28 +37,29 @@ struct State {
   std::mutex poolMu;
   std::vector<uint32_t> freeSlots;  // returned by deaths
   uint32_t nextSlot = 0;            // slots never used yet start here
-  std::vector<bool> live;           // by slot, under poolMu (for the final sweep)
   std::atomic<uint64_t> nextIdBlock{0};
   // The global clock (DragnetLife.CLOCK points here), read by the GC callbacks.
   alignas(64) std::atomic<int64_t> clock{0};
-  // Collections: their times, and the one in progress (the time deaths get).
+  // Collections not yet written, and the latest one (the time deaths get; gcCount is its
+  // 1-based number).
   std::mutex gcMu;
-  std::vector<profile::GcEvent> gcs, gcsUnwritten;
+  std::vector<profile::GcEvent> gcsUnwritten;
   uint32_t gcsWritten = 0;
   std::atomic<uint64_t> lastGcTime{0};
   std::atomic<uint32_t> gcCount{0};
   std::atomic<bool> forcing{false};
-  // Deaths not yet written.
+  // Deaths not yet written, and how many were written (every registered object is, once).
   std::mutex outMu;
   std::vector<ObjectRecord> out;
+  uint64_t objectsWritten = 0;
   // Forced collections: one at a time, when the clock passes nextGcAt.
   std::mutex mu;
   int64_t nextGcAt = LLONG_MAX;
   bool stopping = false;
-  jclass life = nullptr, stateClass = nullptr;
+  jclass life = nullptr;
   jfieldID nextGc = nullptr, threadState = nullptr;
   jfieldID cacheFields[4] = {};
-  std::atomic<uint64_t> untrackedUses{0}, objects{0};
+  std::atomic<uint64_t> untrackedUses{0};
 };
 
 State* gLife = nullptr;
@@ -94,8 +95,6 @@ bool refill(ThreadSlots& t) {
     ++s.nextSlot;
     t.slots.push_back(slot);
   }
-  if (s.live.size() < s.nextSlot) s.live.resize(s.nextSlot + kChunkSlots);
-  for (uint32_t slot : t.slots) s.live[slot] = true;  // taken: counted as live from now
   return true;
 }
 
@@ -145,6 +144,7 @@ void writeOut(bool all) {
     std::lock_guard lock(s.outMu);
     if (!all && s.out.size() < 16384) return;
     batch.swap(s.out);
+    s.objectsWritten += batch.size();
   }
   s.writer->objects(batch);
 }
@@ -197,7 +197,6 @@ JNIEXPORT void JNICALL Java_java_lang_DragnetLife_born0(JNIEnv*, jclass, jobject
   r.firstPut.store(kNoTime, std::memory_order_relaxed);
   r.lastPut.store(kNoTime, std::memory_order_relaxed);
   for (EventAt& a : r.at) a = {};
-  gLife->objects.fetch_add(1, std::memory_order_relaxed);
 }
 
 JNIEXPORT void JNICALL Java_java_lang_DragnetLife_use0(JNIEnv*, jclass, jobject o, jint kind,
@@ -250,7 +249,6 @@ void JNICALL onGcStart(jvmtiEnv*) {
   s.gcCount.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard lock(s.gcMu);
   profile::GcEvent g{now, s.forcing.load()};
-  s.gcs.push_back(g);
   s.gcsUnwritten.push_back(g);
 }
 
@@ -261,8 +259,7 @@ void JNICALL onObjectFree(jvmtiEnv*, jlong tag) {
                             s.gcCount.load(std::memory_order_acquire));
   {
     std::lock_guard lock(s.poolMu);
-    rec(slot).id = 0;  // free: the final sweep skips it
-    s.live[slot] = false;
+    rec(slot).id = 0;  // free: no longer live (see finishLifetime)
     s.freeSlots.push_back(slot);
   }
   std::lock_guard lock(s.outMu);
@@ -387,18 +384,18 @@ std::string finishLifetime(JNIEnv* jni) {
   auto end = static_cast<uint64_t>(s.clock.load());
   uint64_t alive = 0;
   {
+    // A slot is live while its record has an id: fresh slots and freed ones have none.
     std::lock_guard lock(s.poolMu);
-    // Slots taken by threads but never used are marked live too: skip those (id 0).
+    std::lock_guard out(s.outMu);
     for (uint32_t slot = 0; slot < s.nextSlot; ++slot) {
-      if (!s.live[slot] || rec(slot).id == 0) continue;
-      std::lock_guard out(s.outMu);
+      if (rec(slot).id == 0) continue;
       s.out.push_back(finished(slot, end, 0));
       ++alive;
     }
   }
   writeOut(true);
-  return std::to_string(s.objects.load()) + " objects, " + std::to_string(alive) +
-         " alive at the end, " + std::to_string(s.gcs.size()) + " collections, " +
+  return std::to_string(s.objectsWritten) + " objects, " + std::to_string(alive) +
+         " alive at the end, " + std::to_string(s.gcCount.load()) + " collections, " +
          std::to_string(s.untrackedUses.load()) + " uses of untracked objects";
 }
 

@@ -1,13 +1,14 @@
 #include "report/alloc_report.h"
 
-#include "report/sums.h"
-
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
+
+#include "report/sums.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -16,43 +17,20 @@ using analyses::alloc::SiteRow;
 
 namespace {
 
-// 1234567 -> "1,234,567". Built right to left (GCC 12 misreports string::insert).
-std::string num(uint64_t v) {
-  char buf[32];
-  char* p = buf + sizeof buf;
-  int digits = 0;
-  do {
-    if (digits++ == 3) {
-      *--p = ',';
-      digits = 1;
-    }
-    *--p = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v);
-  return std::string(p, buf + sizeof buf);
-}
+std::string num(uint64_t v) { return grouped(v); }
 
 std::string pct(uint64_t part, uint64_t whole) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%5.1f%%", whole ? 100.0 * static_cast<double>(part) /
-                                                        static_cast<double>(whole)
-                                                  : 0.0);
+  std::snprintf(buf, sizeof buf, "%5.1f%%",
+                whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
   return buf;
 }
 
 std::string bytesOf(uint64_t bytes, bool known) { return known ? num(bytes) : "?"; }
 
-
 void writeTotals(std::ostream& out, const AllocModel& m) {
   const profile::Profile& p = *m.profile;
-  out << "dragnet allocation profile";
-  if (auto it = p.meta.find("pid"); it != p.meta.end()) out << " (pid " << it->second << ")";
-  out << "\n";
-  if (!p.complete) {
-    out << "  INCOMPLETE: the JVM did not finish writing it (killed?)";
-    if (!p.truncation.empty()) out << "; " << p.truncation;
-    out << "\n";
-  }
+  writeHeading(out, p, "allocation");
   out << "  objects    " << num(m.objects) << "\n"
       << "  arrays     " << num(m.arrays) << " (" << num(m.elements) << " elements)\n"
       << "  bytes      " << num(m.bytes);
@@ -60,8 +38,8 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
   if (m.sampleInterval) {  // sampling sees allocations only, never calls
     out << "\n  contexts   " << num(m.nodes.size() - 1) << "\n";
   } else {
-    out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1)
-        << " contexts, " << p.threads.size() << " threads\n";
+    out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1) << " contexts, "
+        << p.threads.size() << " threads\n";
   }
   if (m.insns) out << "  bytecodes  " << num(m.insns) << "\n";
   if (m.sampleInterval) {
@@ -75,8 +53,7 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
     out << "  agent      " << num(std::strtoull(heap->second.c_str(), nullptr, 10))
         << " bytes of Java heap held by the calling-context trees";
     if (auto l = p.totals.find("runtime.index.lookups"); l != p.totals.end()) {
-      out << ", " << num(std::strtoull(l->second.c_str(), nullptr, 10))
-          << " context index lookups";
+      out << ", " << num(std::strtoull(l->second.c_str(), nullptr, 10)) << " context index lookups";
     }
     out << "\n";
   }
@@ -143,16 +120,19 @@ std::vector<uint64_t> inclusiveBytes(const AllocModel& m) {
 void writeTree(std::ostream& out, const AllocModel& m, const std::vector<uint64_t>& inc,
                uint32_t node, int depth, uint64_t floor) {
   std::vector<uint32_t> kids = m.nodes[node].children;
-  std::stable_sort(kids.begin(), kids.end(), [&](uint32_t a, uint32_t b) { return inc[a] > inc[b]; });
+  std::stable_sort(kids.begin(), kids.end(),
+                   [&](uint32_t a, uint32_t b) { return inc[a] > inc[b]; });
   for (uint32_t k : kids) {
     if (inc[k] < floor || inc[k] == 0) break;
     const analyses::alloc::MergedNode& n = m.nodes[k];
     out << "  " << pct(inc[k], m.bytes) << " " << std::string(static_cast<size_t>(2 * depth), ' ');
     if (profile::isAllocKey(n.key)) {
       auto s = m.profile->sites.find(n.key);
-      out << "[" << (s == m.profile->sites.end() ? "?" : analyses::alloc::javaTypeName(s->second.type))
+      out << "["
+          << (s == m.profile->sites.end() ? "?" : analyses::alloc::javaTypeName(s->second.type))
           << "] " << num(n.c.count) << " x, " << num(n.c.bytes) << " bytes";
-      if (s != m.profile->sites.end() && s->second.line >= 0) out << " (line " << s->second.line << ")";
+      if (s != m.profile->sites.end() && s->second.line >= 0)
+        out << " (line " << s->second.line << ")";
       out << "\n";
     } else {
       out << analyses::alloc::frameName(*m.profile, n.key, -1);
@@ -173,7 +153,8 @@ void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
   writeTree(out, m, inclusiveBytes(m), 0, 0, m.bytes / 100);
   const auto& failures = m.profile->failures;
   if (!failures.empty()) {
-    out << "\nNot rewritten (" << failures.size() << "; these run unchanged and are not profiled)\n";
+    out << "\nNot rewritten (" << failures.size()
+        << "; these run unchanged and are not profiled)\n";
     for (size_t i = 0; i < failures.size() && i < o.top; ++i) {
       const profile::Failure& f = failures[i];
       out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".")
@@ -187,9 +168,14 @@ void writeJson(std::ostream& out, const AllocModel& m) {
   j["format"] = "dragnet-alloc";
   j["version"] = 1;
   j["complete"] = m.profile->complete;
-  j["totals"] = {{"objects", m.objects}, {"arrays", m.arrays}, {"elements", m.elements},
-                 {"bytes", m.bytes},     {"calls", m.calls},   {"bytecodes", m.insns},
-                 {"contexts", m.nodes.size() - 1}, {"threads", m.profile->threads.size()}};
+  j["totals"] = {{"objects", m.objects},
+                 {"arrays", m.arrays},
+                 {"elements", m.elements},
+                 {"bytes", m.bytes},
+                 {"calls", m.calls},
+                 {"bytecodes", m.insns},
+                 {"contexts", m.nodes.size() - 1},
+                 {"threads", m.profile->threads.size()}};
   auto& sites = j["sites"] = nlohmann::ordered_json::array();
   for (const SiteRow& r : m.rows) {
     nlohmann::ordered_json row;
@@ -210,7 +196,8 @@ void writeJson(std::ostream& out, const AllocModel& m) {
   }
   auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
   for (const profile::Failure& f : m.profile->failures) {
-    failed.push_back({{"class", analyses::alloc::javaTypeName(f.cls)}, {"method", f.method},
+    failed.push_back({{"class", analyses::alloc::javaTypeName(f.cls)},
+                      {"method", f.method},
                       {"reason", f.reason}});
   }
   out << j.dump(1) << "\n";

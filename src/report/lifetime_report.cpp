@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analyses/lifetime/heap.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -17,12 +18,11 @@ using analyses::lifetime::Pattern;
 using analyses::lifetime::Phase;
 using analyses::lifetime::phaseName;
 using analyses::lifetime::Space;
-using analyses::lifetime::spaceText;
 using analyses::lifetime::Stats;
 
 namespace {
 
-std::string num(uint64_t v) { return spaceText(Space{v}); }
+std::string num(uint64_t v) { return grouped(v); }
 
 // "12.34%", padded to 7 characters for tables.
 std::string percent(Space part, Space whole, bool padded = true) {
@@ -77,14 +77,7 @@ void writePrecision(std::ostream& out, const Model& m) {
 
 void writeHeader(std::ostream& out, const Model& m) {
   const profile::Profile& p = *m.profile;
-  out << "dragnet lifetime profile";
-  if (auto it = p.meta.find("pid"); it != p.meta.end()) out << " (pid " << it->second << ")";
-  out << "\n";
-  if (!p.complete) {
-    out << "  INCOMPLETE: the JVM did not finish writing it (killed?)";
-    if (!p.truncation.empty()) out << "; " << p.truncation;
-    out << "\n";
-  }
+  writeHeading(out, p, "lifetime");
   const auto& s = m.settings;
   out << "  time         " << num(m.endTime) << " bytes allocated (time is bytes allocated)\n";
   out << "  gc interval  "
@@ -107,12 +100,12 @@ void writeTotals(std::ostream& out, const Model& m) {
   out << "\nTotals (space = bytes x time; time in bytes allocated)\n";
   out << "  objects      " << num(t.objects) << " (" << num(t.bytes) << " bytes): " << num(t.lagged)
       << " lagged, " << num(t.dragged) << " dragged, " << num(t.voids) << " void\n";
-  out << "  total space  " << spaceText(t.total) << "\n";
+  out << "  total space  " << grouped(t.total) << "\n";
   for (Phase p : kAllPhases) {
     char label[16];
     std::snprintf(label, sizeof label, "%-12s", p == Phase::Use ? "in use" : phaseName(p));
     char line[96];
-    std::snprintf(line, sizeof line, "  %s %26s %s", label, spaceText(t[p]).c_str(),
+    std::snprintf(line, sizeof line, "  %s %26s %s", label, grouped(t[p]).c_str(),
                   percent(t[p], t.total).c_str());
     out << line << " of the total space is " << (p == Phase::Use ? "in use" : phaseName(p)) << "\n";
   }
@@ -143,7 +136,7 @@ void writeTable(std::ostream& out, const Model& m, Titles what, const std::vecto
     const G& g = groups[i];
     char line[128];
     std::snprintf(line, sizeof line, "  %-6u %26s %s %10s %10s  ", g.id,
-                  spaceText(g.stats[p]).c_str(), percent(g.stats[p], m.totals[p]).c_str(),
+                  grouped(g.stats[p]).c_str(), percent(g.stats[p], m.totals[p]).c_str(),
                   num(g.stats.count(p)).c_str(), num(g.stats.objects).c_str());
     out << line << name(g) << "\n";
   }
@@ -159,7 +152,7 @@ void writePatterns(std::ostream& out, const Model& m, Phase p, const LifetimeTex
     out << "  nested " << s.id << ": " << nestedName(m, s, o.frames) << "\n";
     for (uint32_t pi : analyses::lifetime::rankBy(s.patterns, p, o.patterns)) {
       const Pattern& pat = s.patterns[pi];
-      out << "    pattern " << pat.id << ": " << spaceText(pat.stats[p]) << " " << phaseName(p)
+      out << "    pattern " << pat.id << ": " << grouped(pat.stats[p]) << " " << phaseName(p)
           << " space (" << percent(pat.stats[p], s.stats[p], false) << " of the site's), "
           << num(pat.stats.objects) << " objects, " << num(pat.stats.count(p)) << " "
           << countName(p) << ", e.g. object " << pat.representative << "\n"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "lifetime_profile.h"
+#include "report/text_format.h"
 
 namespace {
 
@@ -126,7 +127,7 @@ TEST(LifetimeModel, Totals) {
   EXPECT_TRUE(t[Phase::Drag] == 46400);
   EXPECT_TRUE(t[Phase::Void] == 17600);
   EXPECT_NEAR(Stats::percent(t[Phase::Drag], t.total), 44.2748, 1e-4);
-  EXPECT_EQ(spaceText(t.total), "104,800");
+  EXPECT_EQ(dragnet::report::grouped(t.total), "104,800");
 }
 
 TEST(LifetimeModel, SpacesBeyond64Bits) {
@@ -141,7 +142,7 @@ TEST(LifetimeModel, SpacesBeyond64Bits) {
   Model m = buildModel(p);
   EXPECT_TRUE(m.totals.total == (Space{1} << 80));
   EXPECT_TRUE(m.totals[Phase::Void] == (Space{1} << 80));
-  EXPECT_EQ(spaceText(Space{1} << 80), "1,208,925,819,614,629,174,706,176");
+  EXPECT_EQ(dragnet::report::grouped(Space{1} << 80), "1,208,925,819,614,629,174,706,176");
   EXPECT_DOUBLE_EQ(toDouble(m.totals.total), 1208925819614629174706176.0);
 }
 

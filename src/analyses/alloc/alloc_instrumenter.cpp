@@ -16,7 +16,6 @@ using profile::SiteKind;
 namespace {
 
 constexpr const char* kStateClass = "java/lang/DragnetState";
-constexpr const char* kStateDesc = "Ljava/lang/DragnetState;";
 
 ElemKind kindOfNewarray(int32_t atype) {
   switch (atype) {
@@ -141,10 +140,10 @@ class MethodInstrumenter {
   // allocated in the constructor's context (JP Fig. 1).
   void entry() {
     Patch p = r_.newPatch();
-    if (!calledOnEmptyStack() && ext_ && ext_->enterWithReceiver(r_)) {
+    const char* owner = ext_ && !calledOnEmptyStack() ? ext_->receiverEnter(r_) : nullptr;
+    if (owner) {
       p.add(Op::aload_0).pushInt(static_cast<int32_t>(method_));
-      p.invokeStatic(ext_->enterOwner(), "enter",
-                     std::string("(Ljava/lang/Object;I)") + kStateDesc);
+      p.invokeStatic(owner, "enter", std::string("(Ljava/lang/Object;I)") + kStateDesc);
     } else {
       p.pushInt(static_cast<int32_t>(method_));
       p.invokeStatic(kRuntimeClass, calledOnEmptyStack() ? "enterRoot" : "enter",
@@ -235,7 +234,7 @@ class MethodInstrumenter {
         ElemKind k = prim ? kindOfNewarray(insn.a) : ElemKind::Ref;
         SiteKind sk = prim ? SiteKind::NewArray : SiteKind::ANewArray;
         uint32_t key = newSite(in, sk, type, k);
-        if (ext_ && ext_->site(r_, in, key, sk, state_)) break;
+        if (ext_ && ext_->site(r_, in, key, state_)) break;
         r_.before(in.index, Call{kRuntimeClass,
                                  "array",
                                  {Arg::top("I"), stateArg(), Arg::i(static_cast<int32_t>(key))}});

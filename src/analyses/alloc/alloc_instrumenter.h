@@ -42,6 +42,7 @@
 namespace dragnet::analyses::alloc {
 
 inline constexpr const char* kRuntimeClass = "java/lang/DragnetRt";
+inline constexpr const char* kStateDesc = "Ljava/lang/DragnetState;";  // a thread's state
 // Site indices of dynamic-type allocations count down from here (DragnetRt.DYN_TOP); the
 // instrumenter's count up from 1.
 inline constexpr uint32_t kDynamicTop = (1u << 27) - 1;
@@ -90,16 +91,15 @@ class Extension {
   // Entry of a leaf method: true if the extension inserted its own call instead of
   // DragnetRt.leaf(methodId).
   virtual bool leafEntry(instrument::Routine& r, uint32_t methodId) = 0;
-  // Entry of a method with a frame: whether the entry call takes the receiver first
-  // (`aload_0`) and calls enterOwner().enter(Object, int) instead of DragnetRt.enter
-  // (never asked for the two Thread methods that enter at the root).
-  virtual bool enterWithReceiver(instrument::Routine& r) = 0;
-  virtual const char* enterOwner() = 0;
+  // Entry of a method with a frame: the class whose enter(Object receiver, int methodId)
+  // to call instead of DragnetRt.enter(methodId), or null (never asked for the two Thread
+  // methods that enter at the root).
+  virtual const char* receiverEnter(instrument::Routine& r) = 0;
   // A newarray/anewarray site with its key: true if the extension inserted the site's
   // probes (alloc inserts nothing then). `state` is the frame's DragnetState local. (The
   // other sites keep alloc's probes, whose runtime hands their objects on.)
   virtual bool site(instrument::Routine& r, const instrument::Instruction& in, uint32_t key,
-                    profile::SiteKind kind, uint16_t state) = 0;
+                    uint16_t state) = 0;
   // After alloc's probes, with the frame's state local.
   virtual void method(instrument::Routine& r, uint16_t state) = 0;
   // A method alloc leaves without probes (java/lang/Object.<init>).

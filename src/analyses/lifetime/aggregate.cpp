@@ -14,21 +14,6 @@ using profile::kNoTime;
 using profile::ObjectRecord;
 using profile::Profile;
 
-std::string spaceText(Space s) {
-  char buf[64];
-  char* p = buf + sizeof buf;
-  int digits = 0;
-  do {
-    if (digits++ == 3) {
-      *--p = ',';
-      digits = 1;
-    }
-    *--p = static_cast<char>('0' + static_cast<int>(s % 10));
-    s /= 10;
-  } while (s);
-  return std::string(p, buf + sizeof buf);
-}
-
 const char* phaseName(Phase p) {
   static const char* const kNames[] = {"lag", "use", "drag", "void"};
   return kNames[static_cast<size_t>(p)];

@@ -35,8 +35,6 @@ namespace dragnet::analyses::lifetime {
 using Space = unsigned __int128;  // byte x byte
 // For JSON and percentages (53 bits of precision).
 inline double toDouble(Space s) { return static_cast<double>(s); }
-// Exact decimal digits, grouped: 1234567 -> "1,234,567".
-std::string spaceText(Space s);
 
 // The phases of an object's life (HUP Fig. 2, 3). `Use` is the in-use phase.
 enum class Phase : uint8_t { Lag = 0, Use = 1, Drag = 2, Void = 3 };

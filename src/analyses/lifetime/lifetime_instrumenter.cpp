@@ -13,7 +13,7 @@ using instrument::Routine;
 
 namespace {
 
-constexpr const char* kStateDesc = "Ljava/lang/DragnetState;";
+using alloc::kStateDesc;
 constexpr const char* kObjectDesc = "Ljava/lang/Object;";
 constexpr uint16_t kAccStatic = 0x0008;
 
@@ -21,7 +21,9 @@ const char* probeName(UseKind k) { return k == UseKind::Get ? "get" : "put"; }
 
 class LifetimeExtension : public alloc::Extension {
  public:
+  // Asked first for every method: a new routine begins.
   uint32_t methodId(Routine& r, uint32_t id) override {
+    planned_ = nullptr;  // a routine of another class may live at the same address
     return r.name() == "<init>" ? id | kInitBit : id;
   }
 
@@ -36,11 +38,11 @@ class LifetimeExtension : public alloc::Extension {
     return true;
   }
 
-  bool enterWithReceiver(Routine& r) override { return receiverUsedAtEntry(r); }
-  const char* enterOwner() override { return kLifeClass; }
+  const char* receiverEnter(Routine& r) override {
+    return receiverUsedAtEntry(r) ? kLifeClass : nullptr;
+  }
 
-  bool site(Routine& r, const instrument::Instruction& in, uint32_t key, profile::SiteKind,
-            uint16_t state) override {
+  bool site(Routine& r, const instrument::Instruction& in, uint32_t key, uint16_t state) override {
     // After the allocation: the new array is on top.
     return r.after(in.index, Call{kLifeClass,
                                   "array",
@@ -56,7 +58,6 @@ class LifetimeExtension : public alloc::Extension {
       r.before(u.index, Call{kLifeClass, probeName(u.kind), {object, s}});
     }
     for (const CallProbe& c : p.calls) callSite(r, c, state);
-    planned_ = nullptr;
   }
 
   void unframed(Routine& r) override {

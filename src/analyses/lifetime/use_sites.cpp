@@ -155,10 +155,7 @@ class Planner {
   void use(uint32_t i, size_t depth, UseKind kind, Arg::Kind operand) {
     int local = word(depth);
     auto& set = used_[kind == UseKind::Put ? 1 : 0];
-    if (local >= 0 && std::find(set.begin(), set.end(), local) != set.end()) {
-      ++plan_.redundant;
-      return;
-    }
+    if (local >= 0 && std::find(set.begin(), set.end(), local) != set.end()) return;
     plan_.uses.push_back({i, kind, operand});
     if (local >= 0) set.push_back(local);
   }

@@ -45,7 +45,6 @@ struct CallProbe {
 struct UsePlan {
   std::vector<UseProbe> uses;
   std::vector<CallProbe> calls;
-  uint32_t redundant = 0;  // uses left out (see above)
 };
 
 // `receiverUsedAtEntry`: the method's entry probe records `this` as used (instance

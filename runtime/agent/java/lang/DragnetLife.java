@@ -60,9 +60,10 @@ public final class DragnetLife {
   /** Entry of an instance leaf method: its call counted, its receiver used. */
   @DontInline
   public static void leaf(Object self, int methodId) {
-    DragnetRt.leaf(methodId);
     DragnetState s = DragnetRt.state();
-    if (s != null) get(self, s);
+    if (s == null) return;
+    s.leaf(methodId);  // what DragnetRt.leaf does, without looking the state up twice
+    get(self, s);
   }
 
   @DontInline
@@ -115,8 +116,8 @@ public final class DragnetLife {
       if (top >= 1024) {
         top = 0;  // aborted constructions piled up in one frame: start over
       } else {
-        s.pendKey = grow(s.pendKey);
-        s.pendDepth = grow(s.pendDepth);
+        s.pendKey = DragnetState.grow(s.pendKey, top);
+        s.pendDepth = DragnetState.grow(s.pendDepth, top);
       }
     }
     s.pendKey[top] = key;
@@ -186,13 +187,7 @@ public final class DragnetLife {
     if (index < sizes.length && sizes[index] != 0) return sizes[index];
     long size = sizeOf(o);
     if (index < (1 << 20)) {  // static sites; dynamic ones count down from 2^27
-      if (index >= sizes.length) {
-        int n = sizes.length;
-        while (n <= index) n *= 2;
-        int[] b = new int[n];
-        System.arraycopy(sizes, 0, b, 0, sizes.length);
-        keySize = sizes = b;
-      }
+      while (index >= sizes.length) keySize = sizes = DragnetState.grow(sizes, sizes.length);
       sizes[index] = (int) size;
     }
     return size;
@@ -249,11 +244,5 @@ public final class DragnetLife {
         if (e != null && e.getClass().isArray()) bornTree(s, e, base, node);
       }
     }
-  }
-
-  private static int[] grow(int[] a) {
-    int[] b = new int[a.length * 2];
-    System.arraycopy(a, 0, b, 0, a.length);
-    return b;
   }
 }

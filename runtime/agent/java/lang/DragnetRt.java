@@ -253,8 +253,8 @@ public final class DragnetRt {
         if (n == dynClass.length) {
           Class<?>[] cs = new Class<?>[2 * n];
           System.arraycopy(dynClass, 0, cs, 0, n);
-          dynBase = grown(dynBase, n);
-          dynKeys = grown(dynKeys, n);
+          dynBase = DragnetState.grow(dynBase, n);
+          dynKeys = DragnetState.grow(dynKeys, n);
           dynClass = cs;
         }
         if (2 * (n + 1) > dynIndex.length) {
@@ -284,12 +284,6 @@ public final class DragnetRt {
     int slot = dynHash(dynBase[entry], dynClass[entry]) & mask;
     while (dynIndex[slot] != 0) slot = (slot + 1) & mask;
     dynIndex[slot] = entry + 1;
-  }
-
-  private static int[] grown(int[] a, int used) {
-    int[] b = new int[2 * a.length];
-    System.arraycopy(a, 0, b, 0, used);
-    return b;
   }
 
   // `arrays` arrays of `length` elements each, in the current context.

@@ -304,7 +304,8 @@ public final class DragnetState {
     insns = i;
   }
 
-  private static int[] grow(int[] a, int used) {
+  // Twice as long, the first `used` elements copied (shared by DragnetRt and DragnetLife).
+  static int[] grow(int[] a, int used) {
     int[] b = new int[a.length * 2];
     System.arraycopy(a, 0, b, 0, used);
     return b;

@@ -1,0 +1,32 @@
+#include "report/text_format.h"
+
+namespace dragnet::report {
+
+std::string grouped(unsigned __int128 v) {
+  // Built right to left (GCC 12 misreports string::insert).
+  char buf[64];
+  char* p = buf + sizeof buf;
+  int digits = 0;
+  do {
+    if (digits++ == 3) {
+      *--p = ',';
+      digits = 1;
+    }
+    *--p = static_cast<char>('0' + static_cast<int>(v % 10));
+    v /= 10;
+  } while (v);
+  return std::string(p, buf + sizeof buf);
+}
+
+void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view what) {
+  out << "dragnet " << what << " profile";
+  if (auto it = p.meta.find("pid"); it != p.meta.end()) out << " (pid " << it->second << ")";
+  out << "\n";
+  if (!p.complete) {
+    out << "  INCOMPLETE: the JVM did not finish writing it (killed?)";
+    if (!p.truncation.empty()) out << "; " << p.truncation;
+    out << "\n";
+  }
+}
+
+}  // namespace dragnet::report

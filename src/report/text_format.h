@@ -1,0 +1,20 @@
+// Pieces the text reports share (alloc_report.cpp, lifetime_report.cpp).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "profile/reader.h"
+
+namespace dragnet::report {
+
+// Exact decimal digits, grouped: 1234567 -> "1,234,567" (128 bits: lifetime spaces, byte x
+// byte, pass 2^64).
+std::string grouped(unsigned __int128 v);
+
+// "dragnet <what> profile (pid N)" and, for a profile the JVM did not finish, the
+// INCOMPLETE line with where reading stopped.
+void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view what);
+
+}  // namespace dragnet::report
