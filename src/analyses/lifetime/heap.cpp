@@ -106,16 +106,8 @@ std::vector<HeapBucket> heapOverTime(const Model& m, size_t buckets) {
   return integrator.finish();
 }
 
-std::vector<HeapAtGc> heapAtGcs(const Model& m) {
-  const auto& gcs = m.profile->gcs;
-  std::vector<uint32_t> order(gcs.size());  // GC indices by time
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return gcs[a].time < gcs[b].time; });
-  std::vector<uint64_t> times(order.size());
-  for (size_t i = 0; i < order.size(); ++i) times[i] = gcs[order[i]].time;
-  // Difference array over the GCs in time order: an interval [from, to) covers the GCs
-  // with from <= time < to.
+std::vector<std::array<uint64_t, kPhases>> heapAt(const Model& m, std::span<const uint64_t> times) {
+  // Difference array over the times: an interval [from, to) covers the times in it.
   std::vector<std::array<Signed, kPhases>> diff(times.size() + 1);
   for (const ObjectRecord& r : m.profile->objects) {
     Life l = lifeOf(r, m.settings.useEpoch);
@@ -127,18 +119,122 @@ std::vector<HeapAtGc> heapAtGcs(const Model& m) {
       diff[hi][static_cast<size_t>(p)] -= r.size;
     });
   }
-  std::vector<HeapAtGc> out(gcs.size());
+  std::vector<std::array<uint64_t, kPhases>> out(times.size());
   std::array<Signed, kPhases> running{};
+  for (size_t i = 0; i < times.size(); ++i) {
+    for (size_t k = 0; k < kPhases; ++k) {
+      running[k] += diff[i][k];
+      out[i][k] = static_cast<uint64_t>(running[k]);
+    }
+  }
+  return out;
+}
+
+std::vector<HeapAtGc> heapAtGcs(const Model& m) {
+  const auto& gcs = m.profile->gcs;
+  std::vector<uint32_t> order(gcs.size());  // GC indices by time
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return gcs[a].time < gcs[b].time; });
+  std::vector<uint64_t> times(order.size());
+  for (size_t i = 0; i < order.size(); ++i) times[i] = gcs[order[i]].time;
+  std::vector<std::array<uint64_t, kPhases>> bytes = heapAt(m, times);
+  std::vector<HeapAtGc> out(gcs.size());
   for (size_t i = 0; i < order.size(); ++i) {
     HeapAtGc& h = out[order[i]];
     h.gc = order[i] + 1;
-    h.time = gcs[order[i]].time;
+    h.time = times[i];
     h.forced = gcs[order[i]].forced;
-    for (size_t k = 0; k < kPhases; ++k) {
-      running[k] += diff[i][k];
-      h.bytes[k] = static_cast<uint64_t>(running[k]);
+    h.bytes = bytes[i];
+  }
+  return out;
+}
+
+namespace {
+
+// A change of the reachable total: +size at an allocation, -size at a death.
+struct Step {
+  uint64_t time;
+  int64_t delta;
+};
+
+std::vector<Step> totalSteps(const Model& m) {
+  std::vector<Step> steps;
+  steps.reserve(2 * m.profile->objects.size());
+  for (const ObjectRecord& r : m.profile->objects) {
+    Life l = lifeOf(r, m.settings.useEpoch);
+    if (l.alloc >= l.death || r.size == 0) continue;
+    steps.push_back({l.alloc, static_cast<int64_t>(r.size)});
+    steps.push_back({l.death, -static_cast<int64_t>(r.size)});
+  }
+  std::sort(steps.begin(), steps.end(),
+            [](const Step& a, const Step& b) { return a.time < b.time; });
+  return steps;
+}
+
+// Walks the sorted steps bucket by bucket and keeps the times of each bucket's start,
+// highest and lowest total. The total at t includes every step at t.
+class ExtremaFinder {
+ public:
+  explicit ExtremaFinder(std::vector<Step> steps) : steps_(std::move(steps)) {}
+
+  void bucket(uint64_t start, uint64_t end) {
+    advance(start);
+    uint64_t high = start, low = start;
+    int64_t highest = total_, lowest = total_;
+    while (next_ < steps_.size() && steps_[next_].time < end) {
+      uint64_t t = steps_[next_].time;
+      advance(t);
+      if (total_ > highest) {
+        highest = total_;
+        high = t;
+      }
+      if (total_ < lowest) {
+        lowest = total_;
+        low = t;
+      }
+    }
+    for (uint64_t t : {start, std::min(high, low), std::max(high, low)}) {
+      if (times_.empty() || times_.back() != t) times_.push_back(t);
     }
   }
+
+  std::vector<uint64_t> finish(uint64_t end) {
+    if (times_.empty() || times_.back() != end) times_.push_back(end);
+    return std::move(times_);
+  }
+
+ private:
+  // Applies every step at or before t.
+  void advance(uint64_t t) {
+    while (next_ < steps_.size() && steps_[next_].time <= t) total_ += steps_[next_++].delta;
+  }
+
+  std::vector<Step> steps_;
+  size_t next_ = 0;
+  int64_t total_ = 0;
+  std::vector<uint64_t> times_;
+};
+
+}  // namespace
+
+uint64_t HeapPoint::total() const {
+  return std::accumulate(bytes.begin(), bytes.end(), uint64_t{0});
+}
+
+std::vector<HeapPoint> heapSeries(const Model& m, size_t buckets) {
+  uint64_t end = m.endTime;
+  size_t n = static_cast<size_t>(std::min<uint64_t>(buckets, end));
+  if (n == 0) return {};
+  ExtremaFinder finder(totalSteps(m));
+  for (size_t i = 0; i < n; ++i) {
+    finder.bucket(static_cast<uint64_t>(Space{end} * i / n),
+                  static_cast<uint64_t>(Space{end} * (i + 1) / n));
+  }
+  std::vector<uint64_t> times = finder.finish(end);
+  std::vector<std::array<uint64_t, kPhases>> bytes = heapAt(m, times);
+  std::vector<HeapPoint> out(times.size());
+  for (size_t i = 0; i < times.size(); ++i) out[i] = {times[i], bytes[i]};
   return out;
 }
 

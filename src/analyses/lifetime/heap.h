@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "analyses/lifetime/aggregate.h"
@@ -39,5 +40,25 @@ struct HeapAtGc {
 
 // One entry per GC, in GC order. O(objects x log GCs).
 std::vector<HeapAtGc> heapAtGcs(const Model& m);
+
+// The reachable bytes per phase at each of `times` (ascending): an object counts at t when
+// t is in its phase's [from, to), so an object that dies at t no longer counts.
+// O(objects x log times).
+std::vector<std::array<uint64_t, kPhases>> heapAt(const Model& m, std::span<const uint64_t> times);
+
+// The reachable heap at one instant; it holds until the next point of a series.
+struct HeapPoint {
+  uint64_t time = 0;
+  std::array<uint64_t, kPhases> bytes{};
+  uint64_t total() const;
+};
+
+// The heap over time for a chart (HUP Fig. 5), downsampled: [0, Model::endTime] cut into
+// `buckets` buckets as heapOverTime, and per bucket the instants of its start, of its
+// highest and of its lowest total (the first of equals), then the end time. Averages would
+// flatten the peaks a reader looks for; these points keep every bucket's extremes, so the
+// series' highest total is exactly the peak reachable heap. Ascending times, at most
+// 3 x buckets + 1 points. O(objects x log objects).
+std::vector<HeapPoint> heapSeries(const Model& m, size_t buckets);
 
 }  // namespace dragnet::analyses::lifetime
