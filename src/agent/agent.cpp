@@ -166,7 +166,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   }
   uint32_t vmBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Vm);
   uint32_t jniBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Jni);
-  if (!startNativeAllocs(jvmti, jni, vmBase, jniBase, error)) {
+  if (!startNativeAllocs(jvmti, jni, vmBase, jniBase, a.lifetime, error)) {
     say("warning: " + error + "; allocations by the JVM and by JNI are not counted");
   }
   if (a.lifetime) {
@@ -177,6 +177,8 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
     uint32_t constructedBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Reflect);
     if (!startLifetime(jvmti, jni, a.writer, lo, constructedBase, error)) {
       say("error: " + error + "; no lifetimes will be recorded");
+    } else if (!error.empty()) {
+      say("warning: " + error);
     }
   }
   if (a.options.flushSeconds > 0) startFlushThread(jni);

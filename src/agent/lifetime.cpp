@@ -6,6 +6,7 @@
 #include <mutex>
 #include <vector>
 
+#include "agent/jni_uses.h"
 #include "agent/native_allocs.h"
 
 namespace dragnet::agent {
@@ -60,6 +61,7 @@ struct State {
   jfieldID nextGc = nullptr, threadState = nullptr;
   jfieldID cacheFields[4] = {};
   std::atomic<uint64_t> untrackedUses{0};
+  std::atomic<bool> ended{false};  // records written at VM death: uses no longer count
 };
 
 State* gLife = nullptr;
@@ -165,6 +167,21 @@ std::pair<bool, bool> widen(std::atomic<uint64_t>& first, std::atomic<uint64_t>&
 
 void collect(JNIEnv* jni);
 
+// Moves the record's first/last get or put times to include t (any thread: CAS).
+void use(jobject o, bool put, uint64_t t, EventAt at) {
+  jlong tag = 0;
+  if (gLife->jvmti->GetTag(o, &tag) != JVMTI_ERROR_NONE || tag == 0) {
+    gLife->untrackedUses.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  Rec& r = rec(static_cast<uint32_t>(tag - 1));
+  auto [f, l] = put ? widen(r.firstPut, r.lastPut, t) : widen(r.firstGet, r.lastGet, t);
+  if (gLife->options.stacks) {
+    if (f) r.at[put ? 2 : 0] = at;
+    if (l) r.at[put ? 3 : 1] = at;
+  }
+}
+
 }  // namespace
 }  // namespace dragnet::agent
 
@@ -201,20 +218,8 @@ JNIEXPORT void JNICALL Java_java_lang_DragnetLife_born0(JNIEnv*, jclass, jobject
 
 JNIEXPORT void JNICALL Java_java_lang_DragnetLife_use0(JNIEnv*, jclass, jobject o, jint kind,
                                                        jlong time, jint thread, jint node) {
-  jlong tag = 0;
-  if (gLife->jvmti->GetTag(o, &tag) != JVMTI_ERROR_NONE || tag == 0) {
-    gLife->untrackedUses.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  Rec& r = rec(static_cast<uint32_t>(tag - 1));
-  auto t = static_cast<uint64_t>(time);
-  bool put = kind != 0;
-  auto [f, l] = put ? widen(r.firstPut, r.lastPut, t) : widen(r.firstGet, r.lastGet, t);
-  if (gLife->options.stacks) {
-    EventAt at{static_cast<uint32_t>(thread), static_cast<uint32_t>(node)};
-    if (f) r.at[put ? 2 : 0] = at;
-    if (l) r.at[put ? 3 : 1] = at;
-  }
+  use(o, kind != 0, static_cast<uint64_t>(time),
+      EventAt{static_cast<uint32_t>(thread), static_cast<uint32_t>(node)});
 }
 
 JNIEXPORT jlong JNICALL Java_java_lang_DragnetLife_sizeOf(JNIEnv*, jclass, jobject o) {
@@ -368,13 +373,21 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
   }
   jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
+  if (!startJniUses(jni, error)) error = "uses through JNI are not counted: " + error;
   return true;
+}
+
+void nativeUse(jobject o, bool put) {
+  State* s = gLife;
+  if (!s || !s->life || s->ended.load(std::memory_order_acquire)) return;
+  use(o, put, static_cast<uint64_t>(s->clock.load(std::memory_order_acquire)), EventAt{});
 }
 
 std::string finishLifetime(JNIEnv* jni) {
   if (!gLife || !gLife->life) return "no lifetime data";
   State& s = *gLife;
   jni->SetStaticBooleanField(s.life, jni->GetStaticFieldID(s.life, "on", "Z"), JNI_FALSE);
+  s.ended.store(true, std::memory_order_release);
   {
     std::lock_guard lock(s.mu);  // waits for a collection in progress
     s.stopping = true;

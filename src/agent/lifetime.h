@@ -40,6 +40,10 @@ void lifetimeCallbacks(jvmtiEventCallbacks& cb);
 bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
                    const LifetimeOptions& options, uint32_t constructedBase, std::string& error);
 
+// A use the agent records itself, where the helper cannot be called (JNI with an
+// exception pending or inside a critical region): at the global clock, without a context.
+void nativeUse(jobject o, bool put);
+
 // VM death: stops the GC thread, ends every live object at the end time and writes the
 // remaining records and collections. Returns a summary for the agent's last message.
 std::string finishLifetime(JNIEnv* jni);

@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "agent/jni_uses.h"
+
 namespace dragnet::agent {
 namespace {
 
@@ -151,7 +153,7 @@ std::string deallocated(jvmtiEnv* jvmti, char* p) {
 
 // The class (internal name), name and descriptor of `method`.
 bool methodNames(State& s, jmethodID method, std::string& cls, std::string& name,
-                    std::string& desc) {
+                 std::string& desc) {
   char *n = nullptr, *d = nullptr, *sig = nullptr;
   jclass owner = nullptr;
   if (s.jvmti->GetMethodName(method, &n, &d, nullptr) != JVMTI_ERROR_NONE) return false;
@@ -222,15 +224,20 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
   jclass state = jni->FindClass("java/lang/DragnetState");
   if (!s.intArray || !s.longArray || !s.classArray || !thread || !state) return false;
   s.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
-  const std::pair<const char*, const char*> stateFields[] = {
-      {"parent", "[I"}, {"key", "[I"},      {"calls", "[J"},    {"elements", "[J"},
-      {"bytes", "[J"},  {"insns", "[J"},    {"index", "[J"},
-      {"stack", "[I"},  {"dynBase", "[I"},  {"dynKey", "[I"},   {"dynClass", "[Ljava/lang/Class;"}};
+  const std::pair<const char*, const char*> stateFields[] = {{"parent", "[I"},
+                                                             {"key", "[I"},
+                                                             {"calls", "[J"},
+                                                             {"elements", "[J"},
+                                                             {"bytes", "[J"},
+                                                             {"insns", "[J"},
+                                                             {"index", "[J"},
+                                                             {"stack", "[I"},
+                                                             {"dynBase", "[I"},
+                                                             {"dynKey", "[I"},
+                                                             {"dynClass", "[Ljava/lang/Class;"}};
   for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
-  const std::pair<const char*, const char*> rtFields[] = {{"dynClass", "[Ljava/lang/Class;"},
-                                                          {"dynBase", "[I"},
-                                                          {"dynKeys", "[I"},
-                                                          {"dynIndex", "[I"}};
+  const std::pair<const char*, const char*> rtFields[] = {
+      {"dynClass", "[Ljava/lang/Class;"}, {"dynBase", "[I"}, {"dynKeys", "[I"}, {"dynIndex", "[I"}};
   for (auto [name, sig] : rtFields) s.rtArrays.push_back(jni->GetStaticFieldID(rt, name, sig));
   return !jni->ExceptionCheck();
 }
@@ -239,6 +246,7 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
 
 AgentScope::AgentScope() : saved_(tInAgent) { tInAgent = true; }
 AgentScope::~AgentScope() { tInAgent = saved_; }
+bool AgentScope::active() { return tInAgent; }
 
 bool addNativeAllocCapabilities(jvmtiEnv* jvmti) {
   jvmtiCapabilities caps{};
@@ -256,7 +264,7 @@ void noteProbedCalls(std::vector<ProbedCall> calls) {
 }
 
 bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t jniBase,
-                       std::string& error) {
+                       bool jniUses, std::string& error) {
   State& s = state();
   s.jvmti = jvmti;
   s.vmBase = static_cast<jint>(vmBase);
@@ -274,10 +282,12 @@ bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t j
   s.rt = static_cast<jclass>(jni->NewGlobalRef(rt));
   s.dyn = jni->GetStaticMethodID(rt, "dyn", "(Ljava/lang/Object;I)V");
   s.covered[0] = jni->GetMethodID(object, "clone", "()Ljava/lang/Object;");
-  s.covered[1] = jni->GetStaticMethodID(array, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;");
+  s.covered[1] =
+      jni->GetStaticMethodID(array, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;");
   s.covered[2] =
       jni->GetStaticMethodID(array, "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;");
-  s.covered[3] = jni->GetMethodID(unsafe, "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;");
+  s.covered[3] =
+      jni->GetMethodID(unsafe, "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;");
   s.stringValue = jni->GetFieldID(string, "value", "[B");
   if (!resolveOwnArrays(s, jni, rt)) {
     jni->ExceptionClear();
@@ -297,6 +307,7 @@ bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t j
   s.original = table;  // JVMTI-allocated copy, kept for the life of the JVM
   s.wrapped = *table;
   installWrappers(s);
+  if (jniUses) installJniUses(s.wrapped, s.original);
   if (jvmti->SetJNIFunctionTable(&s.wrapped) != JVMTI_ERROR_NONE) {
     error = "cannot install the JNI function wrappers";
     return false;

@@ -31,6 +31,7 @@ class AgentScope {
   ~AgentScope();
   AgentScope(const AgentScope&) = delete;
   AgentScope& operator=(const AgentScope&) = delete;
+  static bool active();  // the current thread is inside the agent
 
  private:
   bool saved_;
@@ -50,9 +51,10 @@ void noteProbedCalls(std::vector<ProbedCall> calls);
 
 // At VM init, after the probes are on: resolves what the callbacks need, installs the JNI
 // wrappers and enables VMObjectAlloc. `vmBase` and `jniBase` are the base site keys of
-// the two kinds of allocations. False with `error` if something is missing.
+// the two kinds of allocations. With `jniUses` (mode lifetime) the table also gets the
+// wrappers that report object uses (jni_uses.h). False with `error` if something is missing.
 bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t jniBase,
-                       std::string& error);
+                       bool jniUses, std::string& error);
 
 // At VM death: stop recording (the profile is being finished).
 void stopNativeAllocs();

@@ -9,10 +9,16 @@
 //   voided: an int[1000] never read, reachable for <pad 300000>, then dropped
 //   dragged: read once, then held for <pad 300000>, then dropped
 //   lagged: allocated, <pad 200000>, then read and dropped at once
+//   arraycopy: two long[100], <pad 100000>, System.arraycopy(src -> dst): src got, dst put
+//   jni (with -Dlifetime.jni=LIB): objects read or written only by native code through
+//     JNI after <pad 100000>: GetIntField, SetIntField, GetIntArrayRegion,
+//     SetByteArrayRegion, GetPrimitiveArrayCritical, GetStringUTFLength
 //
-// Each case's objects are of their own class, so the test finds them by class.
-// With an argument N > 1 the cases run in N threads at once (the multithreaded oracle);
-// each thread makes the same objects.
+// Each case's objects are of their own class or allocated in their own method, so the
+// test finds them. Pads allocate in chunks of at most 4 KB, so a forced collection comes
+// at most 4 KB after its gc-interval threshold.
+// Arguments: N [serial]: the cases run in N threads, at once or (serial) one thread
+// after the other.
 public class LifetimeOracle {
   static class A {
     public int i;
@@ -44,11 +50,99 @@ public class LifetimeOracle {
     public int v = 9;
   }
 
+  static class ViaJni {
+    public int v = 5;
+  }
+
+  static class SetByJni {
+    public int v;
+  }
+
+  static class Warm {
+    public int v;
+  }
+
+  // Class loading and native linking allocate (class bytes, the native's name): done
+  // once here, before the cases, so their times hold only the pads. Nothing here is of an
+  // oracle class or allocated in a case's method.
+  static void warmUp() throws Exception {
+    for (String c : new String[] {"A", "B", "C", "Held", "Late", "ViaJni", "SetByJni"}) {
+      Class.forName("LifetimeOracle$" + c);
+    }
+    pad(16);
+    if (System.getProperty("lifetime.jni") == null) return;
+    Warm w = new Warm();
+    setInt(w, Warm.class, getInt(w, Warm.class));
+    sumInts(new int[10]);
+    fillBytes(new byte[24]);
+    criticalSum(new short[12]);
+    utfLength("warm");
+  }
+
   static volatile Object sink;
 
   static void pad(int bytes) {
-    sink = new byte[bytes - 16];  // byte[n] is 16 + n bytes with compressed class pointers
+    while (bytes > 0) {
+      int n = Math.min(bytes, 4096);
+      sink = new byte[n - 16];  // byte[n - 16] is n bytes (n a multiple of 8 and >= 16)
+      bytes -= n;
+    }
     sink = null;
+  }
+
+  static int copied() {
+    long[] src = new long[100];
+    long[] dst = new long[100];
+    pad(100000);
+    System.arraycopy(src, 0, dst, 0, 100);
+    return 0;
+  }
+
+  static native int getInt(Object o, Class<?> c);
+
+  static native void setInt(Object o, Class<?> c, int v);
+
+  static native int sumInts(int[] a);
+
+  static native void fillBytes(byte[] b);
+
+  static native int criticalSum(short[] a);
+
+  static native int utfLength(String s);
+
+  static int jniInts() {
+    int[] a = new int[10];
+    pad(100000);
+    return sumInts(a);
+  }
+
+  static int jniBytes() {
+    byte[] b = new byte[24];
+    pad(100000);
+    fillBytes(b);
+    return 0;
+  }
+
+  static int jniCritical() {
+    short[] a = new short[12];
+    pad(100000);
+    return criticalSum(a);
+  }
+
+  static int jniString() {
+    String s = new String(new char[] {'d', 'r', 'a', 'g'});
+    pad(100000);
+    return utfLength(s);
+  }
+
+  static int jni() {
+    ViaJni r = new ViaJni();
+    pad(100000);
+    int v = getInt(r, ViaJni.class);
+    SetByJni w = new SetByJni();
+    pad(100000);
+    setInt(w, SetByJni.class, 3);
+    return v + jniInts() + jniBytes() + jniCritical() + jniString();
   }
 
   static int fig11() {
@@ -89,18 +183,33 @@ public class LifetimeOracle {
   }
 
   static int all() {
-    int r = fig11() + voided() + dragged() + lagged();
+    int r = fig11() + voided() + dragged() + lagged() + copied();
+    if (System.getProperty("lifetime.jni") != null) r += jni();
     pad(1000000);  // the dropped objects die in a collection within this
     return r;
   }
 
   public static void main(String[] args) throws Exception {
     int threads = args.length > 0 ? Integer.parseInt(args[0]) : 1;
+    boolean serial = args.length > 1 && args[1].equals("serial");
+    String lib = System.getProperty("lifetime.jni");
+    if (lib != null) System.load(lib);
+    warmUp();
     int[] results = new int[threads];
     Thread[] ts = new Thread[threads];
     for (int t = 0; t < threads; t++) {
       int k = t;
-      ts[t] = new Thread(() -> results[k] = all());
+      ts[t] =
+          new Thread(
+              () -> {
+                if (serial) {
+                  synchronized (LifetimeOracle.class) {
+                    results[k] = all();
+                  }
+                } else {
+                  results[k] = all();
+                }
+              });
       ts[t].start();
     }
     for (Thread t : ts) t.join();

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "analyses/alloc/aggregate.h"
+#include "oracle_jvms.h"
 #include "profile/reader.h"
 
 namespace fs = std::filesystem;
@@ -29,11 +30,7 @@ struct Sum {
   uint64_t count = 0, elements = 0, bytes = 0;
 };
 
-// A JVM configuration to run the oracles on: which java, collector and thread count.
-struct Jvm {
-  std::string name, java, flags;
-  int threads = 16;
-};
+using dragnet::test::Jvm;
 
 class AllocOracle : public ::testing::TestWithParam<Jvm> {
  protected:
@@ -56,10 +53,7 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
                       prof.string() + "' -cp '" + (work() / "classes").string() + "' " + program +
                       " > '" + out.string() + "'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    std::ifstream f(out);
-    std::stringstream s;
-    s << f.rdbuf();
-    EXPECT_EQ(s.str(), expected);
+    EXPECT_EQ(dragnet::test::readFile(out), expected);
     std::string error;
     ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), profile_, error)) << error;
     EXPECT_TRUE(profile_.complete);
@@ -362,18 +356,7 @@ TEST(AgentStart, BadOptionStopsTheJvmAndToolOptionsWork) {
   EXPECT_GT(std::stoull(p.totals["classes.instrumented"]), 400u);
 }
 
-// JDK 17 with each collector and 16, 1 and 32 threads; the newest JDK present with G1.
-std::vector<Jvm> jvms() {
-  std::vector<Jvm> v{{"jdk17_g1", "java", "-XX:+UseG1GC", 16},
-                     {"jdk17_serial_1thread", "java", "-XX:+UseSerialGC", 1},
-                     {"jdk17_parallel_32threads", "java", "-XX:+UseParallelGC", 32}};
-  for (const char* jdk : {"/usr/lib/jvm/temurin-25-jdk-amd64/bin/java"}) {
-    if (fs::exists(jdk)) v.push_back({"jdk25_g1", jdk, "-XX:+UseG1GC", 16});
-  }
-  return v;
-}
-
-INSTANTIATE_TEST_SUITE_P(Jvms, AllocOracle, ::testing::ValuesIn(jvms()),
+INSTANTIATE_TEST_SUITE_P(Jvms, AllocOracle, ::testing::ValuesIn(dragnet::test::oracleJvms()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -81,6 +81,20 @@ public final class DragnetLife {
     putMiss(o, s, e);
   }
 
+  /**
+   * A use by native code through a JNI function (the agent's wrappers, jni_uses.cpp): at
+   * the thread's own clock and context, through its caches.
+   */
+  static void jni(Object o, boolean isPut) {
+    DragnetState s = DragnetRt.state();
+    if (s == null) return;
+    if (isPut) {
+      put(o, s);
+    } else {
+      get(o, s);
+    }
+  }
+
   @DontInline
   private static void getMiss(Object o, DragnetState s, int e) {
     if (o == null || !on || s == DragnetRt.SINK) return;
@@ -118,10 +132,12 @@ public final class DragnetLife {
       } else {
         s.pendKey = DragnetState.grow(s.pendKey, top);
         s.pendDepth = DragnetState.grow(s.pendDepth, top);
+        s.pendTime = DragnetState.grow(s.pendTime, top);
       }
     }
     s.pendKey[top] = key;
     s.pendDepth[top] = d;
+    s.pendTime[top] = s.time;
     s.pendTop = top + 1;
   }
 
@@ -142,7 +158,7 @@ public final class DragnetLife {
     while (top > 0 && s.pendDepth[top - 1] > sp) top--;
     if (top > 0 && belowConstructors(s, s.pendDepth[top - 1], sp)) {
       s.pendTop = top - 1;
-      born(s, o, s.pendKey[top - 1], s.nodeAt(s.pendDepth[top - 1]));
+      bornAt(s, o, s.pendKey[top - 1], s.nodeAt(s.pendDepth[top - 1]), s.pendTime[top - 1]);
       return;
     }
     s.pendTop = top;
@@ -168,8 +184,19 @@ public final class DragnetLife {
 
   /** Registers `o` (allocated at site `key` in context `node`) at the thread's clock. */
   static void born(DragnetState s, Object o, int key, int node) {
+    bornAt(s, o, key, node, 0);
+  }
+
+  /**
+   * Registers `o` with allocation time `newAt` (the clock when its `new` ran; 0: now). The
+   * object is registered when its construction reaches Object.&lt;init&gt;, after the
+   * constructor's arguments were evaluated; what they allocated came after the `new` on
+   * the clock, so the object's own bytes go on the clock now but its time is its `new`'s.
+   */
+  private static void bornAt(DragnetState s, Object o, int key, int node, long newAt) {
     long size = sizeOf(o, key);
     long t = advance(s, size);
+    if (newAt > 0 && newAt < t) t = newAt;
     s.lastBorn = o;
     born0(o, key, s.id, node, t, size);
   }

@@ -79,9 +79,10 @@ public final class DragnetState {
   // The object registered last (reflection registers it before its constructor runs).
   Object lastBorn;
   // Allocation sites (`new`) whose object's construction has not reached Object.<init>
-  // yet: site key and the depth of the allocating frame.
+  // yet: site key, the depth of the allocating frame and the thread's clock at the `new`.
   int[] pendKey = new int[16];
   int[] pendDepth = new int[16];
+  long[] pendTime = new long[16];
   int pendTop;
 
   // The context of the frame at depth d (frames past the limit are collapsed into lim).
@@ -311,7 +312,7 @@ public final class DragnetState {
     return b;
   }
 
-  private static long[] grow(long[] a, int used) {
+  static long[] grow(long[] a, int used) {
     long[] b = new long[a.length * 2];
     System.arraycopy(a, 0, b, 0, used);
     return b;

@@ -1,0 +1,28 @@
+// Mode lifetime: object uses made by native code through JNI (HUP 5.2, Table 7). The JNI
+// functions that read or write an object are wrapped in the interposed function table
+// (native_allocs owns it): field and array-element reads (Get<Type>Field,
+// GetObjectArrayElement, Get<Primitive>ArrayRegion / Elements, GetPrimitiveArrayCritical,
+// GetArrayLength), monitors, IsInstanceOf, GetObjectClass, Throw and the String readers
+// are gets; Set<Type>Field, SetObjectArrayElement, Set<Primitive>ArrayRegion and the
+// releases that copy back (mode other than JNI_ABORT) are puts. The JDK's own natives go
+// through the same table, so a byte[] that FileOutputStream.writeBytes reads is used.
+//
+// A use is reported by an upcall to DragnetLife.jni, which takes the thread's exact
+// clock and context and its use cache. Where JNI forbids calls into Java (an exception is
+// pending, or the thread is inside a critical region) the agent records the use itself
+// at the global clock, without a context (lifetime.h, nativeUse).
+#pragma once
+
+#include <jni.h>
+
+#include <string>
+
+namespace dragnet::agent {
+
+// Puts the use wrappers into `table`; `original` is the JVM's table for the real calls.
+void installJniUses(JNINativeInterface_& table, const JNINativeInterface_* original);
+
+// At VM init, once DragnetLife is configured: resolves the upcall and starts reporting.
+bool startJniUses(JNIEnv* jni, std::string& error);
+
+}  // namespace dragnet::agent

@@ -1,0 +1,273 @@
+// End-to-end oracles of mode lifetime (HUP): LifetimeOracle.java runs under the agent with
+// a small gc-interval, and every object of its cases is compared with times computed by
+// hand (the program allocates nothing but known pads between the events):
+//   - HUP Fig. 11 (b, c, d): the first get is the read after the pad, whatever the
+//     constructor or a later statement put: lag = 16 + 100000 for A, B and C;
+//   - a void int[1000]: never got, void space = size x lifetime, lifetime = reachable time
+//     up to the first collection after it was dropped;
+//   - a dragged object: read once, then held for 300000 bytes of allocation;
+//   - a lagged object: lag = 16 + 200000;
+//   - System.arraycopy: the source got, the destination put, at the call;
+//   - JNI (tests/agent/lifetime_oracle_jni.cpp): GetIntField, GetIntArrayRegion,
+//     GetPrimitiveArrayCritical and GetStringUTFLength get; SetIntField and
+//     SetByteArrayRegion put;
+// on JDK 17 with each collector and on the newest JDK; and in 4 threads, at once (every
+// object classified alike, no lag shorter than alone) and one after the other (the same
+// totals as one thread, times 4).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "analyses/lifetime/aggregate.h"
+#include "oracle_jvms.h"
+#include "profile/reader.h"
+
+namespace fs = std::filesystem;
+namespace lt = dragnet::analyses::lifetime;
+using dragnet::profile::kNoTime;
+using dragnet::profile::ObjectRecord;
+using dragnet::test::Jvm;
+
+namespace {
+
+constexpr uint64_t kGcInterval = 64 * 1024;  // gc-interval of the runs
+constexpr uint64_t kEpoch = 4096;            // use-epoch of the runs
+// A collection comes within one pad chunk (4 KB) of its threshold, so an object dropped
+// at time t dies by t + gc-interval + 4 KB.
+constexpr uint64_t kDeathSlack = kGcInterval + 4096;
+
+struct Recording {
+  dragnet::profile::Profile profile;
+  lt::Model model;
+};
+
+class LifetimeOracle : public ::testing::Test {
+ protected:
+  static fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle"; }
+
+  // Runs LifetimeOracle with `args` on `jvm` and reads its profile into `r`.
+  static void run(const Jvm& jvm, const std::string& args, int threads, Recording& r) {
+    ASSERT_TRUE(fs::exists(work() / "classes" / "LifetimeOracle.class"))
+        << "build the target dragnet_alloc_oracles first";
+    std::string tag = std::to_string(::getpid());  // ctest -j runs tests side by side
+    fs::path prof = work() / ("lifetime-" + tag + ".dragnet");
+    fs::path out = work() / ("lifetime-stdout-" + tag + ".txt");
+    std::string cmd =
+        "'" + jvm.java + "' " + jvm.flags + " -Dlifetime.jni='" +
+        std::string(DRAGNET_LIFETIME_JNI) + "' -agentpath:'" + std::string(DRAGNET_AGENT) +
+        "'=mode=lifetime,quiet=on,gc-interval=64k,use-epoch=4k,out='" + prof.string() + "' -cp '" +
+        (work() / "classes").string() + "' LifetimeOracle " + args + " > '" + out.string() + "'";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    // Transparency: what the program prints without the agent (9 + 1 + 7 + 9 + 0 + 9 per
+    // thread: the fields and sums it reads back).
+    EXPECT_EQ(dragnet::test::readFile(out), "lifetime oracle: " + std::to_string(threads) +
+                                                " thread(s), result " +
+                                                std::to_string(27 * threads) + "\n");
+    std::string error;
+    ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), r.profile, error)) << error;
+    EXPECT_TRUE(r.profile.complete);
+    r.model = lt::buildModel(r.profile);
+    fs::remove(prof);
+    fs::remove(out);
+  }
+};
+
+// The records of objects of class `cls` (Java spelling) allocated by a method whose name
+// starts with `method` (empty: any).
+std::vector<ObjectRecord> objects(const Recording& r, const std::string& cls,
+                                  const std::string& method = "") {
+  std::vector<ObjectRecord> v;
+  const lt::ClassGroup* c = lt::classByName(r.model, cls);
+  if (!c) return v;
+  for (uint32_t i : lt::objectsOf(r.model, *c)) {
+    const lt::NestedSite& site = r.model.nested[r.model.nestedOf[i]];
+    if (!r.model.methods[site.method].name.starts_with(method)) continue;
+    v.push_back(lt::object(r.model, i));
+  }
+  return v;
+}
+
+const lt::Stats& classStats(const Recording& r, const std::string& cls) {
+  static const lt::Stats none;
+  const lt::ClassGroup* c = lt::classByName(r.model, cls);
+  return c ? c->stats : none;
+}
+std::string oracle(const std::string& nested) { return "LifetimeOracle$" + nested; }
+
+uint64_t lag(const ObjectRecord& o) { return o.firstGet - o.alloc; }
+
+// Every object of one thread's cases against the hand-computed times.
+void checkSingleThread(const Recording& r) {
+  const uint64_t kPad = 100000;
+  // HUP Fig. 11 b/c/d: never a get before the read after the pad; the puts of c and d are
+  // right after the 16-byte allocation.
+  for (const char* cls : {"A", "B", "C"}) {
+    auto v = objects(r, oracle(cls), "LifetimeOracle.fig11(");
+    ASSERT_EQ(v.size(), 1u) << cls;
+    EXPECT_EQ(v[0].size, 16u);
+    EXPECT_EQ(lag(v[0]), 16 + kPad) << cls;
+    EXPECT_EQ(v[0].lastGet, v[0].firstGet) << cls;
+  }
+  auto a = objects(r, oracle("A"))[0];
+  EXPECT_EQ(a.firstPut, kNoTime);
+  auto b = objects(r, oracle("B"))[0];
+  EXPECT_EQ(b.firstPut - b.alloc, 16u);
+  EXPECT_EQ(b.lastPut, b.firstPut);
+  auto c = objects(r, oracle("C"))[0];
+  EXPECT_EQ(c.firstPut - c.alloc, 16u);
+  EXPECT_EQ(c.lastPut - c.alloc, 16u);  // c.i = 0 right after the constructor
+
+  // Void: an int[1000] (4016 bytes) reachable through its holder (24 bytes) for a pad of
+  // 300000, never read.
+  auto voided = objects(r, "int[]", "LifetimeOracle.voided(");
+  ASSERT_EQ(voided.size(), 1u);
+  const ObjectRecord& vo = voided[0];
+  EXPECT_EQ(vo.size, 4016u);
+  EXPECT_EQ(vo.firstGet, kNoTime);
+  EXPECT_EQ(vo.firstPut, kNoTime);
+  uint64_t reachable = 4016 + 24 + 300000;
+  EXPECT_GE(vo.death - vo.alloc, reachable);
+  EXPECT_LE(vo.death - vo.alloc, reachable + kDeathSlack);
+  lt::Life life = lt::lifeOf(vo, kEpoch);
+  EXPECT_FALSE(life.used);
+  EXPECT_EQ(life.time(lt::Phase::Void), vo.death - vo.alloc);
+
+  // Drag: Held is read right after its allocation, then held for a pad of 300000.
+  auto held = objects(r, oracle("Held"));
+  ASSERT_EQ(held.size(), 1u);
+  const ObjectRecord& h = held[0];
+  EXPECT_EQ(h.firstGet - h.alloc, 16u);
+  EXPECT_EQ(h.lastGet, h.firstGet);
+  lt::Life hl = lt::lifeOf(h, kEpoch);
+  EXPECT_TRUE(hl.dragged());
+  // The last use is known to the end of its use epoch.
+  EXPECT_GE(hl.time(lt::Phase::Drag), 300000 - kEpoch);
+  EXPECT_LE(hl.time(lt::Phase::Drag), 300000 + kDeathSlack);
+  EXPECT_EQ(hl.time(lt::Phase::Lag), 16u);
+
+  // Lag: Late is read after a pad of 200000.
+  auto late = objects(r, oracle("Late"));
+  ASSERT_EQ(late.size(), 1u);
+  EXPECT_EQ(lag(late[0]), 16 + 200000u);
+
+  // System.arraycopy(src, dst) after both long[100] (816 bytes each) and a pad.
+  auto longs = objects(r, "long[]", "LifetimeOracle.copied(");
+  ASSERT_EQ(longs.size(), 2u);
+  const ObjectRecord& src = longs[0].alloc < longs[1].alloc ? longs[0] : longs[1];
+  const ObjectRecord& dst = longs[0].alloc < longs[1].alloc ? longs[1] : longs[0];
+  EXPECT_EQ(lag(src), 816 + 816 + kPad);
+  EXPECT_EQ(src.firstPut, kNoTime);
+  EXPECT_EQ(dst.firstGet, kNoTime);
+  EXPECT_EQ(dst.firstPut - dst.alloc, 816 + kPad);
+
+  // JNI: the only uses are the natives' JNI calls after the pads.
+  auto via = objects(r, oracle("ViaJni"));
+  ASSERT_EQ(via.size(), 1u);
+  EXPECT_EQ(lag(via[0]), 16 + kPad);               // GetIntField
+  EXPECT_EQ(via[0].firstPut - via[0].alloc, 16u);  // its constructor's v = 5
+  auto set = objects(r, oracle("SetByJni"));
+  ASSERT_EQ(set.size(), 1u);
+  EXPECT_EQ(set[0].firstGet, kNoTime);
+  EXPECT_EQ(set[0].firstPut - set[0].alloc, 16 + kPad);  // SetIntField
+  auto ints = objects(r, "int[]", "LifetimeOracle.jniInts(");
+  ASSERT_EQ(ints.size(), 1u);
+  EXPECT_EQ(lag(ints[0]), 56 + kPad);  // GetIntArrayRegion of an int[10]
+  auto bytes = objects(r, "byte[]", "LifetimeOracle.jniBytes(");
+  ASSERT_EQ(bytes.size(), 1u);
+  EXPECT_EQ(bytes[0].firstGet, kNoTime);
+  EXPECT_EQ(bytes[0].firstPut - bytes[0].alloc, 40 + kPad);  // SetByteArrayRegion
+  auto shorts = objects(r, "short[]", "LifetimeOracle.jniCritical(");
+  ASSERT_EQ(shorts.size(), 1u);
+  EXPECT_EQ(lag(shorts[0]), 40 + kPad);    // GetPrimitiveArrayCritical
+  EXPECT_EQ(shorts[0].firstPut, kNoTime);  // released with JNI_ABORT
+  auto strings = objects(r, "java.lang.String", "LifetimeOracle.jniString(");
+  ASSERT_EQ(strings.size(), 1u);
+  // new String(char[4]): the String, the char[] and the String's byte[] value, then the
+  // pad; GetStringUTFLength is its first get. (The String's time is its `new`'s, before
+  // its argument, the char[], was allocated.)
+  EXPECT_EQ(lag(strings[0]), 24 + 24 + 24 + kPad);
+}
+
+TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
+  for (const Jvm& jvm : dragnet::test::oracleJvms()) {
+    SCOPED_TRACE(jvm.name);
+    Recording r;
+    run(jvm, "1", 1, r);
+    if (HasFatalFailure()) return;
+    checkSingleThread(r);
+    EXPECT_EQ(r.model.settings.gcInterval, kGcInterval);
+    EXPECT_EQ(r.model.settings.useEpoch, kEpoch);
+    // The precision the report states: no freed object outlived its last forced
+    // collection by more than gc-interval plus one allocation (a pad chunk, or one of the
+    // JVM's start-up objects).
+    EXPECT_GT(r.model.precision.forcedGcs, 10u);
+    EXPECT_LE(r.model.precision.maxGap, kGcInterval + (1u << 20));
+  }
+}
+
+// Four threads one after the other: the same objects and times as one thread, so each
+// class's totals are four times one thread's (exactly for the lags, which no collection
+// moves).
+TEST_F(LifetimeOracle, SerialThreadsGiveFourTimesOneThread) {
+  Jvm jvm = dragnet::test::oracleJvms()[0];
+  Recording one, four;
+  run(jvm, "1", 1, one);
+  run(jvm, "4 serial", 4, four);
+  if (HasFatalFailure()) return;
+  for (const char* cls : {"A", "B", "C", "Late", "Held", "ViaJni", "SetByJni"}) {
+    SCOPED_TRACE(cls);
+    const lt::Stats& s1 = classStats(one, oracle(cls));
+    const lt::Stats& s4 = classStats(four, oracle(cls));
+    EXPECT_EQ(s4.objects, 4 * s1.objects);
+    EXPECT_EQ(s4.lagged, 4 * s1.lagged);
+    EXPECT_EQ(s4.dragged, 4 * s1.dragged);
+    EXPECT_EQ(s4.voids, 4 * s1.voids);
+    EXPECT_EQ(s4[lt::Phase::Lag], 4 * s1[lt::Phase::Lag]);
+  }
+  // Each thread's objects, alone, are what one thread makes.
+  auto voided = objects(four, "int[]", "LifetimeOracle.voided(");
+  ASSERT_EQ(voided.size(), 4u);
+  for (const ObjectRecord& o : voided) {
+    EXPECT_EQ(o.firstGet, kNoTime);
+    EXPECT_GE(o.death - o.alloc, 4016 + 24 + 300000u);
+    EXPECT_LE(o.death - o.alloc, 4016 + 24 + 300000 + kDeathSlack);
+  }
+  for (const ObjectRecord& a : objects(four, oracle("A"))) EXPECT_EQ(lag(a), 100016u);
+  for (const ObjectRecord& s : objects(four, "java.lang.String", "LifetimeOracle.jniString(")) {
+    EXPECT_EQ(lag(s), 100072u);
+  }
+}
+
+// Four threads at once: the clock is global, so other threads' allocations lengthen the
+// lags, but every object is classified as when alone and no time is shorter.
+TEST_F(LifetimeOracle, ConcurrentThreadsClassifyAlike) {
+  Jvm jvm = dragnet::test::oracleJvms()[0];
+  Recording r;
+  run(jvm, "4", 4, r);
+  if (HasFatalFailure()) return;
+  for (const char* cls : {"A", "B", "C", "Late", "ViaJni"}) {
+    auto v = objects(r, oracle(cls));
+    ASSERT_EQ(v.size(), 4u) << cls;
+    for (const ObjectRecord& o : v) EXPECT_GE(lag(o), 100016u) << cls;
+    EXPECT_EQ(classStats(r, oracle(cls)).lagged, 4u) << cls;
+  }
+  EXPECT_EQ(classStats(r, oracle("Held")).dragged, 4u);
+  EXPECT_EQ(classStats(r, oracle("SetByJni")).voids, 4u);
+  auto voided = objects(r, "int[]", "LifetimeOracle.voided(");
+  ASSERT_EQ(voided.size(), 4u);
+  for (const ObjectRecord& o : voided) {
+    EXPECT_EQ(o.firstGet, kNoTime);
+    EXPECT_GE(o.death - o.alloc, 4016 + 24 + 300000u);
+  }
+  // Record ids are unique across the threads' id blocks.
+  std::vector<uint64_t> ids;
+  for (const ObjectRecord& o : r.profile.objects) ids.push_back(o.id);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
+}
+
+}  // namespace
