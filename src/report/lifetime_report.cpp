@@ -5,13 +5,12 @@
 #include <vector>
 
 #include "analyses/lifetime/heap.h"
+#include "report/lifetime_text.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
 
-using analyses::lifetime::ClassGroup;
 using analyses::lifetime::kAllPhases;
-using analyses::lifetime::MethodGroup;
 using analyses::lifetime::Model;
 using analyses::lifetime::NestedSite;
 using analyses::lifetime::Pattern;
@@ -31,42 +30,8 @@ std::string percent(Space part, Space whole, bool padded = true) {
   return buf;
 }
 
-// Frames joined innermost first: "a < b < c", at most `limit` (0: all) and then "< ...";
-// "(not recorded)" when there are none.
-std::string joined(const std::vector<std::string>& frames, size_t limit) {
-  if (frames.empty()) return "(not recorded)";
-  std::string s;
-  for (size_t i = 0; i < frames.size(); ++i) {
-    if (i > 0) s += " < ";
-    if (limit != 0 && i == limit) return s += "...";
-    s += frames[i];
-  }
-  return s;
-}
-
-std::string nestedName(const Model& m, const NestedSite& s, size_t limit) {
-  std::string name = analyses::lifetime::typeOf(m, s);
-  name += " at ";
-  name += joined(analyses::lifetime::nestedFrames(m, s), limit);
-  return name;
-}
-
 // Average bytes, rounded: "12,345".
 std::string bytes(double v) { return v <= 0 ? "0" : num(static_cast<uint64_t>(v + 0.5)); }
-
-const char* countName(Phase p) {
-  switch (p) {
-    case Phase::Lag:
-      return "lagged";
-    case Phase::Use:
-      return "used";
-    case Phase::Drag:
-      return "dragged";
-    case Phase::Void:
-      return "void";
-  }
-  return "";
-}
 
 void writePrecision(std::ostream& out, const Model& m) {
   const auto& pr = m.precision;
@@ -95,9 +60,43 @@ void writeHeader(std::ostream& out, const Model& m) {
   writePrecision(out, m);
 }
 
-void writeTotals(std::ostream& out, const Model& m) {
-  const Stats& t = m.totals;
-  out << "\nTotals (space = bytes x time; time in bytes allocated)\n";
+}  // namespace
+
+namespace lifetime_text {
+
+std::string joined(const std::vector<std::string>& frames, size_t limit) {
+  if (frames.empty()) return "(not recorded)";
+  std::string s;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    if (i > 0) s += " < ";
+    if (limit != 0 && i == limit) return s += "...";
+    s += frames[i];
+  }
+  return s;
+}
+
+std::string nestedName(const Model& m, const NestedSite& s, size_t limit) {
+  std::string name = analyses::lifetime::typeOf(m, s);
+  name += " at ";
+  name += joined(analyses::lifetime::nestedFrames(m, s), limit);
+  return name;
+}
+
+const char* countName(Phase p) {
+  switch (p) {
+    case Phase::Lag:
+      return "lagged";
+    case Phase::Use:
+      return "used";
+    case Phase::Drag:
+      return "dragged";
+    case Phase::Void:
+      return "void";
+  }
+  return "";
+}
+
+void writeStats(std::ostream& out, const Stats& t) {
   out << "  objects      " << num(t.objects) << " (" << num(t.bytes) << " bytes): " << num(t.lagged)
       << " lagged, " << num(t.dragged) << " dragged, " << num(t.voids) << " void\n";
   out << "  total space  " << grouped(t.total) << "\n";
@@ -111,35 +110,84 @@ void writeTotals(std::ostream& out, const Model& m) {
   }
 }
 
-// One table: groups ranked by a phase's space, with their share of all of that space.
-// `what`: the table's title and its last column's title.
-struct Titles {
-  const char* table;
-  const char* column;
-};
+void writeSummary(std::ostream& out, const Model& m) {
+  writeHeader(out, m);
+  out << "\nTotals (space = bytes x time; time in bytes allocated)\n";
+  writeStats(out, m.totals);
+}
 
-template <class G, class NameFn>
-void writeTable(std::ostream& out, const Model& m, Titles what, const std::vector<G>& groups,
-                Phase p, size_t top, NameFn name) {
-  out << "\n" << what.table << " by " << phaseName(p) << " space\n";
-  std::vector<uint32_t> rows = analyses::lifetime::rankBy(groups, p, top);
+std::vector<RankRow> classRows(const Model& m, const std::vector<uint32_t>& indices) {
+  std::vector<RankRow> rows;
+  for (uint32_t i : indices)
+    rows.push_back({m.classes[i].id, &m.classes[i].stats, m.classes[i].name});
+  return rows;
+}
+
+std::vector<RankRow> methodRows(const Model& m, const std::vector<uint32_t>& indices) {
+  std::vector<RankRow> rows;
+  for (uint32_t i : indices)
+    rows.push_back({m.methods[i].id, &m.methods[i].stats, m.methods[i].name});
+  return rows;
+}
+
+std::vector<RankRow> nestedRows(const Model& m, const std::vector<uint32_t>& indices,
+                                size_t frames) {
+  std::vector<RankRow> rows;
+  for (uint32_t i : indices) {
+    const NestedSite& s = m.nested[i];
+    rows.push_back({s.id, &s.stats, nestedName(m, s, frames)});
+  }
+  return rows;
+}
+
+void writeRanking(std::ostream& out, const Model& m, std::string_view title,
+                  std::string_view column, Phase p, const std::vector<RankRow>& rows) {
+  out << title << "\n";
   if (rows.empty()) {
     out << "  (none)\n";
     return;
   }
   char head[128];
-  std::snprintf(head, sizeof head, "  %-6s %26s %7s %10s %10s  %s\n", "id",
-                (std::string(phaseName(p)) + " space").c_str(), "% all", countName(p), "objects",
-                what.column);
-  out << head;
-  for (uint32_t i : rows) {
-    const G& g = groups[i];
+  std::snprintf(head, sizeof head, "  %-6s %26s %7s %10s %10s  ", "id",
+                (std::string(phaseName(p)) + " space").c_str(), "% all", countName(p), "objects");
+  out << head << column << "\n";
+  for (const RankRow& row : rows) {
+    const Stats& s = *row.stats;
     char line[128];
-    std::snprintf(line, sizeof line, "  %-6u %26s %s %10s %10s  ", g.id,
-                  grouped(g.stats[p]).c_str(), percent(g.stats[p], m.totals[p]).c_str(),
-                  num(g.stats.count(p)).c_str(), num(g.stats.objects).c_str());
-    out << line << name(g) << "\n";
+    std::snprintf(line, sizeof line, "  %-6u %26s %s %10s %10s  ", row.id, grouped(s[p]).c_str(),
+                  percent(s[p], m.totals[p]).c_str(), num(s.count(p)).c_str(),
+                  num(s.objects).c_str());
+    out << line << row.name << "\n";
   }
+}
+
+void writeSitePatterns(std::ostream& out, const Model& m, const NestedSite& s, Phase p,
+                       size_t limit, size_t frames) {
+  out << "  nested " << s.id << ": " << nestedName(m, s, frames) << "\n";
+  for (uint32_t pi : analyses::lifetime::rankBy(s.patterns, p, limit)) {
+    const Pattern& pat = s.patterns[pi];
+    out << "    pattern " << pat.id << ": " << grouped(pat.stats[p]) << " " << phaseName(p)
+        << " space (" << percent(pat.stats[p], s.stats[p], false) << " of the site's), "
+        << num(pat.stats.objects) << " objects, " << num(pat.stats.count(p)) << " " << countName(p)
+        << ", e.g. object " << pat.representative << "\n"
+        << "      first get  " << joined(analyses::lifetime::pathFrames(m, pat.firstGet), frames)
+        << "\n"
+        << "      last get   " << joined(analyses::lifetime::pathFrames(m, pat.lastGet), frames)
+        << "\n";
+  }
+}
+
+}  // namespace lifetime_text
+
+namespace {
+
+namespace lt = lifetime_text;
+
+// One table of the report: the top groups by a phase's space.
+void writeTable(std::ostream& out, const Model& m, const char* table, const char* column, Phase p,
+                const std::vector<lt::RankRow>& rows) {
+  out << "\n";
+  lt::writeRanking(out, m, std::string(table) + " by " + phaseName(p) + " space", column, p, rows);
 }
 
 void writePatterns(std::ostream& out, const Model& m, Phase p, const LifetimeTextOptions& o) {
@@ -147,31 +195,17 @@ void writePatterns(std::ostream& out, const Model& m, Phase p, const LifetimeTex
   if (sites.empty()) return;
   out << "\nLifetime patterns (first get, last get) of the top nested sites by " << phaseName(p)
       << "\n";
-  for (uint32_t si : sites) {
-    const NestedSite& s = m.nested[si];
-    out << "  nested " << s.id << ": " << nestedName(m, s, o.frames) << "\n";
-    for (uint32_t pi : analyses::lifetime::rankBy(s.patterns, p, o.patterns)) {
-      const Pattern& pat = s.patterns[pi];
-      out << "    pattern " << pat.id << ": " << grouped(pat.stats[p]) << " " << phaseName(p)
-          << " space (" << percent(pat.stats[p], s.stats[p], false) << " of the site's), "
-          << num(pat.stats.objects) << " objects, " << num(pat.stats.count(p)) << " "
-          << countName(p) << ", e.g. object " << pat.representative << "\n"
-          << "      first get  "
-          << joined(analyses::lifetime::pathFrames(m, pat.firstGet), o.frames) << "\n"
-          << "      last get   " << joined(analyses::lifetime::pathFrames(m, pat.lastGet), o.frames)
-          << "\n";
-    }
-  }
+  for (uint32_t si : sites) lt::writeSitePatterns(out, m, m.nested[si], p, o.patterns, o.frames);
 }
 
 void writeGroups(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
-  auto className = [](const ClassGroup& c) { return c.name; };
-  auto methodName = [](const MethodGroup& g) { return g.name; };
-  auto siteName = [&](const NestedSite& s) { return nestedName(m, s, o.frames); };
+  using analyses::lifetime::rankBy;
   for (Phase p : {Phase::Drag, Phase::Void, Phase::Lag}) {
-    writeTable(out, m, {"Classes", "class"}, m.classes, p, o.top, className);
-    writeTable(out, m, {"Allocation sites", "method"}, m.methods, p, o.top, methodName);
-    writeTable(out, m, {"Nested allocation sites", "type at stack"}, m.nested, p, o.top, siteName);
+    writeTable(out, m, "Classes", "class", p, lt::classRows(m, rankBy(m.classes, p, o.top)));
+    writeTable(out, m, "Allocation sites", "method", p,
+               lt::methodRows(m, rankBy(m.methods, p, o.top)));
+    writeTable(out, m, "Nested allocation sites", "type at stack", p,
+               lt::nestedRows(m, rankBy(m.nested, p, o.top), o.frames));
     if (p != Phase::Void) writePatterns(out, m, p, o);  // void objects have no gets
   }
 }
@@ -196,8 +230,7 @@ void writeHeap(std::ostream& out, const Model& m, size_t rows) {
 }  // namespace
 
 void writeLifetimeText(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
-  writeHeader(out, m);
-  writeTotals(out, m);
+  lifetime_text::writeSummary(out, m);
   writeGroups(out, m, o);
   writeHeap(out, m, o.heapRows);
 }
