@@ -3,6 +3,7 @@
 
 #include "instrument_command.h"
 #include "profile_commands.h"
+#include "shell_command.h"
 
 #ifndef DRAGNET_VERSION
 #define DRAGNET_VERSION "unknown"
@@ -35,6 +36,10 @@ int main(int argc, char** argv) {
   CLI::App* runCmd = dragnet::cli::addRunCommand(app, run);
   dragnet::cli::ReportOptions report;
   CLI::App* reportCmd = dragnet::cli::addReportCommand(app, report);
+  dragnet::cli::ShellCommandOptions shell;
+  CLI::App* shellCmd = dragnet::cli::addShellCommand(app, shell);
+  dragnet::cli::ExportOptions exportOptions;
+  CLI::App* exportCmd = dragnet::cli::addExportCommand(app, exportOptions);
 
   try {
     app.parse(argc, argv);
@@ -44,5 +49,7 @@ int main(int argc, char** argv) {
   if (instrumentCmd->parsed()) return dragnet::cli::runInstrument(instrument);
   if (runCmd->parsed()) return dragnet::cli::runRun(run, argv[0]);
   if (reportCmd->parsed()) return dragnet::cli::runReport(report);
+  if (shellCmd->parsed()) return dragnet::cli::runShell(shell);
+  if (exportCmd->parsed()) return dragnet::cli::runExport(exportOptions);
   return kExitUsage;
 }

@@ -64,9 +64,22 @@ profile::Progress readingProgress(const std::string& path) {
 
 }  // namespace
 
+bool readProfileFile(const std::string& path, profile::Profile& p) {
+  std::string error;
+  if (!profile::readProfile(path, p, error, readingProgress(path))) {
+    std::cerr << "dragnet: error: " << error << "\n";
+    return false;
+  }
+  if (!p.truncation.empty()) {
+    std::cerr << "dragnet: warning: " << path << " is incomplete (" << p.truncation
+              << "); reporting what was written before\n";
+  }
+  return true;
+}
+
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
-  CLI::App* cmd = app.add_subcommand(
-      "run", "Run a Java program with the dragnet agent and write its profile");
+  CLI::App* cmd =
+      app.add_subcommand("run", "Run a Java program with the dragnet agent and write its profile");
   cmd->add_option("--mode", o.mode, "What to record: alloc (exact allocations per context)")
       ->check(CLI::IsMember({"alloc"}))
       ->capture_default_str();
@@ -151,15 +164,7 @@ int runReport(const ReportOptions& o) {
     return 2;
   }
   profile::Profile p;
-  std::string error;
-  if (!profile::readProfile(o.input, p, error, readingProgress(o.input))) {
-    std::cerr << "dragnet: error: " << error << "\n";
-    return 1;
-  }
-  if (!p.truncation.empty()) {
-    std::cerr << "dragnet: warning: " << o.input << " is incomplete (" << p.truncation
-              << "); reporting what was written before\n";
-  }
+  if (!readProfileFile(o.input, p)) return 1;
   bool lifetime = analyses::lifetime::isLifetimeProfile(p);
   if (lifetime && o.format != "text" && o.format != "json") {
     std::cerr << "dragnet: error: " << o.format
@@ -192,6 +197,7 @@ int runReport(const ReportOptions& o) {
   } else if (o.format == "html") {
     report::writeHtml(out, m, {o.top});
   } else if (o.format == "pprof") {
+    std::string error;
     if (!report::writePprof(out, m, error)) {
       std::cerr << "dragnet: error: " << error << "\n";
       return 1;

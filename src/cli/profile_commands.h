@@ -5,14 +5,16 @@
 #include <string>
 #include <vector>
 
+#include "profile/reader.h"
+
 namespace dragnet::cli {
 
 struct RunOptions {
   std::string mode = "alloc";
   std::string output;
   bool bytecodes = false;
-  std::string sample;  // sample=SIZE: sampled allocations instead of rewriting
-  std::string agentOptions;  // extra k=v,... passed to the agent as they are
+  std::string sample;                // sample=SIZE: sampled allocations instead of rewriting
+  std::string agentOptions;          // extra k=v,... passed to the agent as they are
   std::vector<std::string> command;  // java and its arguments
 };
 
@@ -24,6 +26,9 @@ struct ReportOptions {
 };
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o);
+// Reads a profile (progress on a terminal); says on stderr why it cannot, or that the
+// profile is incomplete.
+bool readProfileFile(const std::string& path, profile::Profile& p);
 int runRun(const RunOptions& o, const char* argv0);
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o);
 int runReport(const ReportOptions& o);

@@ -1,0 +1,139 @@
+// `dragnet shell FILE` with a command script piped in, and `dragnet export --sqlite`, end to
+// end on the profile of tests/lifetime/lifetime_profile.h (the commands' output is checked
+// in detail in lifetime_shell_test.cpp, the tables in lifetime_sql_test.cpp).
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "lifetime_profile.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// Runs `dragnet ARGS < in > out 2> err` in `dir`; the exit status.
+int dragnet(const fs::path& dir, const std::string& args, const std::string& input = "") {
+  std::ofstream(dir / "in.txt") << input;
+  std::string cmd = "cd '" + dir.string() + "' && '" + std::string(DRAGNET_CLI) + "' " + args +
+                    " < in.txt > out.txt 2> err.txt";
+  int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+fs::path lifetimeFile(const fs::path& dir, const std::map<std::string, std::string>& meta = {}) {
+  fs::path file = dir / "lifetime.dragnet";
+  dragnet::test::writeProfile(dragnet::test::lifetimeProfile(meta), file);
+  return file;
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(ShellCli, PipedScriptRunsUntilExitAndReportsErrorsByLine) {
+  fs::path dir = dragnet::test::testDir();
+  lifetimeFile(dir);
+  std::string script =
+      "# a comment\n"
+      "stat\n"
+      "class app.Point\n"
+      "write ranking.txt\n"
+      "drag class\n"
+      "obj 99\n"
+      "sql SELECT COUNT(*) AS n, SUM(drag_space) AS drag FROM objects\n"
+      "exit\n"
+      "stat\n";
+  EXPECT_EQ(dragnet(dir, "shell lifetime.dragnet", script), 1);  // obj 99 failed
+  EXPECT_EQ(slurp(dir / "err.txt"), "dragnet shell: line 6: no object 99\n");
+  std::string out = slurp(dir / "out.txt");
+  // No banner and no prompts from a pipe; nothing after exit.
+  EXPECT_EQ(out.rfind("dragnet lifetime profile (pid 4711)\n", 0), 0u) << out;
+  EXPECT_EQ(count(out, "dragnet lifetime profile"), 1u) << out;
+  EXPECT_EQ(out.find("dragnet>"), std::string::npos);
+  EXPECT_NE(out.find("\n  total space  104,800\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("\nclass 1: app.Point\n  objects      4 (96 bytes): 2 lagged, 2 dragged, "
+                     "1 void\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\n(output written to ranking.txt)\n"), std::string::npos) << out;
+  EXPECT_TRUE(
+      out.ends_with("(output written to ranking.txt)\n"
+                    "  n   drag\n"
+                    "  -  -----\n"
+                    "  7  46400\n"
+                    "(1 row)\n"))
+      << out;
+  EXPECT_EQ(slurp(dir / "ranking.txt"),
+            "Classes by drag space\n"
+            "  id                     drag space   % all    dragged    objects  class\n"
+            "  1                          24,000  51.72%          2          4  app.Point\n"
+            "  2                          22,400  48.28%          1          1  int[]\n");
+}
+
+TEST(ShellCli, ScriptWithoutErrorsExitsZeroAtEndOfInput) {
+  fs::path dir = dragnet::test::testDir();
+  lifetimeFile(dir);
+  EXPECT_EQ(dragnet(dir, "shell --rows 1 lifetime.dragnet", "lag class\nobj 2\n"), 0);
+  EXPECT_EQ(slurp(dir / "err.txt"), "");
+  std::string out = slurp(dir / "out.txt");
+  EXPECT_EQ(out.rfind("Classes by lag space\n", 0), 0u) << out;
+  EXPECT_NE(out.find("app.Point\n  ... 2 more (@N: N rows, @0: all)\nobject 2: app.Point, 24 "
+                     "bytes\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST(ShellCli, ExportWritesTheTables) {
+  fs::path dir = dragnet::test::testDir();
+  lifetimeFile(dir);
+  ASSERT_EQ(dragnet(dir, "export --sqlite out.db lifetime.dragnet"), 0) << slurp(dir / "err.txt");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2((dir / "out.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db,
+                               "SELECT COUNT(*), SUM(drag_space), (SELECT COUNT(*) FROM patterns) "
+                               "FROM objects",
+                               -1, &st, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int64(st, 0), 7);
+  EXPECT_EQ(sqlite3_column_int64(st, 1), 46400);
+  EXPECT_EQ(sqlite3_column_int64(st, 2), 6);
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+
+  EXPECT_EQ(dragnet(dir, "export lifetime.dragnet"), 2);  // --sqlite is required
+  EXPECT_NE(slurp(dir / "err.txt").find("--sqlite is required"), std::string::npos)
+      << slurp(dir / "err.txt");
+}
+
+TEST(ShellCli, OtherProfilesAreRefused) {
+  fs::path dir = dragnet::test::testDir();
+  lifetimeFile(dir, {{"mode", "alloc"}});
+  EXPECT_EQ(dragnet(dir, "shell lifetime.dragnet", "stat\n"), 2);
+  EXPECT_EQ(slurp(dir / "err.txt"),
+            "dragnet: error: lifetime.dragnet is not a lifetime profile (dragnet shell needs one "
+            "recorded with mode lifetime)\n");
+  EXPECT_EQ(slurp(dir / "out.txt"), "");
+  EXPECT_EQ(dragnet(dir, "export --sqlite x.db lifetime.dragnet"), 2);
+  EXPECT_FALSE(fs::exists(dir / "x.db"));
+  std::ofstream(dir / "garbage.dragnet") << "not a profile";
+  EXPECT_EQ(dragnet(dir, "shell garbage.dragnet"), 1);
+  EXPECT_EQ(slurp(dir / "err.txt").rfind("dragnet: error: ", 0), 0u) << slurp(dir / "err.txt");
+}
+
+}  // namespace
