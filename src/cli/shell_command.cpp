@@ -19,21 +19,20 @@ namespace {
 
 constexpr int kExitUsage = 2;
 
-// Reads the profile at `path` and checks that it is a lifetime profile; false (with the
-// exit status in `status`) when not.
-bool loadLifetimeProfile(const std::string& path, const char* command, profile::Profile& p,
-                         int& status) {
-  if (!readProfileFile(path, p)) {
-    status = 1;
-    return false;
-  }
+// Reads the lifetime profile at `path`, builds its model and runs `use` on it; the exit
+// status of `use`, or (said on stderr) 1 when the profile cannot be read, 2 when it is not
+// a lifetime profile.
+template <class Use>
+int withLifetimeModel(const std::string& path, const char* command, Use use) {
+  profile::Profile p;
+  if (!readProfileFile(path, p)) return 1;
   if (!analyses::lifetime::isLifetimeProfile(p)) {
     std::cerr << "dragnet: error: " << path << " is not a lifetime profile (dragnet " << command
               << " needs one recorded with mode lifetime)\n";
-    status = kExitUsage;
-    return false;
+    return kExitUsage;
   }
-  return true;
+  analyses::lifetime::Model m = analyses::lifetime::buildModel(p);
+  return use(m);
 }
 
 // Commands typed at a terminal: libedit's line editing, with the history of earlier
@@ -114,17 +113,15 @@ CLI::App* addShellCommand(CLI::App& app, ShellCommandOptions& o) {
 }
 
 int runShell(const ShellCommandOptions& o) {
-  profile::Profile p;
-  int status = 0;
-  if (!loadLifetimeProfile(o.input, "shell", p, status)) return status;
-  analyses::lifetime::Model m = analyses::lifetime::buildModel(p);
-  report::LifetimeShell shell(m, std::cout, {.rows = o.rows});
-  if (!::isatty(STDIN_FILENO)) return session(shell, nullptr);
-  std::cout << "dragnet shell: " << o.input << ": " << m.totals.objects << " objects, "
-            << m.classes.size() << " classes, " << m.nested.size()
-            << " nested sites. 'help' lists the commands, 'exit' leaves.\n";
-  Terminal terminal;
-  return session(shell, &terminal);
+  return withLifetimeModel(o.input, "shell", [&](const analyses::lifetime::Model& m) {
+    report::LifetimeShell shell(m, std::cout, {.rows = o.rows});
+    if (!::isatty(STDIN_FILENO)) return session(shell, nullptr);
+    std::cout << "dragnet shell: " << o.input << ": " << m.totals.objects << " objects, "
+              << m.classes.size() << " classes, " << m.nested.size()
+              << " nested sites. 'help' lists the commands, 'exit' leaves.\n";
+    Terminal terminal;
+    return session(shell, &terminal);
+  });
 }
 
 CLI::App* addExportCommand(CLI::App& app, ExportOptions& o) {
@@ -140,16 +137,12 @@ CLI::App* addExportCommand(CLI::App& app, ExportOptions& o) {
 }
 
 int runExport(const ExportOptions& o) {
-  profile::Profile p;
-  int status = 0;
-  if (!loadLifetimeProfile(o.input, "export", p, status)) return status;
-  analyses::lifetime::Model m = analyses::lifetime::buildModel(p);
-  std::string error;
-  if (!report::exportLifetimeSqlite(o.sqlite, m, error)) {
+  return withLifetimeModel(o.input, "export", [&](const analyses::lifetime::Model& m) {
+    std::string error;
+    if (report::exportLifetimeSqlite(o.sqlite, m, error)) return 0;
     std::cerr << "dragnet: error: " << o.sqlite << ": " << error << "\n";
     return 1;
-  }
-  return 0;
+  });
 }
 
 }  // namespace dragnet::cli

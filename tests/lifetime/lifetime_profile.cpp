@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "profile/writer.h"
@@ -144,6 +146,13 @@ fs::path testDir() {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
 }
 
 }  // namespace dragnet::test

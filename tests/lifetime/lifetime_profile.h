@@ -54,4 +54,7 @@ void writeProfile(const profile::Profile& p, const std::filesystem::path& path);
 // A fresh directory for the current test's files: build/tests/lifetime/SUITE.TEST.
 std::filesystem::path testDir();
 
+// A file's bytes ("" when it cannot be read).
+std::string readFile(const std::filesystem::path& path);
+
 }  // namespace dragnet::test

@@ -15,6 +15,7 @@ namespace {
 using dragnet::analyses::lifetime::buildModel;
 using dragnet::analyses::lifetime::Model;
 using dragnet::report::LifetimeShell;
+using dragnet::test::readFile;
 using Status = LifetimeShell::Status;
 
 class Shell : public ::testing::Test {
@@ -43,13 +44,6 @@ class Shell : public ::testing::Test {
   std::ostringstream out_;
   LifetimeShell shell_{model_, out_};
 };
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 TEST_F(Shell, HelpListsEveryCommand) {
   std::string help = run("help");
@@ -306,12 +300,12 @@ TEST_F(Shell, WriteSendsTheNextCommandsOutputToAFile) {
   std::filesystem::path file = dragnet::test::testDir() / "ranking.txt";
   std::string ranking = run("drag class");
   EXPECT_EQ(run("write " + file.string()), "");
-  EXPECT_EQ(slurp(file), "");  // created at once
+  EXPECT_EQ(readFile(file), "");  // created at once
   EXPECT_EQ(run("# a comment does not take the file"), "");
   EXPECT_EQ(run("drag class"), "(output written to " + file.string() + ")\n");
-  EXPECT_EQ(slurp(file), ranking);
+  EXPECT_EQ(readFile(file), ranking);
   EXPECT_EQ(run("drag class"), ranking);  // only the next command went to the file
-  EXPECT_EQ(slurp(file), ranking);
+  EXPECT_EQ(readFile(file), ranking);
   EXPECT_EQ(fail("write"), "usage: write FILE");
   EXPECT_EQ(fail("write /nonexistent-dir/x.txt"),
             "cannot write /nonexistent-dir/x.txt: No such file or directory");

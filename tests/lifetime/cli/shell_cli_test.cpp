@@ -15,12 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using dragnet::test::readFile;
 
 // Runs `dragnet ARGS < in > out 2> err` in `dir`; the exit status.
 int dragnet(const fs::path& dir, const std::string& args, const std::string& input = "") {
@@ -57,8 +52,8 @@ TEST(ShellCli, PipedScriptRunsUntilExitAndReportsErrorsByLine) {
       "exit\n"
       "stat\n";
   EXPECT_EQ(dragnet(dir, "shell lifetime.dragnet", script), 1);  // obj 99 failed
-  EXPECT_EQ(slurp(dir / "err.txt"), "dragnet shell: line 6: no object 99\n");
-  std::string out = slurp(dir / "out.txt");
+  EXPECT_EQ(readFile(dir / "err.txt"), "dragnet shell: line 6: no object 99\n");
+  std::string out = readFile(dir / "out.txt");
   // No banner and no prompts from a pipe; nothing after exit.
   EXPECT_EQ(out.rfind("dragnet lifetime profile (pid 4711)\n", 0), 0u) << out;
   EXPECT_EQ(count(out, "dragnet lifetime profile"), 1u) << out;
@@ -76,7 +71,7 @@ TEST(ShellCli, PipedScriptRunsUntilExitAndReportsErrorsByLine) {
                     "  7  46400\n"
                     "(1 row)\n"))
       << out;
-  EXPECT_EQ(slurp(dir / "ranking.txt"),
+  EXPECT_EQ(readFile(dir / "ranking.txt"),
             "Classes by drag space\n"
             "  id                     drag space   % all    dragged    objects  class\n"
             "  1                          24,000  51.72%          2          4  app.Point\n"
@@ -87,8 +82,8 @@ TEST(ShellCli, ScriptWithoutErrorsExitsZeroAtEndOfInput) {
   fs::path dir = dragnet::test::testDir();
   lifetimeFile(dir);
   EXPECT_EQ(dragnet(dir, "shell --rows 1 lifetime.dragnet", "lag class\nobj 2\n"), 0);
-  EXPECT_EQ(slurp(dir / "err.txt"), "");
-  std::string out = slurp(dir / "out.txt");
+  EXPECT_EQ(readFile(dir / "err.txt"), "");
+  std::string out = readFile(dir / "out.txt");
   EXPECT_EQ(out.rfind("Classes by lag space\n", 0), 0u) << out;
   EXPECT_NE(out.find("app.Point\n  ... 2 more (@N: N rows, @0: all)\nobject 2: app.Point, 24 "
                      "bytes\n"),
@@ -99,7 +94,8 @@ TEST(ShellCli, ScriptWithoutErrorsExitsZeroAtEndOfInput) {
 TEST(ShellCli, ExportWritesTheTables) {
   fs::path dir = dragnet::test::testDir();
   lifetimeFile(dir);
-  ASSERT_EQ(dragnet(dir, "export --sqlite out.db lifetime.dragnet"), 0) << slurp(dir / "err.txt");
+  ASSERT_EQ(dragnet(dir, "export --sqlite out.db lifetime.dragnet"), 0)
+      << readFile(dir / "err.txt");
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open_v2((dir / "out.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
             SQLITE_OK);
@@ -117,23 +113,24 @@ TEST(ShellCli, ExportWritesTheTables) {
   sqlite3_close(db);
 
   EXPECT_EQ(dragnet(dir, "export lifetime.dragnet"), 2);  // --sqlite is required
-  EXPECT_NE(slurp(dir / "err.txt").find("--sqlite is required"), std::string::npos)
-      << slurp(dir / "err.txt");
+  EXPECT_NE(readFile(dir / "err.txt").find("--sqlite is required"), std::string::npos)
+      << readFile(dir / "err.txt");
 }
 
 TEST(ShellCli, OtherProfilesAreRefused) {
   fs::path dir = dragnet::test::testDir();
   lifetimeFile(dir, {{"mode", "alloc"}});
   EXPECT_EQ(dragnet(dir, "shell lifetime.dragnet", "stat\n"), 2);
-  EXPECT_EQ(slurp(dir / "err.txt"),
+  EXPECT_EQ(readFile(dir / "err.txt"),
             "dragnet: error: lifetime.dragnet is not a lifetime profile (dragnet shell needs one "
             "recorded with mode lifetime)\n");
-  EXPECT_EQ(slurp(dir / "out.txt"), "");
+  EXPECT_EQ(readFile(dir / "out.txt"), "");
   EXPECT_EQ(dragnet(dir, "export --sqlite x.db lifetime.dragnet"), 2);
   EXPECT_FALSE(fs::exists(dir / "x.db"));
   std::ofstream(dir / "garbage.dragnet") << "not a profile";
   EXPECT_EQ(dragnet(dir, "shell garbage.dragnet"), 1);
-  EXPECT_EQ(slurp(dir / "err.txt").rfind("dragnet: error: ", 0), 0u) << slurp(dir / "err.txt");
+  EXPECT_EQ(readFile(dir / "err.txt").rfind("dragnet: error: ", 0), 0u)
+      << readFile(dir / "err.txt");
 }
 
 }  // namespace
