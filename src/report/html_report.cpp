@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "report/html_page.h"
 #include "report/sums.h"
-#include "report/templates.h"
 
 namespace dragnet::report {
 
@@ -241,16 +241,6 @@ Json failures(const profile::Profile& p) {
   return rows;
 }
 
-// Writes `text` with the placeholder `name` replaced by `value`; false if it is missing.
-bool fill(std::ostream& out, std::string_view text, std::string_view name, std::string_view value,
-          std::string_view& rest) {
-  size_t at = text.find(name);
-  if (at == std::string_view::npos) return false;
-  out << text.substr(0, at) << value;
-  rest = text.substr(at + name.size());
-  return true;
-}
-
 }  // namespace
 
 std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
@@ -262,35 +252,11 @@ std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
   j["types"] = typeRows(sumByType(m), o.top);
   j["notRewritten"] = failures(*m.profile);
   // Modified UTF-8 from class files may not be valid UTF-8: replace, never throw.
-  std::string text = j.dump(-1, ' ', false, Json::error_handler_t::replace);
-  // Inside <script>, "</script" or "<!--" would end or confuse the element: no '<' at all.
-  std::string safe;
-  safe.reserve(text.size());
-  for (char c : text) {
-    if (c == '<') {
-      safe += "\\u003c";
-    } else {
-      safe += c;
-    }
-  }
-  return safe;
+  return scriptSafe(j.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
 void writeHtml(std::ostream& out, const AllocModel& m, const HtmlOptions& o) {
-  std::string_view page = templateText("alloc.html"), rest;
-  // The placeholders in their order in alloc.html.
-  const std::pair<std::string_view, std::string> parts[] = {
-      {"/*@CSS@*/", std::string(templateText("alloc.css"))},
-      {"@DATA@", htmlData(m, o)},
-      {"/*@SCRIPT@*/", std::string(templateText("alloc.js"))}};
-  for (const auto& [name, value] : parts) {
-    if (!fill(out, page, name, value, rest)) {
-      out << "<!-- dragnet: placeholder " << name << " missing from alloc.html -->";
-      continue;
-    }
-    page = rest;
-  }
-  out << page;
+  writePage(out, "alloc", "dragnet allocation profile", htmlData(m, o));
 }
 
 }  // namespace dragnet::report

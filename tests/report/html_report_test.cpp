@@ -1,20 +1,16 @@
-// The HTML report of the known profile (known_profile.h), rendered by headless Chromium:
-// the test reads back the DOM after the page's script ran (totals, frames drawn, search
-// results, zoom path, table rows) and compares exact numbers. Skipped when no Chromium is
-// installed (scripts/install-deps.sh installs Debian's `chromium`; DRAGNET_CHROMIUM names
-// another binary).
+// The HTML report of the known profile (known_profile.h), rendered by headless Chromium
+// (chromium_dom.h): the test reads back the DOM after the page's script ran (totals, frames
+// drawn, search results, zoom path, table rows) and compares exact numbers. Skipped when no
+// Chromium is installed.
 #include "report/html_report.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "analyses/alloc/aggregate.h"
+#include "chromium_dom.h"
 #include "known_profile.h"
 #include "profile/reader.h"
 #include "report/templates.h"
@@ -24,103 +20,7 @@ using dragnet::test::Variant;
 
 namespace {
 
-std::string findChromium() {
-  if (const char* env = std::getenv("DRAGNET_CHROMIUM"); env && *env) return env;
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
-      fs::path p = fs::path(dir) / name;
-      if (!dir.empty() && ::access(p.c_str(), X_OK) == 0) return p.string();
-    }
-  }
-  return "";
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-std::string decodeEntities(std::string s) {
-  const std::pair<const char*, const char*> entities[] = {
-      {"&lt;", "<"},  {"&gt;", ">"},   {"&quot;", "\""},
-      {"&#39;", "'"}, {"&nbsp;", " "}, {"&amp;", "&"}};  // last: "&amp;lt;" is the text "&lt;"
-  for (const auto& [from, to] : entities) {
-    for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += std::strlen(to)) {
-      s.replace(at, std::strlen(from), to);
-    }
-  }
-  return s;
-}
-
-// The text of the markup `html`: tags removed, entities decoded.
-std::string stripTags(const std::string& html) {
-  std::string out;
-  bool inTag = false;
-  for (char c : html) {
-    if (c == '<') inTag = true;
-    if (!inTag) out += c;
-    if (c == '>') inTag = false;
-  }
-  return decodeEntities(out);
-}
-
-// The inner markup of the element with id `id` (elements of the same tag nested inside are
-// matched up).
-std::string innerHtml(const std::string& dom, const std::string& id) {
-  size_t attr = dom.find("id=\"" + id + "\"");
-  if (attr == std::string::npos) return "[missing #" + id + "]";
-  size_t open = dom.rfind('<', attr);
-  size_t nameEnd = dom.find_first_of(" >", open);
-  std::string tag = dom.substr(open + 1, nameEnd - open - 1);
-  size_t start = dom.find('>', attr) + 1;
-  int depth = 1;
-  for (size_t at = start; at < dom.size(); ++at) {
-    if (dom.compare(at, tag.size() + 2, "</" + tag) == 0 && --depth == 0) {
-      return dom.substr(start, at - start);
-    }
-    if (dom.compare(at, tag.size() + 1, "<" + tag) == 0) ++depth;
-  }
-  return "[unclosed #" + id + "]";
-}
-
-std::string textOf(const std::string& dom, const std::string& id) {
-  return stripTags(innerHtml(dom, id));
-}
-
-// The start tag of the element with id `id`, e.g. to read its attributes.
-std::string tagOf(const std::string& dom, const std::string& id) {
-  size_t attr = dom.find("id=\"" + id + "\"");
-  if (attr == std::string::npos) return "";
-  size_t open = dom.rfind('<', attr);
-  return dom.substr(open, dom.find('>', attr) + 1 - open);
-}
-
-bool pressed(const std::string& dom, const std::string& id) {
-  return tagOf(dom, id).find("aria-pressed=\"true\"") != std::string::npos;
-}
-
-// The body rows of a table, each as its cells' text joined by " | ".
-std::vector<std::string> rowsOf(const std::string& dom, const std::string& id) {
-  std::string body = innerHtml(dom, id);
-  body = body.substr(std::min(body.size(), body.find("<tbody")));
-  std::vector<std::string> rows;
-  for (size_t at = 0; (at = body.find("<tr", at)) != std::string::npos;) {
-    size_t end = body.find("</tr>", at);
-    std::string row, tr = body.substr(at, end - at);
-    for (size_t c = 0; (c = tr.find("<td", c)) != std::string::npos;) {
-      size_t open = tr.find('>', c) + 1, close = tr.find("</td>", open);
-      row += (row.empty() ? "" : " | ") + stripTags(tr.substr(open, close - open));
-      c = close;
-    }
-    rows.push_back(row);
-    at = end;
-  }
-  return rows;
-}
+using namespace dragnet::test;
 
 class HtmlReport : public ::testing::Test {
  protected:
@@ -141,16 +41,7 @@ class HtmlReport : public ::testing::Test {
   // The DOM after the page's script ran, at 1200x900 (every frame of the known profile is
   // wider than the 0.5 px below which the page skips frames).
   std::string render(const fs::path& html, const std::string& hash = "") {
-    std::string chromium = findChromium();
-    if (chromium.empty()) return "";
-    fs::path dom = dir_ / ("dom" + std::to_string(renders_++) + ".html");
-    std::string cmd = "'" + chromium + "' --headless --no-sandbox --disable-gpu " +
-                      "--disable-dev-shm-usage --user-data-dir='" + (dir_ / "chromium").string() +
-                      "' --window-size=1200,900 --dump-dom 'file://" + html.string() +
-                      (hash.empty() ? "" : "#" + hash) + "' > '" + dom.string() + "' 2> '" +
-                      (dir_ / "chromium.log").string() + "'";
-    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n" << slurp(dir_ / "chromium.log");
-    return slurp(dom);
+    return dragnet::test::renderDom(html, dir_, renders_++, hash);
   }
 
   fs::path dir_;
@@ -159,24 +50,18 @@ class HtmlReport : public ::testing::Test {
   dragnet::analyses::alloc::AllocModel model_;
 };
 
-#define REQUIRE_CHROMIUM()                                                              \
-  if (findChromium().empty()) {                                                         \
-    GTEST_SKIP() << "no chromium on PATH (scripts/install-deps.sh installs it; or set " \
-                    "DRAGNET_CHROMIUM)";                                                \
-  }
-
 // Without a browser: the file is self-contained and its data is safe inside <script>.
 TEST_F(HtmlReport, FileIsSelfContainedWithSafeData) {
   std::string page = slurp(write(Variant::Exact));
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
-  for (const char* placeholder : {"/*@CSS@*/", "@DATA@", "/*@SCRIPT@*/"}) {
+  for (const char* placeholder : {"@TITLE@", "/*@CSS@*/", "@BODY@", "@DATA@", "/*@SCRIPT@*/"}) {
     EXPECT_EQ(page.find(placeholder), std::string::npos) << placeholder;
   }
   for (const char* remote : {"http://", "https://", "<link", "src=\""}) {
     EXPECT_EQ(page.find(remote), std::string::npos) << remote;
   }
   // The embedded assets cannot end their own element early.
-  for (const char* asset : {"alloc.css", "alloc.js"}) {
+  for (const char* asset : {"report.css", "report.js", "alloc.css", "alloc.js"}) {
     std::string text(dragnet::report::templateText(asset));
     ASSERT_FALSE(text.empty()) << asset;
     EXPECT_EQ(text.find("</"), std::string::npos) << asset;

@@ -1,8 +1,8 @@
-// dragnet allocation report: the page's script (src/report/templates/alloc.js). Reads the
-// embedded profile data (docs/REPORTS.md), writes the totals and tables, and draws the flame
-// graph on a canvas. Profile strings only ever reach the page through textContent or the
-// canvas, never as markup. State (metric, search, zoom) is kept in the URL hash:
-// #metric=objects&search=Point&zoom=12.
+// dragnet allocation report: the page's script (src/report/templates/alloc.js), after the
+// shared helpers of report.js. Reads the embedded profile data (docs/REPORTS.md), writes the
+// totals and tables, and draws the flame graph on a canvas. Profile strings only ever reach
+// the page through textContent or the canvas, never as markup. State (metric, search, zoom)
+// is kept in the URL hash: #metric=objects&search=Point&zoom=12.
 'use strict';
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
@@ -10,46 +10,19 @@
   const sampled = data.sample !== null && data.sample !== undefined;
   const approx = sampled ? '\u2248 ' : '';
 
-  function el(tag, className, text) {
-    const e = document.createElement(tag);
-    if (className) e.className = className;
-    if (text !== undefined && text !== null) e.textContent = String(text);
-    return e;
-  }
-
-  // 1234567 -> "1,234,567", independent of the browser's locale.
-  function fmt(v) {
-    return String(Math.round(v)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  }
-
-  function pct(part, whole) {
-    return (whole > 0 ? (100 * part) / whole : 0).toFixed(1) + '%';
-  }
-
-  // "1 class", "2 classes".
-  function count(v, one, many) {
-    return fmt(v) + ' ' + (v === 1 ? one : many);
-  }
+  const { el, fmt, pct, count, card, writeHeading, loadHash, saveHash: replaceHash } =
+    dragnetReport;
 
   // ---- header, warnings, totals --------------------------------------------------------
 
   function writeHeader() {
     const t = data.totals;
-    const title = 'Allocation profile' + (data.pid ? ' of pid ' + data.pid : '');
-    $('title').textContent = title;
-    document.title = 'dragnet: ' + title;
+    writeHeading(data, 'Allocation profile');
     const badges = $('badges');
-    badges.appendChild(el('span', 'badge', data.complete ? 'complete' : 'incomplete'));
     if (sampled) badges.appendChild(el('span', 'badge est', 'sampled: estimates'));
     else badges.appendChild(el('span', 'badge', 'exact'));
-    const warnings = $('warnings');
-    if (!data.complete) {
-      const why = data.truncation ? ' (' + data.truncation + ')' : '';
-      warnings.appendChild(el('p', 'warning', 'Incomplete profile: the JVM did not finish ' +
-        'writing it' + why + '. The numbers cover what was written before.'));
-    }
     if (sampled) {
-      warnings.appendChild(el('p', 'warning', 'Sampled profile (sample=' + data.sample +
+      $('warnings').appendChild(el('p', 'warning', 'Sampled profile (sample=' + data.sample +
         '): about one allocation per ' + data.sample + ' bytes was recorded and weighted, so ' +
         'every number here is an estimate.'));
     }
@@ -70,14 +43,7 @@
     }
     const box = $('totals');
     for (const [id, label, value, sub] of cards) {
-      const card = el('div', 'card');
-      card.appendChild(el('div', 'label', label));
-      const v = el('div', 'value', (id === 'threads' || id === 'classes' ? '' : approx) +
-        fmt(value));
-      v.id = 'total-' + id;
-      card.appendChild(v);
-      card.appendChild(el('div', 'sub', sub));
-      box.appendChild(card);
+      card(box, id, label, (id === 'threads' || id === 'classes' ? '' : approx) + fmt(value), sub);
     }
   }
 
@@ -470,17 +436,11 @@
     if (state.metric !== metrics[0]) p.set('metric', state.metric.id);
     if (state.query) p.set('search', state.query);
     if (state.zoom) p.set('zoom', String(state.zoom));
-    const hash = p.toString();
-    if (hash === location.hash.replace(/^#/, '')) return;
-    try {
-      history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);
-    } catch (e) {
-      // Some file:// contexts refuse; the view still works.
-    }
+    replaceHash(p);
   }
 
-  function loadHash() {
-    const p = new URLSearchParams(location.hash.replace(/^#/, ''));
+  function loadState() {
+    const p = loadHash();
     const m = metrics.find((x) => x.id === p.get('metric') && x.enabled);
     if (m) state.metric = m;
     const z = Number(p.get('zoom'));
@@ -539,7 +499,7 @@
   writeTables();
   writeMetricButtons();
   writePruned();
-  const query = loadHash();
+  const query = loadState();
   for (const b of $('metrics').children) {
     b.setAttribute('aria-pressed', b.dataset.id === state.metric.id);
   }

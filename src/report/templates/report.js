@@ -1,0 +1,72 @@
+// dragnet reports: the script helpers both HTML pages share (src/report/templates/report.js).
+// The writer puts it before the page's own script (alloc.js, lifetime.js), which takes them
+// from `dragnetReport`. Profile strings reach the page only as text (textContent), never as
+// markup.
+'use strict';
+const dragnetReport = (function () {
+  function el(tag, className, text) {
+    const e = document.createElement(tag);
+    if (className) e.className = className;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  // 1234567 -> "1,234,567", independent of the browser's locale. From 1e21 on String()
+  // would write an exponent (lifetime spaces get there); BigInt writes every digit.
+  function fmt(v) {
+    const r = Math.round(v);
+    const digits = Math.abs(r) < 1e21 ? String(r) : BigInt(r).toString();
+    return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+
+  function pct(part, whole, digits) {
+    return (whole > 0 ? (100 * part) / whole : 0).toFixed(digits === undefined ? 1 : digits) + '%';
+  }
+
+  // "1 class", "2 classes".
+  function count(v, one, many) {
+    return fmt(v) + ' ' + (v === 1 ? one : many);
+  }
+
+  // A card of the totals row: label, value (its element gets the id 'total-' + id), note.
+  function card(box, id, label, value, sub) {
+    const c = box.appendChild(el('div', 'card'));
+    c.appendChild(el('div', 'label', label));
+    c.appendChild(el('div', 'value', value)).id = 'total-' + id;
+    c.appendChild(el('div', 'sub', sub));
+    return c;
+  }
+
+  // The page's title ("Allocation profile of pid 4711"), the complete/incomplete badge and
+  // the warning for an incomplete profile, from the data's pid, complete and truncation.
+  function writeHeading(data, what) {
+    const title = what + (data.pid ? ' of pid ' + data.pid : '');
+    document.getElementById('title').textContent = title;
+    document.title = 'dragnet: ' + title;
+    const badges = document.getElementById('badges');
+    badges.appendChild(el('span', 'badge', data.complete ? 'complete' : 'incomplete'));
+    if (!data.complete) {
+      const why = data.truncation ? ' (' + data.truncation + ')' : '';
+      document.getElementById('warnings').appendChild(el('p', 'warning', 'Incomplete ' +
+        'profile: the JVM did not finish writing it' + why + '. The numbers cover what was ' +
+        'written before.'));
+    }
+  }
+
+  // The view's state lives in the URL hash (key=value&...), so a view can be bookmarked.
+  function loadHash() {
+    return new URLSearchParams(location.hash.replace(/^#/, ''));
+  }
+
+  function saveHash(params) {
+    const hash = params.toString();
+    if (hash === location.hash.replace(/^#/, '')) return;
+    try {
+      history.replaceState(null, '', hash ? '#' + hash : location.pathname + location.search);
+    } catch (e) {
+      // Some file:// contexts refuse; the view still works.
+    }
+  }
+
+  return { el, fmt, pct, count, card, writeHeading, loadHash, saveHash };
+})();
