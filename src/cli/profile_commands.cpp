@@ -150,7 +150,7 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
   cmd->add_option("FILE", o.input, "The profile")->required()->check(CLI::ExistingFile);
   cmd->add_option("--format,-f", o.format,
                   "text, html (one self-contained file), json, collapsed or pprof (gzipped); "
-                  "lifetime profiles: text or json")
+                  "lifetime profiles: text, json or html")
       ->check(CLI::IsMember({"text", "html", "json", "collapsed", "pprof"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
@@ -166,9 +166,9 @@ int runReport(const ReportOptions& o) {
   profile::Profile p;
   if (!readProfileFile(o.input, p)) return 1;
   bool lifetime = analyses::lifetime::isLifetimeProfile(p);
-  if (lifetime && o.format != "text" && o.format != "json") {
+  if (lifetime && o.format != "text" && o.format != "json" && o.format != "html") {
     std::cerr << "dragnet: error: " << o.format
-              << " is not available for a lifetime profile (use text or json)\n";
+              << " is not available for a lifetime profile (use text, json or html)\n";
     return 2;
   }
   std::ofstream file;
@@ -184,6 +184,8 @@ int runReport(const ReportOptions& o) {
     analyses::lifetime::Model lm = analyses::lifetime::buildModel(p);
     if (o.format == "json") {
       report::writeLifetimeJson(out, lm, {});
+    } else if (o.format == "html") {
+      report::writeLifetimeHtml(out, lm, {.top = o.top});
     } else {
       report::writeLifetimeText(out, lm, {.top = o.top});
     }

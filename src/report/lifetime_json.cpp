@@ -1,6 +1,6 @@
 // The JSON report of a lifetime profile (docs/REPORTS.md, "lifetime json"). Spaces (byte x
 // byte) can exceed 2^64 and are written as doubles.
-#include <nlohmann/json.hpp>
+#include "report/lifetime_json.h"
 
 #include "analyses/lifetime/heap.h"
 #include "report/lifetime_report.h"
@@ -13,12 +13,10 @@ using analyses::lifetime::Phase;
 using analyses::lifetime::phaseName;
 using analyses::lifetime::Stats;
 using analyses::lifetime::toDouble;
-using Json = nlohmann::ordered_json;
+using lifetime_json::Json;
+using lifetime_json::putStats;
 
-namespace {
-
-// The counts and spaces of a group, into `j`.
-void putStats(Json& j, const Stats& s) {
+void lifetime_json::putStats(Json& j, const Stats& s) {
   j["objects"] = s.objects;
   j["lagged"] = s.lagged;
   j["dragged"] = s.dragged;
@@ -30,7 +28,7 @@ void putStats(Json& j, const Stats& s) {
   j["space"] = std::move(space);
 }
 
-Json header(const Model& m) {
+Json lifetime_json::header(const Model& m) {
   Json j;
   j["format"] = "dragnet-lifetime";
   j["version"] = 1;
@@ -51,6 +49,8 @@ Json header(const Model& m) {
   j["totals"] = std::move(totals);
   return j;
 }
+
+namespace {
 
 Json ids(const std::vector<uint32_t>& indices) {
   Json a = Json::array();
@@ -133,7 +133,7 @@ Json gcs(const Model& m) {
 }  // namespace
 
 void writeLifetimeJson(std::ostream& out, const Model& m, const LifetimeJsonOptions& o) {
-  Json j = header(m);
+  Json j = lifetime_json::header(m);
   j["classes"] = classes(m);
   j["methods"] = methods(m);
   j["nested"] = nested(m);

@@ -1,11 +1,14 @@
 // Reports of a lifetime-mode profile (HUP): text (settings and the precision achieved,
 // totals of lag, use, drag and void space, top classes, allocation sites and nested
 // allocation sites by drag, void and lag, the lifetime patterns of the top nested sites,
-// the reachable heap over time) and JSON (every group, docs/REPORTS.md has the schema).
+// the reachable heap over time), JSON (every group, docs/REPORTS.md has the schema) and HTML
+// (one self-contained page: totals, the heap-over-time chart of HUP Fig. 5, sortable tables
+// of classes, allocation sites and nested sites, and the lifetime patterns of a site).
 #pragma once
 
 #include <cstddef>
 #include <ostream>
+#include <string>
 
 #include "analyses/lifetime/aggregate.h"
 
@@ -28,5 +31,18 @@ struct LifetimeJsonOptions {
 
 void writeLifetimeJson(std::ostream& out, const analyses::lifetime::Model& m,
                        const LifetimeJsonOptions& o);
+
+struct LifetimeHtmlOptions {
+  size_t top = 20;            // rows a table shows before "show all"
+  size_t groups = 1000;       // classes, methods and nested sites embedded: the top this many
+                              // by total space and by each phase's space (a union)
+  size_t patterns = 20;       // patterns embedded per nested site, chosen the same way
+  size_t heapBuckets = 1000;  // chart buckets (heapSeries: at most 3 points each)
+};
+
+// The JSON the page embeds (docs/REPORTS.md, "lifetime html"), safe inside <script>.
+std::string lifetimeHtmlData(const analyses::lifetime::Model& m, const LifetimeHtmlOptions& o);
+void writeLifetimeHtml(std::ostream& out, const analyses::lifetime::Model& m,
+                       const LifetimeHtmlOptions& o);
 
 }  // namespace dragnet::report

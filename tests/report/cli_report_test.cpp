@@ -88,7 +88,7 @@ fs::path writeLifetimeProfile(const fs::path& dir) {
   return path;
 }
 
-TEST(ReportCli, LifetimeProfileTextAndJson) {
+TEST(ReportCli, LifetimeProfileTextJsonAndHtml) {
   fs::path dir = dragnet::test::testDir();
   fs::path profile = writeLifetimeProfile(dir);
   fs::path log = dir / "stderr.txt";
@@ -105,9 +105,15 @@ TEST(ReportCli, LifetimeProfileTextAndJson) {
   std::string json = slurp(dir / "r.json");
   EXPECT_NE(json.find("\"format\": \"dragnet-lifetime\""), std::string::npos) << json;
   EXPECT_NE(json.find("\"total\": 24000.0"), std::string::npos) << json;
+  // The lifetime HTML page (its content is checked in tests/lifetime/lifetime_html_test.cpp).
+  ASSERT_EQ(report(profile, "-f html -o '" + (dir / "r.html").string() + "'", log), 0)
+      << slurp(log);
+  std::string html = slurp(dir / "r.html");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_NE(html.find("\"format\":\"dragnet-lifetime-html\""), std::string::npos);
   // The alloc-only formats say so.
-  EXPECT_EQ(report(profile, "-f html -o '" + (dir / "r.html").string() + "'", log), 2);
-  EXPECT_NE(slurp(log).find("html is not available for a lifetime profile"), std::string::npos)
+  EXPECT_EQ(report(profile, "-f pprof -o '" + (dir / "r.pb.gz").string() + "'", log), 2);
+  EXPECT_NE(slurp(log).find("pprof is not available for a lifetime profile"), std::string::npos)
       << slurp(log);
 }
 

@@ -1,0 +1,560 @@
+// dragnet lifetime report: the page's script (src/report/templates/lifetime.js), after the
+// shared helpers of report.js. Reads the embedded data (docs/REPORTS.md, "lifetime html"),
+// whose numbers the report writer took from the same model as the text report; this script
+// only formats, sorts and draws them: the totals, the reachable heap over time as stacked
+// areas (HUP Fig. 5), the sortable tables and the selected group's nested sites or lifetime
+// patterns. State is kept in the URL hash: #rank=void&sel=nested:3&gcs=0.
+'use strict';
+(function () {
+  const data = JSON.parse(document.getElementById('profile-data').textContent);
+  const $ = (id) => document.getElementById(id);
+  const { el, fmt, pct, count, card, writeHeading, loadHash, saveHash } = dragnetReport;
+  const T = data.totals;
+  const PHASES = ['lag', 'use', 'drag', 'void'];
+  const NAMES = { lag: 'lag', use: 'in use', drag: 'drag', void: 'void', total: 'total' };
+  const SVG = 'http://www.w3.org/2000/svg';
+  const KB = 1024;
+  const MB = 1024 * 1024;
+  const state = { rank: 'drag', sel: null, gcs: true, sort: {}, all: {} };
+
+  const frames = (ids) => ids.map((i) => data.strings[i]);
+  // Innermost first, "a < b < c", cut after 4 frames as in the text report.
+  function joined(ids) {
+    if (ids.length === 0) return '(not recorded)';
+    const f = frames(ids);
+    return f.length > 4 ? f.slice(0, 4).join(' < ') + ' < ...' : f.join(' < ');
+  }
+  const siteName = (s) => s.type + ' at ' + joined(s.frames);
+  // Spaces of real runs have 16 to 20 digits, too wide for tables and cards: from 10^7 on
+  // they show 3 significant digits ("1.52e18"), the exact value on hover (title).
+  const spaceText = (v) => (v < 1e7 ? fmt(v) : v.toExponential(2).replace('e+', 'e'));
+  function setSpace(e, v) {
+    e.textContent = spaceText(v);
+    if (v >= 1e7) e.title = fmt(v);
+    return e;
+  }
+  const share = (part, whole) => pct(part, whole, 2);
+  // Exact bytes when small, else KB or MB (1 MB = 2^20 bytes) with the exact value.
+  function bytes(v) {
+    if (v >= 2 * MB) return (v / MB).toFixed(2) + ' MB (' + fmt(v) + ' bytes)';
+    if (v >= 2 * KB) return (v / KB).toFixed(2) + ' KB (' + fmt(v) + ' bytes)';
+    return fmt(v) + ' bytes';
+  }
+
+  // ---- header, totals, settings ----------------------------------------------------------
+
+  function writeHeader() {
+    writeHeading(data, 'Lifetime profile');
+    if (data.stacks === 'off') {
+      $('warnings').appendChild(el('p', 'warning', 'Recorded with stacks=off: the places of ' +
+        'uses are not known, so every nested site has one lifetime pattern.'));
+    }
+  }
+
+  function writeTotals() {
+    const box = $('totals');
+    card(box, 'space', 'Total space', '', count(T.objects, 'object', 'objects') + ', ' +
+      fmt(T.bytes) + ' bytes');
+    setSpace($('total-space'), T.space.total);
+    for (const p of ['drag', 'void', 'lag', 'use']) {
+      const sub = card(box, p, NAMES[p], share(T.space[p], T.space.total), '')
+        .querySelector('.sub');
+      setSpace(sub.appendChild(el('span')), T.space[p]);
+      sub.appendChild(document.createTextNode(' ' + NAMES[p] + ' space'));
+    }
+    card(box, 'objects', 'Objects', fmt(T.objects), fmt(T.lagged) + ' lagged, ' +
+      fmt(T.dragged) + ' dragged, ' + fmt(T.void) + ' void');
+    // HUP's sentence, with the same percentages as the text report (computed by dragnet).
+    const s = $('summary');
+    const part = (p, text) => {
+      s.appendChild(el('b', '', T.percent[p].toFixed(2) + '%')).id = 'pct-' + p;
+      s.appendChild(document.createTextNode(text));
+    };
+    part('drag', ' of the total space is drag, ');
+    part('lag', ' is lag, ');
+    part('void', ' is void and ');
+    part('use', ' is in use.');
+  }
+
+  function writeSettings() {
+    const st = data.settings;
+    const pr = data.precision;
+    const rows = [
+      ['time', fmt(data.endTime) + ' bytes allocated (time is bytes allocated)'],
+      ['gc interval', (st.gcInterval ? fmt(st.gcInterval) + ' bytes' : 'not recorded') + '; ' +
+        count(pr.gcs, 'GC', 'GCs') + ', ' + fmt(pr.forcedGcs) + ' forced'],
+      ['use epoch', fmt(st.useEpoch) + ' bytes (a last use counts until the end of its epoch)'],
+      ['stack', (st.stack ? count(st.stack, 'frame', 'frames') : 'unlimited') +
+        ' per nested allocation site'],
+      ['precision', 'deaths known to within ' + fmt(pr.maxGap) + ' bytes (largest gap), ' +
+        fmt(pr.meanGap) + ' on average, over ' + count(pr.freed, 'freed object',
+        'freed objects') + '; ' + count(pr.aliveAtEnd, 'object', 'objects') +
+        ' alive at the end (they die at the end time)'],
+    ];
+    kvTable($('settings'), rows);
+    kvTable($('meta'), Object.keys(data.meta).sort().map((k) => [k, data.meta[k]]));
+  }
+
+  function kvTable(t, rows) {
+    const body = t.appendChild(el('tbody'));
+    for (const [k, v] of rows) {
+      const tr = body.appendChild(el('tr'));
+      tr.appendChild(el('td', '', k));
+      tr.appendChild(el('td', '', v));
+    }
+  }
+
+  // ---- the heap over time (HUP Fig. 5) --------------------------------------------------
+
+  const H = data.heap;
+  const STACKED = ['use', 'lag', 'drag', 'void'];  // bottom to top
+  const column = (p) => 1 + H.phases.indexOf(p);    // in a point [time, lag, use, drag, void]
+
+  function svg(parent, tag, attrs, text) {
+    const e = document.createElementNS(SVG, tag);
+    for (const k of Object.keys(attrs)) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return parent.appendChild(e);
+  }
+
+  // The unit of an axis: MB (2^20 bytes) as HUP's chart, or KB or bytes for small runs.
+  function unitOf(max) {
+    if (max >= 2 * MB) return { div: MB, name: 'MB' };
+    if (max >= 2 * KB) return { div: KB, name: 'KB' };
+    return { div: 1, name: 'bytes' };
+  }
+
+  // Round tick values from 0 up to max (in the unit), about n of them.
+  function ticks(max, n) {
+    if (!(max > 0)) return [0];
+    const raw = max / n;
+    const mag = Math.pow(10, Math.floor(Math.log10(raw)));
+    const step = [1, 2, 5, 10].map((k) => k * mag).find((s) => s >= raw);
+    const out = [];
+    for (let v = 0; v <= max + 1e-9 * max; v += step) out.push(Number(v.toPrecision(12)));
+    return out;
+  }
+
+  // The stacked step areas: a point's values hold until the next point.
+  function areaPath(xs, lower, upper) {
+    const r = (v) => Math.round(v * 10) / 10;
+    const n = xs.length;
+    let d = 'M' + r(xs[0]) + ' ' + r(upper[0]);
+    for (let i = 1; i < n; i++) d += 'H' + r(xs[i]) + 'V' + r(upper[i]);
+    d += 'V' + r(lower[n - 1]);
+    for (let i = n - 2; i >= 0; i--) d += 'V' + r(lower[i]) + 'H' + r(xs[i]);
+    return d + 'Z';
+  }
+
+  function drawAxes(g, box, xu, yu) {
+    for (const v of ticks(box.yMax / yu.div, 5)) {
+      const y = box.y(v * yu.div);
+      svg(g, 'line', { class: 'grid', x1: box.left, x2: box.right, y1: y, y2: y });
+      svg(g, 'text', { x: box.left - 6, y: y + 4, 'text-anchor': 'end' }, fmtTick(v));
+    }
+    for (const v of ticks(box.xMax / xu.div, 8)) {
+      const x = box.x(v * xu.div);
+      svg(g, 'line', { class: 'axis', x1: x, x2: x, y1: box.bottom, y2: box.bottom + 4 });
+      svg(g, 'text', { x: x, y: box.bottom + 16, 'text-anchor': 'middle' }, fmtTick(v));
+    }
+    svg(g, 'line', { class: 'axis', x1: box.left, x2: box.right, y1: box.bottom, y2: box.bottom });
+    svg(g, 'line', { class: 'axis', x1: box.left, x2: box.left, y1: box.top, y2: box.bottom });
+    svg(g, 'text', { class: 'axis-title', x: (box.left + box.right) / 2, y: box.bottom + 34,
+      'text-anchor': 'middle', id: 'chart-x-title' }, 'Allocation time (' + xu.name + ')');
+    const my = (box.top + box.bottom) / 2;
+    svg(g, 'text', { class: 'axis-title', x: 14, y: my, 'text-anchor': 'middle',
+      transform: 'rotate(-90 14 ' + my + ')', id: 'chart-y-title' }, 'Heap (' + yu.name + ')');
+  }
+
+  function fmtTick(v) {
+    return Number.isInteger(v) ? fmt(v) : String(v);
+  }
+
+  function drawSeries(g, box) {
+    const pts = H.points;
+    const xs = pts.map((p) => box.x(p[0]));
+    let lower = pts.map(() => 0);
+    for (const phase of STACKED) {
+      const c = column(phase);
+      const upper = pts.map((p, i) => lower[i] + p[c]);
+      svg(g, 'path', { class: 'series ' + phase, 'data-phase': phase,
+        d: areaPath(xs, lower.map(box.y), upper.map(box.y)) });
+      lower = upper;
+    }
+  }
+
+  function drawMarks(g, box) {
+    const marks = svg(g, 'g', { id: 'chart-gcs' });
+    marks.style.display = state.gcs ? '' : 'none';
+    for (const [time, forced] of H.gcs) {
+      if (!forced) continue;
+      const x = box.x(time);
+      svg(marks, 'line', { class: 'gc-mark', x1: x, x2: x, y1: box.bottom - 8, y2: box.bottom });
+    }
+    const y = box.y(H.peak);
+    svg(g, 'line', { class: 'peak', x1: box.left, x2: box.right, y1: y, y2: y });
+    const px = box.x(H.peakTime);
+    const right = px > (box.left + box.right) / 2;
+    svg(g, 'text', { class: 'peak-label', id: 'chart-peak', x: px + (right ? -6 : 6), y: y - 4,
+      'text-anchor': right ? 'end' : 'start' }, 'peak ' + bytes(H.peak));
+  }
+
+  // The readout of point i: its time and each phase's reachable bytes.
+  function readout(i, prefix) {
+    const p = H.points[i];
+    let total = 0;
+    const parts = STACKED.map((phase) => {
+      total += p[column(phase)];
+      return NAMES[phase] + ' ' + fmt(p[column(phase)]);
+    });
+    $('chart-readout').textContent = prefix + 'at ' + fmt(p[0]) + ' bytes allocated: ' +
+      bytes(total) + ' reachable (' + parts.join(', ') + ')';
+  }
+
+  // The point whose values hold at time t: the last one at or before it.
+  function pointAt(t) {
+    let lo = 0;
+    let hi = H.points.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (H.points[mid][0] <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  function wireHover(g, box) {
+    const guide = svg(g, 'line', { class: 'guide', y1: box.top, y2: box.bottom,
+      visibility: 'hidden' });
+    const overlay = svg(g, 'rect', { class: 'overlay', x: box.left, y: box.top,
+      width: box.right - box.left, height: box.bottom - box.top });
+    const peakIndex = H.points.findIndex((p) => p[0] === H.peakTime);
+    const rest = () => readout(peakIndex, 'Peak ');
+    overlay.addEventListener('mousemove', (ev) => {
+      const rect = overlay.getBoundingClientRect();
+      const t = ((ev.clientX - rect.left) / rect.width) * box.xMax;
+      const i = pointAt(t);
+      const x = box.x(Math.max(t, H.points[i][0]));
+      guide.setAttribute('x1', x);
+      guide.setAttribute('x2', x);
+      guide.setAttribute('visibility', 'visible');
+      readout(i, '');
+    });
+    overlay.addEventListener('mouseleave', () => {
+      guide.setAttribute('visibility', 'hidden');
+      rest();
+    });
+    rest();
+  }
+
+  function drawChart() {
+    const wrap = $('chart-wrap');
+    wrap.replaceChildren();
+    if (H.points.length === 0) {
+      wrap.appendChild(el('p', 'empty', 'No time has passed: there is nothing to draw.'));
+      return;
+    }
+    const width = Math.max(360, wrap.clientWidth);
+    const height = 340;
+    const box = { left: 78, right: width - 16, top: 18, bottom: height - 46,
+      xMax: Math.max(1, data.endTime), yMax: Math.max(1, H.peak) };
+    box.x = (t) => box.left + (t / box.xMax) * (box.right - box.left);
+    box.y = (b) => box.bottom - (b / box.yMax) * (box.bottom - box.top);
+    const root = svg(wrap, 'svg', { id: 'chart', width: width, height: height,
+      viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'Reachable heap over time',
+      'data-ymax': H.peak, 'data-xmax': data.endTime, 'data-series': STACKED.length,
+      'data-points': H.points.length });
+    drawAxes(root, box, unitOf(box.xMax), unitOf(box.yMax));
+    drawSeries(root, box);
+    drawMarks(root, box);
+    wireHover(root, box);
+  }
+
+  function writeChartFrame() {
+    const legend = $('chart-legend');
+    for (const phase of STACKED.slice().reverse()) {
+      legend.appendChild(el('i', 'sw ' + phase));
+      legend.appendChild(document.createTextNode(NAMES[phase]));
+    }
+    legend.appendChild(el('i', 'sw gc'));
+    legend.appendChild(document.createTextNode('forced GC'));
+    const forced = H.gcs.filter((g) => g[1]).length;
+    $('chart-note').textContent = 'Reachable bytes by phase, stacked (in use at the bottom, ' +
+      'then lag, drag and void). ' + count(H.points.length, 'point', 'points') + ': the ' +
+      'start, highest and lowest instant of each of ' + fmt(H.buckets) + ' equal intervals ' +
+      '(fewer for a short run), so the peak is exact; ' +
+      count(forced, 'forced GC', 'forced GCs') + '.';
+    const box = $('show-gcs');
+    box.checked = state.gcs;
+    box.addEventListener('change', () => {
+      state.gcs = box.checked;
+      $('chart-gcs').style.display = state.gcs ? '' : 'none';
+      save();
+    });
+  }
+
+  // ---- tables ---------------------------------------------------------------------------
+
+  const SPACES = ['lag', 'use', 'drag', 'void', 'total'];
+  // [id, title, value of a group]; spaces also show their share of `whole`.
+  function columns(nameTitle, nameOf) {
+    return [
+      ['id', 'Id', (g) => g.id],
+      ['name', nameTitle, nameOf],
+      ['objects', 'Objects', (g) => g.objects],
+      ['lagged', 'Lagged', (g) => g.lagged],
+      ['dragged', 'Dragged', (g) => g.dragged],
+      ['voids', 'Void objects', (g) => g.void],
+    ].concat(SPACES.map((p) => [p, (p === 'use' ? 'In use' : NAMES[p][0].toUpperCase() +
+      NAMES[p].slice(1)) + ' space', (g) => g.space[p]]));
+  }
+
+  function sorted(rows, cols, sort) {
+    const get = cols.find((c) => c[0] === sort.key)[2];
+    const dir = sort.desc ? -1 : 1;
+    return rows.slice().sort((a, b) => {
+      const x = get(a);
+      const y = get(b);
+      if (x !== y) return (x < y ? -1 : 1) * dir;
+      return a.id - b.id;
+    });
+  }
+
+  // A sortable table of groups: `whole` is the stats the percentages are shares of, `pick`
+  // the kind and id a row click selects (null: rows are not clickable).
+  function groupTable(id, rows, cols, whole, pick) {
+    const t = $(id);
+    t.replaceChildren();
+    const sort = state.sort[id] || { key: state.rank, desc: true };
+    const head = t.appendChild(el('thead')).appendChild(el('tr'));
+    for (const [key, title] of cols) {
+      const th = head.appendChild(el('th', key === 'name' ? 'sortable' : 'num sortable', title));
+      th.dataset.key = key;
+      if (key === sort.key) th.classList.add('sorted', sort.desc ? 'desc' : 'asc');
+      th.addEventListener('click', () => {
+        const same = sort.key === key;
+        state.sort[id] = { key, desc: same ? !sort.desc : key !== 'name' && key !== 'id' };
+        groupTable(id, rows, cols, whole, pick);
+      });
+    }
+    const body = t.appendChild(el('tbody'));
+    const all = sorted(rows, cols, sort);
+    const shown = state.all[id] ? all : all.slice(0, data.top);
+    if (all.length === 0) {
+      body.appendChild(el('tr')).appendChild(el('td', 'empty', 'none')).colSpan = cols.length;
+    }
+    for (const g of shown) body.appendChild(groupRow(g, cols, whole, pick));
+    moreButton(t, id, all.length, shown.length, () => groupTable(id, rows, cols, whole, pick));
+  }
+
+  function groupRow(g, cols, whole, pick) {
+    const tr = el('tr');
+    for (const [key, , get] of cols) {
+      if (key === 'name') {
+        tr.appendChild(el('td', 'code', get(g)));
+      } else if (SPACES.includes(key)) {
+        const td = tr.appendChild(el('td', 'num'));
+        setSpace(td.appendChild(el('span')), get(g));
+        td.appendChild(el('span', 'pct', ' ' + share(get(g), whole.space[key])));
+      } else {
+        tr.appendChild(el('td', 'num', fmt(get(g))));
+      }
+    }
+    if (pick) {
+      const [kind, id] = pick(g);
+      tr.className = 'clickable';
+      if (state.sel && state.sel.kind === kind && state.sel.id === id) tr.classList.add('selected');
+      tr.addEventListener('click', () => select(kind, id));
+    }
+    return tr;
+  }
+
+  // "Show all N" below a cut table (in its caption).
+  function moreButton(t, id, total, shown, redraw) {
+    if (total <= data.top) return;
+    const cap = t.insertBefore(el('caption', 'note', 'Showing ' + fmt(shown) + ' of ' +
+      fmt(total) + ' rows. '), t.firstChild);
+    const label = state.all[id] ? 'Show fewer' : 'Show all';
+    const b = cap.appendChild(el('button', 'button small', label));
+    b.type = 'button';
+    b.addEventListener('click', () => {
+      state.all[id] = !state.all[id];
+      redraw();
+    });
+  }
+
+  const byId = (list) => new Map(list.map((g) => [g.id, g]));
+  const classes = byId(data.classes);
+  const methods = byId(data.methods);
+  const nested = byId(data.nested);
+  const CLASS_COLS = columns('Class', (g) => g.name);
+  const METHOD_COLS = columns('Method', (g) => g.name);
+  const NESTED_COLS = columns('Type at stack', siteName);
+  const PATTERN_COLS = columns('First get / last get', (p) => joined(p.firstGet) + '  \u2192  ' +
+    joined(p.lastGet));
+
+  function writeTables() {
+    groupTable('classes', data.classes, CLASS_COLS, T, (g) => ['class', g.id]);
+    groupTable('methods', data.methods, METHOD_COLS, T, (g) => ['method', g.id]);
+    groupTable('nested', data.nested, NESTED_COLS, T, (g) => ['nested', g.id]);
+    const c = data.counts;
+    const note = (id, n, total, what) => {
+      $(id).textContent = n === total ? count(total, what[0], what[1]) + '.'
+        : fmt(n) + ' of ' + count(total, what[0], what[1]) + ' embedded: the top ' +
+          fmt(data.groupLimit) + ' by total space and by each phase\u2019s space.';
+    };
+    note('classes-note', data.classes.length, c.classes, ['class', 'classes']);
+    note('methods-note', data.methods.length, c.methods, ['allocation site', 'allocation sites']);
+    note('nested-note', data.nested.length, c.nested, ['nested allocation site',
+      'nested allocation sites']);
+  }
+
+  // ---- the selected group ---------------------------------------------------------------
+
+  function select(kind, id) {
+    state.sel = { kind, id };
+    render();
+    $('detail').scrollIntoView({ block: 'nearest' });
+  }
+
+  function statsLine(g, whole, of) {
+    const parts = PHASES.filter((p) => g.space[p] > 0).map((p) => spaceText(g.space[p]) + ' ' +
+      NAMES[p] + ' (' + share(g.space[p], whole.space[p]) + ' of ' + of + ')');
+    return count(g.objects, 'object', 'objects') + ' (' + fmt(g.bytes) + ' bytes): ' +
+      fmt(g.lagged) + ' lagged, ' + fmt(g.dragged) + ' dragged, ' + fmt(g.void) + ' void; ' +
+      (parts.length ? parts.join(', ') + '; ' : '') + 'total space ' + spaceText(g.space.total);
+  }
+
+  // A stack as a list, innermost frame first.
+  function fillStack(ol, ids) {
+    ol.replaceChildren();
+    ol.className = ids.length ? 'stack' : 'stack none';
+    if (ids.length === 0) ol.appendChild(el('li', '', 'not recorded'));
+    for (const f of frames(ids)) ol.appendChild(el('li', '', f));
+    return ol;
+  }
+
+  function showDetail() {
+    const sel = state.sel;
+    const maps = { class: classes, method: methods, nested: nested };
+    const g = sel && maps[sel.kind] ? maps[sel.kind].get(sel.id) : undefined;
+    $('detail').hidden = !g;
+    if (!g) return;
+    const isSite = sel.kind === 'nested';
+    const titles = { class: 'Class ', method: 'Allocation site ',
+      nested: 'Nested allocation site ' };
+    $('detail-title').textContent = titles[sel.kind] + g.id + ': ' + (isSite ? g.type : g.name);
+    $('detail-summary').textContent = statsLine(g, T, 'all');
+    fillStack($('detail-frames'), isSite ? g.frames : []).hidden = !isSite;
+    $('detail-nested-title').hidden = isSite;
+    $('detail-nested').hidden = isSite;
+    $('detail-patterns-title').hidden = !isSite;
+    $('detail-patterns').hidden = !isSite;
+    if (isSite) {
+      showPatterns(g);
+    } else {
+      const rows = g.nested.map((id) => nested.get(id));
+      $('detail-nested-title').textContent = 'Nested allocation sites (' + fmt(g.nestedCount) +
+        (rows.length < g.nestedCount ? ', ' + fmt(rows.length) + ' embedded' : '') + ')';
+      groupTable('detail-nested', rows, NESTED_COLS, T, (s) => ['nested', s.id]);
+    }
+  }
+
+  function showPatterns(site) {
+    $('detail-patterns-title').textContent = 'Lifetime patterns (first get, last get): ' +
+      fmt(site.patternCount) + (site.patterns.length < site.patternCount ? ', ' +
+        fmt(site.patterns.length) + ' embedded' : '') + '; percentages of the site\u2019s';
+    const box = $('detail-patterns');
+    box.replaceChildren();
+    const t = box.appendChild(el('table', 'data'));
+    t.id = 'detail-pattern-table';
+    groupTable('detail-pattern-table', site.patterns, PATTERN_COLS, site, null);
+    const rank = { key: state.rank, desc: true };
+    for (const p of sorted(site.patterns, PATTERN_COLS, rank)) {
+      box.appendChild(patternBlock(p, site));
+    }
+  }
+
+  const when = (t) => (t === null ? '\u2013' : fmt(t));
+
+  function patternBlock(p, site) {
+    const div = el('div', 'pattern');
+    div.id = 'pattern-' + p.id;
+    div.appendChild(el('h4', '', 'Pattern ' + p.id + ': ' + statsLine(p, site, 'the site\u2019s')));
+    let cols = div.appendChild(el('div', 'cols'));
+    const part = (label, ids) => {
+      const d = cols.appendChild(el('div'));
+      d.appendChild(el('div', 'label', label));
+      fillStack(d.appendChild(el('ol')), ids);
+    };
+    part('First get', p.firstGet);
+    part('Last get', p.lastGet);
+    const r = p.representative;
+    if (!r) return div;
+    div.appendChild(el('div', 'label', 'For example object ' + r.id + ' (' + fmt(r.size) +
+      ' bytes): allocated at ' + fmt(r.alloc) + ', first get ' + when(r.firstGet) +
+      ', last get ' + when(r.lastGet) + ', first put ' + when(r.firstPut) + ', last put ' +
+      when(r.lastPut) + ', dead at ' + fmt(r.death) + (r.deathGc ? ' (GC ' + r.deathGc + ')'
+        : ' (alive at the end)')));
+    if (r.firstPut !== null) {
+      cols = div.appendChild(el('div', 'cols'));
+      part('Its first put', r.firstPutAt);
+      part('Its last put', r.lastPutAt);
+    }
+    return div;
+  }
+
+  // ---- ranking, state -------------------------------------------------------------------
+
+  function writeRankButtons() {
+    for (const p of ['drag', 'void', 'lag', 'use', 'total']) {
+      const b = $('rank').appendChild(el('button', '', NAMES[p]));
+      b.type = 'button';
+      b.id = 'rank-' + p;
+      b.addEventListener('click', () => {
+        state.rank = p;
+        state.sort = {};
+        render();
+      });
+    }
+  }
+
+  function save() {
+    const p = new URLSearchParams();
+    if (state.rank !== 'drag') p.set('rank', state.rank);
+    if (state.sel) p.set('sel', state.sel.kind + ':' + state.sel.id);
+    if (!state.gcs) p.set('gcs', '0');
+    saveHash(p);
+  }
+
+  function load() {
+    const p = loadHash();
+    if (SPACES.includes(p.get('rank'))) state.rank = p.get('rank');
+    const sel = /^(class|method|nested):(\d+)$/.exec(p.get('sel') || '');
+    if (sel) state.sel = { kind: sel[1], id: Number(sel[2]) };
+    state.gcs = p.get('gcs') !== '0';
+  }
+
+  function render() {
+    for (const b of $('rank').children) {
+      b.setAttribute('aria-pressed', b.id === 'rank-' + state.rank);
+    }
+    writeTables();
+    showDetail();
+    save();
+  }
+
+  load();
+  writeHeader();
+  writeTotals();
+  writeSettings();
+  writeChartFrame();
+  drawChart();
+  writeRankButtons();
+  render();
+  let resize = 0;
+  window.addEventListener('resize', () => {
+    clearTimeout(resize);
+    resize = setTimeout(drawChart, 100);
+  });
+})();

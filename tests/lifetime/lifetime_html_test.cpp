@@ -1,0 +1,259 @@
+// The HTML report of the lifetime profile in lifetime_profile.h, written to a file with the
+// profile Writer and read back, then rendered by headless Chromium (chromium_dom.h): the
+// test reads the DOM after the page's script ran and compares the hand-computed numbers
+// (totals and their shares, the drag ranking, the chart's series and peak, a selected
+// site's patterns). The browser tests are skipped when no Chromium is installed.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../report/chromium_dom.h"
+#include "lifetime_profile.h"
+#include "report/lifetime_report.h"
+#include "report/templates.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using dragnet::test::innerHtml;
+using dragnet::test::renderDom;
+using dragnet::test::rowsOf;
+using dragnet::test::slurp;
+using dragnet::test::tagOf;
+using dragnet::test::textOf;
+
+class LifetimeHtml : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = dragnet::test::testDir();
+    read(dragnet::test::lifetimeProfile());
+  }
+
+  // Writes `p` with the profile Writer and reads it back into the model.
+  void read(const dragnet::profile::Profile& p) {
+    fs::path path = dir_ / "lifetime.dragnet";
+    dragnet::test::writeProfile(p, path);
+    std::string error;
+    profile_ = {};
+    ASSERT_TRUE(dragnet::profile::readProfile(path.string(), profile_, error)) << error;
+    model_ = dragnet::analyses::lifetime::buildModel(profile_);
+  }
+
+  fs::path write(const dragnet::report::LifetimeHtmlOptions& o = {}) {
+    fs::path html = dir_ / "lifetime.html";
+    std::ofstream out(html, std::ios::binary);
+    dragnet::report::writeLifetimeHtml(out, model_, o);
+    return html;
+  }
+
+  nlohmann::json data(const dragnet::report::LifetimeHtmlOptions& o = {}) {
+    return nlohmann::json::parse(dragnet::report::lifetimeHtmlData(model_, o));
+  }
+
+  std::string render(const std::string& hash = "") {
+    return renderDom(write(), dir_, renders_++, hash);
+  }
+
+  fs::path dir_;
+  int renders_ = 0;
+  dragnet::profile::Profile profile_;
+  dragnet::analyses::lifetime::Model model_;
+};
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = 0; (at = text.find(what, at)) != std::string::npos; at += what.size()) ++n;
+  return n;
+}
+
+// Without a browser: one file, nothing loaded from elsewhere, the data embedded once.
+TEST_F(LifetimeHtml, FileIsSelfContainedWithTheModelsNumbers) {
+  std::string page = slurp(write());
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
+  for (const char* placeholder : {"@TITLE@", "/*@CSS@*/", "@BODY@", "@DATA@", "/*@SCRIPT@*/"}) {
+    EXPECT_EQ(page.find(placeholder), std::string::npos) << placeholder;
+  }
+  for (const char* remote : {"<link", "src=", "url(", "@import", "fetch(", "XMLHttpRequest"}) {
+    EXPECT_EQ(page.find(remote), std::string::npos) << remote;
+  }
+  // The only URL is the SVG namespace, a name that is never fetched.
+  EXPECT_EQ(occurrences(page, "http"), occurrences(page, "http://www.w3.org/2000/svg"));
+  for (const char* asset : {"lifetime.css", "lifetime.js"}) {
+    std::string text(dragnet::report::templateText(asset));
+    ASSERT_FALSE(text.empty()) << asset;
+    EXPECT_EQ(text.find("</"), std::string::npos) << asset;  // cannot end its element
+  }
+  EXPECT_EQ(occurrences(page, "\"format\":\"dragnet-lifetime-html\""), 1u);
+  nlohmann::json j = data();
+  EXPECT_EQ(j["totals"]["space"]["total"], 104800.0);
+  EXPECT_EQ(j["totals"]["space"]["drag"], 46400.0);
+  EXPECT_EQ(j["precision"]["maxGap"], 500);
+  EXPECT_EQ(j["heap"]["peak"], 112);
+  EXPECT_EQ(j["heap"]["peakTime"], 1200);
+  EXPECT_LE(j["heap"]["points"].size(), 3u * 1000 + 1);
+  EXPECT_EQ(j["classes"].size(), 4u);
+  EXPECT_EQ(j["nested"][0]["patterns"].size(), 3u);
+}
+
+// A group limit keeps the top groups of every ranking, and says how many there are.
+TEST_F(LifetimeHtml, LimitsKeepTheTopOfEachRanking) {
+  nlohmann::json j = data({.groups = 1, .patterns = 1});
+  // Classes: app.Point tops total, lag, drag and void; app.Node tops in-use space.
+  ASSERT_EQ(j["classes"].size(), 2u);
+  EXPECT_EQ(j["classes"][0]["name"], "app.Point");
+  EXPECT_EQ(j["classes"][1]["name"], "app.Node");
+  EXPECT_EQ(j["counts"]["classes"], 4);
+  // Nested sites 1 (Point) and 3 (Node, in use); int[]'s site 2 is left out of its class.
+  ASSERT_EQ(j["nested"].size(), 2u);
+  EXPECT_EQ(j["nested"][1]["id"], 3);
+  EXPECT_EQ(j["classes"][0]["nested"], nlohmann::json::array({1}));
+  // Site 1's patterns: 1 tops total, in use and drag, 2 void, 3 lag: all kept.
+  EXPECT_EQ(j["nested"][0]["patterns"].size(), 3u);
+  EXPECT_EQ(j["nested"][0]["patternCount"], 3);
+}
+
+TEST_F(LifetimeHtml, ChromiumRendersTotalsPrecisionAndDragRanking) {
+  REQUIRE_CHROMIUM();
+  std::string dom = render();
+  EXPECT_EQ(textOf(dom, "title"), "Lifetime profile of pid 4711");
+  EXPECT_EQ(textOf(dom, "badges"), "complete");
+  EXPECT_EQ(textOf(dom, "warnings"), "");
+  EXPECT_EQ(textOf(dom, "total-space"), "104,800");
+  EXPECT_EQ(textOf(dom, "total-drag"), "44.27%");
+  EXPECT_EQ(textOf(dom, "total-lag"), "8.17%");
+  EXPECT_EQ(textOf(dom, "total-void"), "16.79%");
+  EXPECT_EQ(textOf(dom, "total-use"), "30.76%");
+  EXPECT_EQ(textOf(dom, "total-objects"), "7");
+  EXPECT_NE(textOf(dom, "totals").find("4 lagged, 3 dragged, 2 void"), std::string::npos);
+  EXPECT_NE(textOf(dom, "totals").find("7 objects, 224 bytes"), std::string::npos);
+  EXPECT_EQ(textOf(dom, "summary"),
+            "44.27% of the total space is drag, 8.17% is lag, 16.79% is void and 30.76% is in "
+            "use.");
+  auto settings = rowsOf(dom, "settings");
+  ASSERT_EQ(settings.size(), 5u);
+  EXPECT_EQ(settings[1], "gc interval | 1,024 bytes; 5 GCs, 2 forced");
+  EXPECT_EQ(settings[4],
+            "precision | deaths known to within 500 bytes (largest gap), 367 on average, over 6 "
+            "freed objects; 1 object alive at the end (they die at the end time)");
+  EXPECT_EQ(tagOf(dom, "rank-drag").find("aria-pressed=\"true\"") != std::string::npos, true);
+  // By drag: app.Point 24,000 (51.72% of all drag), int[] 22,400 (48.28%).
+  auto classes = rowsOf(dom, "classes");
+  ASSERT_EQ(classes.size(), 4u);
+  EXPECT_EQ(classes[0],
+            "1 | app.Point | 4 | 2 | 2 | 1 | 4,800 56.07% | 4,800 14.89% | 24,000 51.72% | "
+            "9,600 54.55% | 43,200 41.22%");
+  EXPECT_EQ(classes[1],
+            "2 | int[] | 1 | 1 | 1 | 0 | 560 6.54% | 5,040 15.63% | 22,400 48.28% | 0 0.00% | "
+            "28,000 26.72%");
+  auto methods = rowsOf(dom, "methods");
+  ASSERT_EQ(methods.size(), 2u);
+  EXPECT_EQ(methods[0],
+            "1 | app.Main.build(Main.java) | 5 | 3 | 3 | 1 | 5,360 62.62% | 9,840 30.52% | "
+            "46,400 100.00% | 9,600 54.55% | 71,200 67.94%");
+  auto nested = rowsOf(dom, "nested");
+  ASSERT_EQ(nested.size(), 4u);
+  EXPECT_EQ(nested[0],
+            "1 | app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java) | 4 | 2 | "
+            "2 | 1 | 4,800 56.07% | 4,800 14.89% | 24,000 51.72% | 9,600 54.55% | 43,200 41.22%");
+  EXPECT_EQ(
+      nested[1].rfind("2 | int[] at app.Main.build(Main.java:11) < app.Util.run(Util.java) | ", 0),
+      0u)
+      << nested[1];
+  EXPECT_TRUE(tagOf(dom, "detail").find("hidden") != std::string::npos);  // nothing selected
+}
+
+// The chart: four stacked series, the y axis up to the exact peak (112 bytes at 1,200:
+// objects 4, 7 and 5), two forced GCs marked, the readout at the peak.
+TEST_F(LifetimeHtml, ChromiumDrawsTheHeapOverTime) {
+  REQUIRE_CHROMIUM();
+  std::string dom = render();
+  std::string chart = tagOf(dom, "chart");
+  ASSERT_FALSE(chart.empty()) << dom;
+  EXPECT_NE(chart.find("data-ymax=\"112\""), std::string::npos) << chart;
+  EXPECT_NE(chart.find("data-xmax=\"2000\""), std::string::npos) << chart;
+  EXPECT_NE(chart.find("data-series=\"4\""), std::string::npos) << chart;
+  std::string svg = innerHtml(dom, "chart");
+  EXPECT_EQ(occurrences(svg, "class=\"series "), 4u);
+  for (const char* phase : {"use", "lag", "drag", "void"}) {
+    EXPECT_NE(svg.find("data-phase=\"" + std::string(phase) + "\""), std::string::npos) << phase;
+  }
+  EXPECT_EQ(occurrences(innerHtml(dom, "chart-gcs"), "class=\"gc-mark\""), 2u);
+  EXPECT_EQ(textOf(dom, "chart-peak"), "peak 112 bytes");
+  EXPECT_EQ(textOf(dom, "chart-y-title"), "Heap (bytes)");
+  EXPECT_EQ(textOf(dom, "chart-x-title"), "Allocation time (bytes)");
+  EXPECT_EQ(textOf(dom, "chart-readout"),
+            "Peak at 1,200 bytes allocated: 112 bytes reachable (in use 0, lag 32, drag 80, "
+            "void 0)");
+  // Hidden forced GCs stay hidden on reload.
+  dom = render("gcs=0");
+  EXPECT_NE(tagOf(dom, "chart-gcs").find("display: none"), std::string::npos);
+}
+
+// Selecting a nested site shows its allocation stack and its lifetime patterns with the
+// stacks of their first and last gets and their representative's puts.
+TEST_F(LifetimeHtml, ChromiumShowsTheSelectedSitesPatterns) {
+  REQUIRE_CHROMIUM();
+  std::string dom = render("sel=nested:1");
+  EXPECT_EQ(textOf(dom, "detail-title"), "Nested allocation site 1: app.Point");
+  EXPECT_EQ(textOf(dom, "detail-frames"), "app.Main.build(Main.java:10)app.Main.main(Main.java)");
+  auto patterns = rowsOf(dom, "detail-pattern-table");
+  ASSERT_EQ(patterns.size(), 3u);
+  // Pattern 1 (objects 2 and 7) has all of the site's drag; percentages of the site's.
+  EXPECT_EQ(patterns[0],
+            "1 | app.Main.use(Main.java) < app.Main.main(Main.java)  \u2192  "
+            "app.Main.other(Main.java) < app.Main.use(Main.java) | 2 | 1 | 2 | 0 | "
+            "1,200 25.00% | 3,600 75.00% | 24,000 100.00% | 0 0.00% | 28,800 66.67%");
+  std::string first = textOf(dom, "pattern-1");
+  EXPECT_NE(first.find("First getapp.Main.use(Main.java)app.Main.main(Main.java)"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("Last getapp.Main.other(Main.java)app.Main.use(Main.java)"),
+            std::string::npos)
+      << first;
+  EXPECT_NE(first.find("For example object 2 (24 bytes): allocated at 200, first get 200, "
+                       "last get 250, first put \u2013, last put \u2013, dead at 1,000 (GC 3)"),
+            std::string::npos)
+      << first;
+  // Pattern 2 is object 1: never got (void), but put at 150 in app.Main.use.
+  std::string second = textOf(dom, "pattern-2");
+  EXPECT_NE(second.find("First getnot recorded"), std::string::npos) << second;
+  EXPECT_NE(second.find("Its first putapp.Main.use(Main.java)app.Main.main(Main.java)"),
+            std::string::npos)
+      << second;
+  EXPECT_TRUE(tagOf(dom, "detail-nested").find("hidden") != std::string::npos);
+}
+
+// Another ranking, and a class's nested sites.
+TEST_F(LifetimeHtml, ChromiumRanksByVoidAndShowsAClassesSites) {
+  REQUIRE_CHROMIUM();
+  std::string dom = render("rank=void&sel=class:1");
+  EXPECT_NE(tagOf(dom, "rank-void").find("aria-pressed=\"true\""), std::string::npos);
+  auto classes = rowsOf(dom, "classes");
+  ASSERT_EQ(classes.size(), 4u);
+  EXPECT_EQ(classes[0].substr(0, 12), "1 | app.Poin");
+  EXPECT_EQ(classes[1].substr(0, 23), "4 | java.lang.String | ");
+  EXPECT_EQ(textOf(dom, "detail-title"), "Class 1: app.Point");
+  auto sites = rowsOf(dom, "detail-nested");
+  ASSERT_EQ(sites.size(), 1u);
+  EXPECT_EQ(sites[0].substr(0, 15), "1 | app.Point a");
+  EXPECT_NE(tagOf(dom, "classes").find("class=\"data\""), std::string::npos);
+}
+
+// A profile without its End chunk, recorded without use stacks: both are said.
+TEST_F(LifetimeHtml, ChromiumWarnsOfIncompleteProfilesAndStacksOff) {
+  REQUIRE_CHROMIUM();
+  dragnet::profile::Profile p = dragnet::test::lifetimeProfile({{"stacks", "off"}});
+  p.complete = false;
+  read(p);
+  std::string dom = render();
+  EXPECT_EQ(textOf(dom, "badges"), "incomplete");
+  std::string warnings = textOf(dom, "warnings");
+  EXPECT_NE(warnings.find("Incomplete profile: the JVM did not finish writing it"),
+            std::string::npos)
+      << warnings;
+  EXPECT_NE(warnings.find("Recorded with stacks=off"), std::string::npos) << warnings;
+  EXPECT_EQ(textOf(dom, "total-space"), "104,800");
+}
+
+}  // namespace
