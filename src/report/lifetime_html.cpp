@@ -12,18 +12,15 @@
 
 namespace dragnet::report {
 
-using analyses::lifetime::ClassGroup;
-using analyses::lifetime::kAllPhases;
-using analyses::lifetime::MethodGroup;
 using analyses::lifetime::Model;
-using analyses::lifetime::NestedSite;
-using analyses::lifetime::Pattern;
-using analyses::lifetime::Phase;
-using analyses::lifetime::phaseName;
 using lifetime_json::Json;
-using lifetime_json::putStats;
 
 namespace {
+
+// The model's types and functions (ranking, stacks, heap series) are used throughout
+// (`object` stays qualified: DataWriter has a member of that name).
+using namespace analyses::lifetime;
+using lifetime_json::putStats;
 
 // Stack frames repeat across sites, patterns and objects: each string is stored once and a
 // stack is an array of indices into "strings".
@@ -53,7 +50,7 @@ std::vector<uint32_t> chosen(const std::vector<G>& groups, size_t limit) {
   std::vector<bool> keep(groups.size());
   for (size_t i = 0; i < groups.size() && i < limit; ++i) keep[i] = true;
   for (Phase p : kAllPhases) {
-    for (uint32_t i : analyses::lifetime::rankBy(groups, p, limit)) keep[i] = true;
+    for (uint32_t i : rankBy(groups, p, limit)) keep[i] = true;
   }
   std::vector<uint32_t> out;
   for (uint32_t i = 0; i < keep.size(); ++i) {
@@ -132,10 +129,10 @@ class DataWriter {
     for (uint32_t i : nested_) {
       const NestedSite& s = m_.nested[i];
       Json e{{"id", s.id},
-             {"type", analyses::lifetime::typeOf(m_, s)},
+             {"type", typeOf(m_, s)},
              {"class", s.cls + 1},
              {"method", s.method + 1},
-             {"frames", strings_.ids(analyses::lifetime::nestedFrames(m_, s))}};
+             {"frames", strings_.ids(nestedFrames(m_, s))}};
       putStats(e, s.stats);
       Json patterns = Json::array();
       for (uint32_t k : chosen(s.patterns, o_.patterns)) patterns.push_back(pattern(s.patterns[k]));
@@ -148,8 +145,8 @@ class DataWriter {
 
   Json pattern(const Pattern& pat) {
     Json e{{"id", pat.id},
-           {"firstGet", strings_.ids(analyses::lifetime::pathFrames(m_, pat.firstGet))},
-           {"lastGet", strings_.ids(analyses::lifetime::pathFrames(m_, pat.lastGet))}};
+           {"firstGet", strings_.ids(pathFrames(m_, pat.firstGet))},
+           {"lastGet", strings_.ids(pathFrames(m_, pat.lastGet))}};
     putStats(e, pat.stats);
     e["representative"] = object(pat.representative);
     return e;
@@ -158,12 +155,10 @@ class DataWriter {
   // The pattern's representative: its times and where its first and last puts were (gets
   // are the pattern's own stacks).
   Json object(uint64_t id) {
-    auto index = analyses::lifetime::objectIndex(m_, id);
+    auto index = objectIndex(m_, id);
     if (!index) return nullptr;
     const profile::ObjectRecord& r = analyses::lifetime::object(m_, *index);
-    auto frames = [&](const profile::EventAt& at) {
-      return strings_.ids(analyses::lifetime::eventFrames(m_, at));
-    };
+    auto frames = [&](const profile::EventAt& at) { return strings_.ids(eventFrames(m_, at)); };
     return {{"id", r.id},
             {"size", r.size},
             {"alloc", r.alloc},
@@ -182,7 +177,7 @@ class DataWriter {
   Json heap() const {
     Json points = Json::array();
     uint64_t peak = 0, peakTime = 0;
-    for (const auto& h : analyses::lifetime::heapSeries(m_, o_.heapBuckets)) {
+    for (const auto& h : heapSeries(m_, o_.heapBuckets)) {
       Json row{h.time};
       for (Phase p : kAllPhases) row.push_back(h.bytes[static_cast<size_t>(p)]);
       points.push_back(std::move(row));

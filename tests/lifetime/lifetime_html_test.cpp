@@ -185,6 +185,23 @@ TEST_F(LifetimeHtml, ChromiumDrawsTheHeapOverTime) {
   EXPECT_EQ(textOf(dom, "chart-readout"),
             "Peak at 1,200 bytes allocated: 112 bytes reachable (in use 0, lag 32, drag 80, "
             "void 0)");
+  // Hovering at 61% of the width (time 1,220, inside the peak's plateau) moves the readout.
+  fs::path hover = dir_ / "hover.html";
+  std::string page = slurp(write());
+  page.insert(page.rfind("</body>"),
+              "<script>const o = document.querySelector('#chart .overlay');"
+              "const r = o.getBoundingClientRect();"
+              "o.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + 0.61 * r.width,"
+              " clientY: r.top + 10}));</script>");
+  std::ofstream(hover, std::ios::binary) << page;
+  dom = renderDom(hover, dir_, renders_++);
+  // (The pointer's pixel rounds the time to a point near 1,220: one of 1,000 buckets.)
+  std::string readout = textOf(dom, "chart-readout");
+  EXPECT_EQ(readout.rfind("at 1,2", 0), 0u) << readout;
+  EXPECT_NE(readout.find(" bytes allocated: 112 bytes reachable (in use 0, lag 32, drag 80, "
+                         "void 0)"),
+            std::string::npos)
+      << readout;
   // Hidden forced GCs stay hidden on reload.
   dom = render("gcs=0");
   EXPECT_NE(tagOf(dom, "chart-gcs").find("display: none"), std::string::npos);

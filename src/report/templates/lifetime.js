@@ -369,7 +369,7 @@
     return tr;
   }
 
-  // "Show all N" below a cut table (in its caption).
+  // "Show all" in the caption of a table cut to the first `top` rows.
   function moreButton(t, id, total, shown, redraw) {
     if (total <= data.top) return;
     const cap = t.insertBefore(el('caption', 'note', 'Showing ' + fmt(shown) + ' of ' +
