@@ -60,6 +60,7 @@ struct State {
   jclass life = nullptr;
   jfieldID nextGc = nullptr, threadState = nullptr;
   jfieldID cacheFields[4] = {};
+  jfieldID cacheArrays[3] = {};  // DragnetState.got, .put (second-level caches), .addr
   std::atomic<uint64_t> untrackedUses{0};
   std::atomic<bool> ended{false};  // records written at VM death: uses no longer count
 };
@@ -283,11 +284,32 @@ void clearCaches(JNIEnv* jni) {
     jobject st = jni->GetObjectField(threads[i], s.threadState);
     if (st) {
       for (jfieldID f : s.cacheFields) jni->SetObjectField(st, f, nullptr);
+      for (jfieldID f : s.cacheArrays) {
+        auto a = static_cast<jobjectArray>(jni->GetObjectField(st, f));
+        if (!a) continue;
+        for (jsize k = 0, len = jni->GetArrayLength(a); k < len; ++k) {
+          jni->SetObjectArrayElement(a, k, nullptr);
+        }
+        jni->DeleteLocalRef(a);
+      }
       jni->DeleteLocalRef(st);
     }
     jni->DeleteLocalRef(threads[i]);
   }
   s.jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
+}
+
+// Where an Object[]'s first element is (the runtime reads references as bits there), or
+// -1. Unsafe.arrayBaseOffset returns an int up to JDK 22, a long since.
+jlong refArrayBase(JNIEnv* jni, jclass unsafe, jobject theUnsafe) {
+  jclass objects = jni->FindClass("[Ljava/lang/Object;");
+  if (!objects) return -1;
+  if (jmethodID m = jni->GetMethodID(unsafe, "arrayBaseOffset", "(Ljava/lang/Class;)I")) {
+    return jni->CallIntMethod(theUnsafe, m, objects);
+  }
+  jni->ExceptionClear();  // NoSuchMethodError: the newer signature
+  jmethodID m = jni->GetMethodID(unsafe, "arrayBaseOffset", "(Ljava/lang/Class;)J");
+  return m ? jni->CallLongMethod(theUnsafe, m, objects) : -1;
 }
 
 void setNextGc(JNIEnv* jni, int64_t at) {
@@ -350,6 +372,9 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
                               {"lastBorn", "Ljava/lang/Object;"}};
   for (int i = 0; i < 4; ++i)
     s->cacheFields[i] = jni->GetFieldID(state, caches[i][0], caches[i][1]);
+  s->cacheArrays[0] = jni->GetFieldID(state, "got", "[Ljava/lang/Object;");
+  s->cacheArrays[1] = jni->GetFieldID(state, "put", "[Ljava/lang/Object;");
+  s->cacheArrays[2] = jni->GetFieldID(state, "addr", "Ljava/lang/Object;");
   jfieldID theUnsafe = jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;");
   jfieldID u = jni->GetStaticFieldID(life, "U", "Ljdk/internal/misc/Unsafe;");
   jfieldID clock = jni->GetStaticFieldID(life, "CLOCK", "J");
@@ -363,7 +388,16 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     error = "the lifetime runtime helper lacks a configuration field";
     return false;
   }
-  jni->SetStaticObjectField(life, u, jni->GetStaticObjectField(unsafe, theUnsafe));
+  jobject theU = jni->GetStaticObjectField(unsafe, theUnsafe);
+  jni->SetStaticObjectField(life, u, theU);
+  jfieldID refBase = jni->GetStaticFieldID(life, "REF_BASE", "J");
+  jlong refOffset = refArrayBase(jni, unsafe, theU);
+  if (refBase && refOffset > 0) jni->SetStaticLongField(life, refBase, refOffset);
+  if (jni->ExceptionCheck() || refOffset <= 0) {
+    jni->ExceptionClear();
+    error = "cannot read the layout of Object[]";
+    return false;
+  }
   jni->SetStaticLongField(life, clock, reinterpret_cast<jlong>(&s->clock));
   jni->SetStaticIntField(life, shift, options.epochShift);
   jni->SetStaticBooleanField(life, stacks, options.stacks ? JNI_TRUE : JNI_FALSE);

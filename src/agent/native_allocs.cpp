@@ -25,7 +25,7 @@ struct State {
   jmethodID covered[4] = {};  // natives whose allocation a probe at the call site counts
 
   // The runtime's own arrays (see ownArray).
-  jclass intArray = nullptr, longArray = nullptr, classArray = nullptr;
+  jclass intArray = nullptr, longArray = nullptr, classArray = nullptr, objectArray = nullptr;
   jfieldID threadState = nullptr;
   std::vector<jfieldID> stateArrays;  // DragnetState's array fields
   std::vector<jfieldID> rtArrays;     // DragnetRt's static array fields
@@ -175,7 +175,8 @@ bool ownArray(State& s, JNIEnv* jni, jthread thread, jobject obj) {
   jclass c = s.original->GetObjectClass(jni, obj);
   bool candidate = s.original->IsSameObject(jni, c, s.intArray) ||
                    s.original->IsSameObject(jni, c, s.longArray) ||
-                   s.original->IsSameObject(jni, c, s.classArray);
+                   s.original->IsSameObject(jni, c, s.classArray) ||
+                   s.original->IsSameObject(jni, c, s.objectArray);
   s.original->DeleteLocalRef(jni, c);
   if (!candidate) return false;
   auto same = [&](jobject holder, jfieldID f, bool isStatic) {
@@ -220,9 +221,12 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
   s.intArray = global("[I");
   s.longArray = global("[J");
   s.classArray = global("[Ljava/lang/Class;");
+  s.objectArray = global("[Ljava/lang/Object;");
   jclass thread = jni->FindClass("java/lang/Thread");
   jclass state = jni->FindClass("java/lang/DragnetState");
-  if (!s.intArray || !s.longArray || !s.classArray || !thread || !state) return false;
+  if (!s.intArray || !s.longArray || !s.classArray || !s.objectArray || !thread || !state) {
+    return false;
+  }
   s.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
   const std::pair<const char*, const char*> stateFields[] = {{"parent", "[I"},
                                                              {"key", "[I"},
@@ -234,7 +238,15 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
                                                              {"stack", "[I"},
                                                              {"dynBase", "[I"},
                                                              {"dynKey", "[I"},
-                                                             {"dynClass", "[Ljava/lang/Class;"}};
+                                                             {"dynClass", "[Ljava/lang/Class;"},
+                                                             {"pendKey", "[I"},
+                                                             {"pendDepth", "[I"},
+                                                             {"pendTime", "[J"},
+                                                             {"got", "[Ljava/lang/Object;"},
+                                                             {"gotAt", "[I"},
+                                                             {"put", "[Ljava/lang/Object;"},
+                                                             {"putAt", "[I"},
+                                                             {"addr", "Ljava/lang/Object;"}};
   for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
   const std::pair<const char*, const char*> rtFields[] = {
       {"dynClass", "[Ljava/lang/Class;"}, {"dynBase", "[I"}, {"dynKeys", "[I"}, {"dynIndex", "[I"}};

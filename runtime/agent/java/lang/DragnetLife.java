@@ -26,6 +26,7 @@ public final class DragnetLife {
   static long CLOCK;  // address of the global clock (a long in native memory)
   static long nextGc = Long.MAX_VALUE;  // clock value at which the agent wants a GC
   static Unsafe U;
+  static long REF_BASE = 16;  // Unsafe.arrayBaseOffset(Object[].class), set by the agent
   static volatile int epoch;
 
   static final int CHUNK = 4096;
@@ -102,6 +103,11 @@ public final class DragnetLife {
     s.ge1 = s.ge0;
     s.g0 = o;
     s.ge0 = e;
+    Object[] c = s.got;
+    int h = addressHash(s, o) & (c.length - 1);
+    if (c[h] == o && s.gotAt[h] == e) return;
+    c[h] = o;
+    s.gotAt[h] = e;
     use0(o, GET, s.time, s.id, stacks ? s.current() : 0);
   }
 
@@ -110,7 +116,21 @@ public final class DragnetLife {
     if (o == null || !on || s == DragnetRt.SINK) return;
     s.p0 = o;
     s.pe0 = e;
+    Object[] c = s.put;
+    int h = addressHash(s, o) & (c.length - 1);
+    if (c[h] == o && s.putAt[h] == e) return;
+    c[h] = o;
+    s.putAt[h] = e;
     use0(o, PUT, s.time, s.id, stacks ? s.current() : 0);
+  }
+
+  // A hash of o's current address (the reference's bits as stored in an array: a
+  // compressed oop, or the low half of a full one). Only a cache index: o is compared too.
+  private static int addressHash(DragnetState s, Object o) {
+    Object a = s.addr;
+    U.putReference(a, REF_BASE, o);
+    int x = U.getInt(a, REF_BASE);
+    return x ^ (x >>> 11);
   }
 
   /** After newarray / anewarray: the array counted in its context and registered. */

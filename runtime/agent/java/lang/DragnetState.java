@@ -76,6 +76,19 @@ public final class DragnetState {
   // each collection it forces, so that they keep nothing alive.
   Object g0, g1, p0;
   int ge0 = -1, ge1 = -1, pe0 = -1;
+  // Second-level use caches, looked at when the first level misses: direct mapped by the
+  // object's address (gotAt/putAt: the use epoch of each entry). Code that walks many
+  // objects in turn (a loop over a list's nodes and their fields) misses the two entries
+  // above all the time but hits here: each hit saves the agent a tag lookup. An object
+  // the collector moved is looked for in the wrong entry: a miss, one more (harmless)
+  // record of the same use. Cleared by the agent before each collection it forces.
+  Object[] got = new Object[1024];
+  int[] gotAt = new int[1024];
+  Object[] put = new Object[256];
+  int[] putAt = new int[256];
+  // Scratch to read an object's address through: an Object[1], typed Object so that the
+  // JIT does not see an int read of a reference slot (which it refuses to intrinsify).
+  Object addr = new Object[1];
   // The object registered last (reflection registers it before its constructor runs).
   Object lastBorn;
   // Allocation sites (`new`) whose object's construction has not reached Object.<init>
