@@ -300,6 +300,7 @@ jint start(JavaVM* vm, const char* optionText) {
     meta["gc.interval"] = std::to_string(a->options.gcInterval);
     meta["use.epoch"] = std::to_string(a->options.useEpoch);
     meta["stacks"] = a->options.stacks ? "on" : "off";
+    meta["stack"] = std::to_string(a->options.stack);  // the analyzer's nested-site depth
   }
   a->writer.meta(meta);
   if (a->options.sample > 0) return startSampled(*a);

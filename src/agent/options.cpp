@@ -28,6 +28,9 @@ const char* const kOptionHelp =
     "                     of two (64k)\n"
     "  stacks=on|off      lifetime: record where first and last uses happen (lifetime\n"
     "                     patterns) (off)\n"
+    "  stack=N            lifetime: method frames of a nested allocation site, the grouping\n"
+    "                     the reports use; contexts are recorded up to `depth` either way\n"
+    "                     (8; 0 = no limit)\n"
     "  help               print this text and stop\n";
 
 namespace {
@@ -105,6 +108,8 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     }
   } else if (key == "stacks") {
     if (!parseBool(value, o.stacks)) return bad("expected on or off");
+  } else if (key == "stack") {
+    if (!parseUint(value, o.stack)) return bad("expected a number");
   } else if (key == "quiet") {
     if (!parseBool(value, o.quiet)) return bad("expected on or off");
   } else {

@@ -24,6 +24,8 @@ struct Options {
   uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
   uint64_t useEpoch = 64u << 10;   // a power of two: bytes per use epoch
   bool stacks = false;             // record where first and last uses happen
+  uint32_t stack = 8;              // method frames of a nested allocation site (0: all);
+                                   // only written to the meta data for the analyzer
   bool help = false;
 };
 

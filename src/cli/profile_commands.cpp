@@ -80,8 +80,10 @@ bool readProfileFile(const std::string& path, profile::Profile& p) {
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::App* cmd =
       app.add_subcommand("run", "Run a Java program with the dragnet agent and write its profile");
-  cmd->add_option("--mode", o.mode, "What to record: alloc (exact allocations per context)")
-      ->check(CLI::IsMember({"alloc"}))
+  cmd->add_option("--mode", o.mode,
+                  "What to record: alloc (exact allocations per context) or lifetime (every "
+                  "object's lag, use, drag and void, HUP)")
+      ->check(CLI::IsMember({"alloc", "lifetime"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Profile file (default: dragnet-<pid>.dragnet)");
   cmd->add_flag("--bytecodes", o.bytecodes, "Also count executed bytecode instructions");
@@ -89,10 +91,19 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                   "Sample about one allocation per SIZE bytes (e.g. 512k) instead of "
                   "rewriting classes: cheap, estimated")
       ->excludes("--bytecodes");
+  cmd->add_option("--gc-interval", o.gcInterval,
+                  "lifetime: force a collection every SIZE bytes of allocation (8m)");
+  cmd->add_option("--use-epoch", o.useEpoch,
+                  "lifetime: precision of last uses, a power of two such as 64k (64k)");
+  cmd->add_flag("--stacks", o.stacks, "lifetime: record where first and last uses happen");
+  cmd->add_option("--stack", o.stack,
+                  "lifetime: method frames of a nested allocation site (8; 0 = no limit)");
   cmd->add_option("--agent-opts", o.agentOptions,
                   "More agent options, k=v,... (dragnet run --agent-opts help -- java)");
   cmd->add_option("command", o.command, "java and its arguments, after --")->required();
   cmd->footer(std::string("Example: dragnet run -o app.dragnet -- java -jar app.jar\n"
+                          "         dragnet run --mode lifetime -o life.dragnet -- java -jar "
+                          "app.jar\n"
                           "Then:    dragnet report app.dragnet\n\n"
                           "The agent's options (pass more with --agent-opts k=v,...):\n") +
               agent::kOptionHelp);
@@ -106,11 +117,23 @@ int runRun(const RunOptions& o, const char* argv0) {
               << "cmake --build build)\n";
     return 2;
   }
+  bool lifetimeOptions =
+      !o.gcInterval.empty() || !o.useEpoch.empty() || o.stacks || !o.stack.empty();
+  if (lifetimeOptions && o.mode != "lifetime") {
+    // The agent would accept and ignore them: say so instead of profiling something else.
+    std::cerr << "dragnet: error: --gc-interval, --use-epoch, --stacks and --stack need "
+                 "--mode lifetime\n";
+    return 2;
+  }
   std::string opts = "mode=" + o.mode;
   std::string out = o.output;
   if (!out.empty()) opts += ",out=" + out;
   if (o.bytecodes) opts += ",bytecodes=on";
   if (!o.sample.empty()) opts += ",sample=" + o.sample;
+  if (!o.gcInterval.empty()) opts += ",gc-interval=" + o.gcInterval;
+  if (!o.useEpoch.empty()) opts += ",use-epoch=" + o.useEpoch;
+  if (o.stacks) opts += ",stacks=on";
+  if (!o.stack.empty()) opts += ",stack=" + o.stack;
   if (!o.agentOptions.empty()) opts += "," + o.agentOptions;
   std::vector<std::string> args;
   std::string agent = "-agentpath:" + lib.string() + "=" + opts;

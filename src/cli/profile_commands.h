@@ -13,7 +13,12 @@ struct RunOptions {
   std::string mode = "alloc";
   std::string output;
   bool bytecodes = false;
-  std::string sample;                // sample=SIZE: sampled allocations instead of rewriting
+  std::string sample;  // sample=SIZE: sampled allocations instead of rewriting
+  // Mode lifetime (empty / false / unset: the agent's defaults).
+  std::string gcInterval;            // gc-interval=SIZE
+  std::string useEpoch;              // use-epoch=SIZE
+  bool stacks = false;               // stacks=on
+  std::string stack;                 // stack=N
   std::string agentOptions;          // extra k=v,... passed to the agent as they are
   std::vector<std::string> command;  // java and its arguments
 };

@@ -39,11 +39,14 @@ TEST(AgentOptions, DefaultsAndEveryOption) {
   EXPECT_EQ(o.flushSeconds, 1u);
   EXPECT_TRUE(o.quiet);
   EXPECT_TRUE(parsed("help").help);
-  Options l = parsed("mode=lifetime,gc-interval=1m,use-epoch=4k,stacks=on");
+  Options l = parsed("mode=lifetime,gc-interval=1m,use-epoch=4k,stacks=on,stack=3");
   EXPECT_EQ(l.mode, "lifetime");
   EXPECT_EQ(l.gcInterval, 1u << 20);
   EXPECT_EQ(l.useEpoch, 4u << 10);
   EXPECT_TRUE(l.stacks);
+  EXPECT_EQ(l.stack, 3u);
+  EXPECT_EQ(d.stack, 8u);
+  EXPECT_EQ(parsed("stack=0").stack, 0u);  // no limit
   EXPECT_EQ(d.gcInterval, 8u << 20);
   EXPECT_EQ(d.useEpoch, 64u << 10);
   EXPECT_FALSE(d.stacks);
@@ -63,6 +66,7 @@ TEST(AgentOptions, SampleSizes) {
 TEST(AgentOptions, ErrorsNameTheOption) {
   EXPECT_EQ(failure("colour=red"), "unknown option 'colour' (use help for the list)");
   EXPECT_EQ(failure("depth=deep"), "option 'depth': expected a number, got 'deep'");
+  EXPECT_EQ(failure("stack=-1"), "option 'stack': expected a number, got '-1'");
   EXPECT_EQ(failure("mode=heap"), "option 'mode': expected alloc or lifetime, got 'heap'");
   EXPECT_EQ(failure("use-epoch=3000"),
             "option 'use-epoch': expected a power of two such as 64k, got '3000'");
