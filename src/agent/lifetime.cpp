@@ -1,9 +1,13 @@
 #include "agent/lifetime.h"
 
+#include <sys/mman.h>
+
+#include <algorithm>
 #include <atomic>
 #include <climits>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include "agent/jni_uses.h"
@@ -21,20 +25,35 @@ struct Rec {
   uint64_t id = 0, alloc = 0, size = 0;
   uint32_t key = 0, thread = 0, node = 0;
   std::atomic<uint64_t> firstGet{kNoTime}, lastGet{kNoTime}, firstPut{kNoTime}, lastPut{kNoTime};
-  // stacks=on: contexts of the uses (written racily with the times; a pattern may pair a
-  // time with a neighbouring use's context when two threads race on one object).
+};
+// DragnetLife.record updates first/last at REC_GET (REC_PUT) and 8 bytes on, by CAS on
+// plain 64-bit words.
+static_assert(offsetof(Rec, lastGet) == offsetof(Rec, firstGet) + 8);
+static_assert(offsetof(Rec, lastPut) == offsetof(Rec, firstPut) + 8);
+static_assert(sizeof(std::atomic<uint64_t>) == 8 && std::atomic<uint64_t>::is_always_lock_free);
+
+// stacks=on: where the four uses happened, in a table of its own (32 bytes a slot that a
+// run without stacks does not pay). Written racily with the times: a pattern may pair a
+// time with a neighbouring use's context when two threads race on one object.
+struct Places {
   EventAt at[4];
 };
 
-constexpr uint32_t kChunkBits = 16, kChunkSlots = 1u << kChunkBits, kMaxChunks = 1u << 16;
+// Records live in one reserved address range (no memory until used), committed a chunk
+// at a time: a record's address is base + slot, which the runtime helper computes too
+// (it updates the use times of objects whose slot it knows, without a JNI call).
+constexpr uint32_t kChunkBits = 16, kChunkSlots = 1u << kChunkBits, kMaxChunks = 1u << 12;
 constexpr uint32_t kBatch = 256;  // slots a thread takes from the pool at a time
 
 struct State {
   jvmtiEnv* jvmti = nullptr;
   profile::Writer* writer = nullptr;
   LifetimeOptions options;
-  // Records: chunks allocated on demand (under poolMu), never freed before exit.
-  std::unique_ptr<std::atomic<Rec*>[]> chunks { new std::atomic<Rec*>[ kMaxChunks ]() };
+  // Records (and with stacks their places): reserved ranges, chunks committed on demand
+  // (under poolMu), never freed before exit.
+  Rec* recs = nullptr;
+  Places* places = nullptr;
+  uint32_t committed = 0;  // chunks
   std::mutex poolMu;
   std::vector<uint32_t> freeSlots;  // returned by deaths
   uint32_t nextSlot = 0;            // slots never used yet start here
@@ -67,10 +86,9 @@ struct State {
 
 State* gLife = nullptr;
 
-Rec& rec(uint32_t slot) {
-  return gLife->chunks[slot >> kChunkBits].load(
-      std::memory_order_acquire)[slot & (kChunkSlots - 1)];
-}
+Rec& rec(uint32_t slot) { return gLife->recs[slot]; }
+
+EventAt* places(uint32_t slot) { return gLife->places[slot].at; }  // stacks=on only
 
 // --- slots ---------------------------------------------------------------------------
 
@@ -79,6 +97,48 @@ struct ThreadSlots {
   uint64_t nextId = 0, idEnd = 0;
 };
 thread_local ThreadSlots tSlots;
+
+// Tells the runtime helper where records are and where their use times lie in them.
+bool setRecordLayout(JNIEnv* jni, jclass life) {
+  const std::pair<const char*, jlong> fields[] = {
+      {"RECS", static_cast<jlong>(reinterpret_cast<uintptr_t>(gLife->recs))},
+      {"REC_SIZE", static_cast<jlong>(sizeof(Rec))},
+      {"REC_GET", static_cast<jlong>(offsetof(Rec, firstGet))},
+      {"REC_PUT", static_cast<jlong>(offsetof(Rec, firstPut))}};
+  for (auto [name, value] : fields) {
+    jfieldID f = jni->GetStaticFieldID(life, name, "J");
+    if (!f) {
+      jni->ExceptionClear();
+      return false;
+    }
+    jni->SetStaticLongField(life, f, value);
+  }
+  return true;
+}
+
+// Reserves address space for every chunk of `T` (no memory is committed), or null.
+template <class T>
+T* reserve() {
+  void* p = mmap(nullptr, sizeof(T) * kChunkSlots * kMaxChunks, PROT_NONE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : static_cast<T*>(p);
+}
+
+template <class T>
+bool commit(T* base, uint32_t chunk) {
+  T* first = base + uint64_t{chunk} * kChunkSlots;
+  if (mprotect(first, sizeof(T) * kChunkSlots, PROT_READ | PROT_WRITE) != 0) return false;
+  new (first) T[kChunkSlots];  // fresh records: no id (not live), no use times
+  return true;
+}
+
+// Makes the next chunk of slots usable (under poolMu).
+bool commitChunk(State& s) {
+  if (s.committed == kMaxChunks || !commit(s.recs, s.committed)) return false;
+  if (s.places && !commit(s.places, s.committed)) return false;
+  ++s.committed;
+  return true;
+}
 
 bool refill(ThreadSlots& t) {
   State& s = *gLife;
@@ -92,9 +152,7 @@ bool refill(ThreadSlots& t) {
     uint32_t slot = s.nextSlot;
     uint32_t c = slot >> kChunkBits;
     if (c >= kMaxChunks) return !t.slots.empty();
-    if (!s.chunks[c].load(std::memory_order_relaxed)) {
-      s.chunks[c].store(new Rec[kChunkSlots], std::memory_order_release);
-    }
+    if (c == s.committed && !commitChunk(s)) return !t.slots.empty();
     ++s.nextSlot;
     t.slots.push_back(slot);
   }
@@ -110,6 +168,7 @@ uint64_t nextId(ThreadSlots& t) {
 }
 
 ObjectRecord finished(uint32_t slot, uint64_t death, uint32_t deathGc) {
+  const State& s = *gLife;
   Rec& r = rec(slot);
   ObjectRecord o;
   o.id = r.id;
@@ -124,10 +183,13 @@ ObjectRecord finished(uint32_t slot, uint64_t death, uint32_t deathGc) {
   o.lastGet = r.lastGet.load(std::memory_order_relaxed);
   o.firstPut = r.firstPut.load(std::memory_order_relaxed);
   o.lastPut = r.lastPut.load(std::memory_order_relaxed);
-  o.firstGetAt = r.at[0];
-  o.lastGetAt = r.at[1];
-  o.firstPutAt = r.at[2];
-  o.lastPutAt = r.at[3];
+  if (s.options.stacks) {
+    const EventAt* at = places(slot);
+    o.firstGetAt = at[0];
+    o.lastGetAt = at[1];
+    o.firstPutAt = at[2];
+    o.lastPutAt = at[3];
+  }
   return o;
 }
 
@@ -168,19 +230,23 @@ std::pair<bool, bool> widen(std::atomic<uint64_t>& first, std::atomic<uint64_t>&
 
 void collect(JNIEnv* jni);
 
-// Moves the record's first/last get or put times to include t (any thread: CAS).
-void use(jobject o, bool put, uint64_t t, EventAt at) {
+// Moves the record's first/last get or put times to include t (any thread: CAS). Returns
+// the object's slot, or -1 if it is not registered.
+jint use(jobject o, bool put, uint64_t t, EventAt at) {
   jlong tag = 0;
   if (gLife->jvmti->GetTag(o, &tag) != JVMTI_ERROR_NONE || tag == 0) {
     gLife->untrackedUses.fetch_add(1, std::memory_order_relaxed);
-    return;
+    return -1;
   }
-  Rec& r = rec(static_cast<uint32_t>(tag - 1));
+  auto slot = static_cast<uint32_t>(tag - 1);
+  Rec& r = rec(slot);
   auto [f, l] = put ? widen(r.firstPut, r.lastPut, t) : widen(r.firstGet, r.lastGet, t);
   if (gLife->options.stacks) {
-    if (f) r.at[put ? 2 : 0] = at;
-    if (l) r.at[put ? 3 : 1] = at;
+    EventAt* p = places(slot);
+    if (f) p[put ? 2 : 0] = at;
+    if (l) p[put ? 3 : 1] = at;
   }
+  return static_cast<jint>(slot);
 }
 
 }  // namespace
@@ -195,13 +261,13 @@ using dragnet::profile::kNoTime;
 
 extern "C" {
 
-JNIEXPORT void JNICALL Java_java_lang_DragnetLife_born0(JNIEnv*, jclass, jobject o, jint key,
+JNIEXPORT jint JNICALL Java_java_lang_DragnetLife_born0(JNIEnv*, jclass, jobject o, jint key,
                                                         jint thread, jint node, jlong time,
                                                         jlong size) {
   ThreadSlots& t = tSlots;
-  if (t.slots.empty() && !refill(t)) return;  // out of slots: the object goes untracked
+  if (t.slots.empty() && !refill(t)) return -1;  // out of slots: the object goes untracked
   uint32_t slot = t.slots.back();
-  if (gLife->jvmti->SetTag(o, slot + 1) != JVMTI_ERROR_NONE) return;
+  if (gLife->jvmti->SetTag(o, slot + 1) != JVMTI_ERROR_NONE) return -1;
   t.slots.pop_back();
   Rec& r = rec(slot);
   r.id = nextId(t);
@@ -214,13 +280,14 @@ JNIEXPORT void JNICALL Java_java_lang_DragnetLife_born0(JNIEnv*, jclass, jobject
   r.lastGet.store(kNoTime, std::memory_order_relaxed);
   r.firstPut.store(kNoTime, std::memory_order_relaxed);
   r.lastPut.store(kNoTime, std::memory_order_relaxed);
-  for (EventAt& a : r.at) a = {};
+  if (gLife->options.stacks) std::fill_n(places(slot), 4, EventAt{});
+  return static_cast<jint>(slot);
 }
 
-JNIEXPORT void JNICALL Java_java_lang_DragnetLife_use0(JNIEnv*, jclass, jobject o, jint kind,
+JNIEXPORT jint JNICALL Java_java_lang_DragnetLife_use0(JNIEnv*, jclass, jobject o, jint kind,
                                                        jlong time, jint thread, jint node) {
-  use(o, kind != 0, static_cast<uint64_t>(time),
-      EventAt{static_cast<uint32_t>(thread), static_cast<uint32_t>(node)});
+  return use(o, kind != 0, static_cast<uint64_t>(time),
+             EventAt{static_cast<uint32_t>(thread), static_cast<uint32_t>(node)});
 }
 
 JNIEXPORT jlong JNICALL Java_java_lang_DragnetLife_sizeOf(JNIEnv*, jclass, jobject o) {
@@ -354,6 +421,12 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   s->jvmti = jvmti;
   s->writer = &writer;
   s->options = options;
+  s->recs = reserve<Rec>();
+  s->places = options.stacks ? reserve<Places>() : nullptr;
+  if (!s->recs || (options.stacks && !s->places)) {
+    error = "cannot reserve address space for the object records";
+    return false;
+  }
   jclass life = jni->FindClass("java/lang/DragnetLife");
   jclass state = jni->FindClass("java/lang/DragnetState");
   jclass thread = jni->FindClass("java/lang/Thread");
@@ -402,6 +475,10 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   jni->SetStaticIntField(life, shift, options.epochShift);
   jni->SetStaticBooleanField(life, stacks, options.stacks ? JNI_TRUE : JNI_FALSE);
   jni->SetStaticIntField(life, base, static_cast<jint>(constructedBase));
+  if (!setRecordLayout(jni, life)) {
+    error = "the lifetime runtime helper lacks the record layout fields";
+    return false;
+  }
   setNextGc(jni, static_cast<int64_t>(options.gcInterval));
   for (jvmtiEvent e : {JVMTI_EVENT_OBJECT_FREE, JVMTI_EVENT_GARBAGE_COLLECTION_START}) {
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
@@ -441,9 +518,14 @@ std::string finishLifetime(JNIEnv* jni) {
     }
   }
   writeOut(true);
+  // The agent's own memory: the record table (chunks are never freed) and its free list.
+  uint64_t chunks = s.committed;
+  uint64_t slotBytes = sizeof(Rec) + (s.options.stacks ? sizeof(Places) : 0);
+  uint64_t bytes = chunks * kChunkSlots * slotBytes + s.freeSlots.capacity() * sizeof(uint32_t);
   return std::to_string(s.objectsWritten) + " objects, " + std::to_string(alive) +
          " alive at the end, " + std::to_string(s.gcCount.load()) + " collections, " +
-         std::to_string(s.untrackedUses.load()) + " uses of untracked objects";
+         std::to_string(s.untrackedUses.load()) + " uses of untracked objects; records " +
+         std::to_string(s.nextSlot) + " slots, " + std::to_string(bytes >> 20) + " MB";
 }
 
 }  // namespace dragnet::agent

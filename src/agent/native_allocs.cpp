@@ -246,6 +246,8 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
                                                              {"gotAt", "[I"},
                                                              {"put", "[Ljava/lang/Object;"},
                                                              {"putAt", "[I"},
+                                                             {"gotSlot", "[I"},
+                                                             {"putSlot", "[I"},
                                                              {"addr", "Ljava/lang/Object;"}};
   for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
   const std::pair<const char*, const char*> rtFields[] = {

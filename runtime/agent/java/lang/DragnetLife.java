@@ -27,6 +27,9 @@ public final class DragnetLife {
   static long nextGc = Long.MAX_VALUE;  // clock value at which the agent wants a GC
   static Unsafe U;
   static long REF_BASE = 16;  // Unsafe.arrayBaseOffset(Object[].class), set by the agent
+  // The agent's record table (native memory): record `slot` is at RECS + slot * REC_SIZE,
+  // its first and last get times at REC_GET and REC_GET + 8, puts at REC_PUT.
+  static long RECS, REC_SIZE, REC_GET, REC_PUT;
   static volatile int epoch;
 
   static final int CHUNK = 4096;
@@ -36,11 +39,11 @@ public final class DragnetLife {
 
   // --- natives, registered by the agent ------------------------------------------------
 
-  /** Registers a new object: the agent tags it and starts its record. */
-  private static native void born0(Object o, int key, int thread, int node, long time, long size);
+  /** Registers a new object: the agent tags it and starts its record; returns its slot or -1. */
+  private static native int born0(Object o, int key, int thread, int node, long time, long size);
 
-  /** A use of `o` (GET or PUT) at `time` in context (thread, node). */
-  private static native void use0(Object o, int kind, long time, int thread, int node);
+  /** A use of `o` (GET or PUT) at `time` in context (thread, node); returns o's slot or -1. */
+  private static native int use0(Object o, int kind, long time, int thread, int node);
 
   /** The size of `o` in bytes, as the JVM laid it out. */
   private static native long sizeOf(Object o);
@@ -96,6 +99,9 @@ public final class DragnetLife {
     }
   }
 
+  // Second level: the entry for o's address holds the epoch o was last got in and its
+  // slot (-1: not registered). Known slots are recorded here, without the agent's tag
+  // lookup; the agent is asked only for objects the thread has not seen.
   @DontInline
   private static void getMiss(Object o, DragnetState s, int e) {
     if (o == null || !on || s == DragnetRt.SINK) return;
@@ -105,10 +111,20 @@ public final class DragnetLife {
     s.ge0 = e;
     Object[] c = s.got;
     int h = addressHash(s, o) & (c.length - 1);
-    if (c[h] == o && s.gotAt[h] == e) return;
-    c[h] = o;
-    s.gotAt[h] = e;
-    use0(o, GET, s.time, s.id, stacks ? s.current() : 0);
+    if (c[h] == o) {
+      if (s.gotAt[h] == e) return;
+      s.gotAt[h] = e;
+      int slot = s.gotSlot[h];
+      if (slot < 0) return;  // not registered: nothing to record
+      if (!stacks) {
+        record(slot, REC_GET, s.time);
+        return;
+      }
+    } else {
+      c[h] = o;
+      s.gotAt[h] = e;
+    }
+    s.gotSlot[h] = use0(o, GET, s.time, s.id, stacks ? s.current() : 0);
   }
 
   @DontInline
@@ -118,10 +134,49 @@ public final class DragnetLife {
     s.pe0 = e;
     Object[] c = s.put;
     int h = addressHash(s, o) & (c.length - 1);
-    if (c[h] == o && s.putAt[h] == e) return;
-    c[h] = o;
-    s.putAt[h] = e;
-    use0(o, PUT, s.time, s.id, stacks ? s.current() : 0);
+    if (c[h] == o) {
+      if (s.putAt[h] == e) return;
+      s.putAt[h] = e;
+      int slot = s.putSlot[h];
+      if (slot < 0) return;
+      if (!stacks) {
+        record(slot, REC_PUT, s.time);
+        return;
+      }
+    } else {
+      c[h] = o;
+      s.putAt[h] = e;
+    }
+    s.putSlot[h] = use0(o, PUT, s.time, s.id, stacks ? s.current() : 0);
+  }
+
+  // first = min(first, t), last = max(last, t) in record `slot` (what the agent's use0
+  // does, by compare-and-set: other threads may use the object too). -1 is "no time".
+  private static void record(int slot, long field, long t) {
+    Unsafe u = U;
+    long a = RECS + slot * REC_SIZE + field;
+    long f = u.getLongVolatile(null, a);
+    while ((f == -1 || t < f) && !u.compareAndSetLong(null, a, f, t)) {
+      f = u.getLongVolatile(null, a);
+    }
+    long l = u.getLongVolatile(null, a + 8);
+    while (t > l && !u.compareAndSetLong(null, a + 8, l, t)) {
+      l = u.getLongVolatile(null, a + 8);
+    }
+  }
+
+  // A new object's slot goes into both caches (not yet used in any epoch), so that its
+  // first uses need no tag lookup.
+  private static void known(DragnetState s, Object o, int slot) {
+    int x = addressHash(s, o);
+    int h = x & (s.got.length - 1);
+    s.got[h] = o;
+    s.gotAt[h] = -1;
+    s.gotSlot[h] = slot;
+    h = x & (s.put.length - 1);
+    s.put[h] = o;
+    s.putAt[h] = -1;
+    s.putSlot[h] = slot;
   }
 
   // A hash of o's current address (the reference's bits as stored in an array: a
@@ -218,7 +273,8 @@ public final class DragnetLife {
     long t = advance(s, size);
     if (newAt > 0 && newAt < t) t = newAt;
     s.lastBorn = o;
-    born0(o, key, s.id, node, t, size);
+    int slot = born0(o, key, s.id, node, t, size);
+    if (slot >= 0) known(s, o, slot);
   }
 
   private static long sizeOf(Object o, int key) {

@@ -87,8 +87,10 @@ public final class DragnetState {
   // 32 KB per thread.
   Object[] got = new Object[4096];
   int[] gotAt = new int[4096];
+  int[] gotSlot = new int[4096];  // the entry's record slot (-1: not registered)
   Object[] put = new Object[256];
   int[] putAt = new int[256];
+  int[] putSlot = new int[256];
   // Scratch to read an object's address through: an Object[1], typed Object so that the
   // JIT does not see an int read of a reference slot (which it refuses to intrinsify).
   Object addr = new Object[1];
