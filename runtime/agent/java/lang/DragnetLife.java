@@ -99,9 +99,6 @@ public final class DragnetLife {
     }
   }
 
-  // Second level: the entry for o's address holds the epoch o was last got in and its
-  // slot (-1: not registered). Known slots are recorded here, without the agent's tag
-  // lookup; the agent is asked only for objects the thread has not seen.
   @DontInline
   private static void getMiss(Object o, DragnetState s, int e) {
     if (o == null || !on || s == DragnetRt.SINK) return;
@@ -109,22 +106,7 @@ public final class DragnetLife {
     s.ge1 = s.ge0;
     s.g0 = o;
     s.ge0 = e;
-    Object[] c = s.got;
-    int h = addressHash(s, o) & (c.length - 1);
-    if (c[h] == o) {
-      if (s.gotAt[h] == e) return;
-      s.gotAt[h] = e;
-      int slot = s.gotSlot[h];
-      if (slot < 0) return;  // not registered: nothing to record
-      if (!stacks) {
-        record(slot, REC_GET, s.time);
-        return;
-      }
-    } else {
-      c[h] = o;
-      s.gotAt[h] = e;
-    }
-    s.gotSlot[h] = use0(o, GET, s.time, s.id, stacks ? s.current() : 0);
+    second(o, s, e, s.got, s.gotAt, s.gotSlot, GET, REC_GET);
   }
 
   @DontInline
@@ -132,22 +114,30 @@ public final class DragnetLife {
     if (o == null || !on || s == DragnetRt.SINK) return;
     s.p0 = o;
     s.pe0 = e;
-    Object[] c = s.put;
+    second(o, s, e, s.put, s.putAt, s.putSlot, PUT, REC_PUT);
+  }
+
+  // The second level of one kind of use: the entry for o's address holds the epoch o was
+  // last recorded in (at) and its slot (-1: not registered). Known slots are recorded
+  // here, without the agent's tag lookup; the agent is asked only for objects the thread
+  // has not seen.
+  private static void second(Object o, DragnetState s, int e, Object[] c, int[] at,
+      int[] slots, int kind, long field) {
     int h = addressHash(s, o) & (c.length - 1);
     if (c[h] == o) {
-      if (s.putAt[h] == e) return;
-      s.putAt[h] = e;
-      int slot = s.putSlot[h];
-      if (slot < 0) return;
+      if (at[h] == e) return;
+      at[h] = e;
+      int slot = slots[h];
+      if (slot < 0) return;  // not registered: nothing to record
       if (!stacks) {
-        record(slot, REC_PUT, s.time);
+        record(slot, field, s.time);
         return;
       }
     } else {
       c[h] = o;
-      s.putAt[h] = e;
+      at[h] = e;
     }
-    s.putSlot[h] = use0(o, PUT, s.time, s.id, stacks ? s.current() : 0);
+    slots[h] = use0(o, kind, s.time, s.id, stacks ? s.current() : 0);
   }
 
   // first = min(first, t), last = max(last, t) in record `slot` (what the agent's use0
