@@ -347,6 +347,7 @@ void clearCaches(JNIEnv* jni) {
   jint n = 0;
   jthread* threads = nullptr;
   if (s.jvmti->GetAllThreads(&n, &threads) != JVMTI_ERROR_NONE) return;
+  jni->EnsureLocalCapacity(n + 16);  // the array holds a local reference per thread
   for (jint i = 0; i < n; ++i) {
     jobject st = jni->GetObjectField(threads[i], s.threadState);
     if (st) {
@@ -371,12 +372,19 @@ void clearCaches(JNIEnv* jni) {
 jlong refArrayBase(JNIEnv* jni, jclass unsafe, jobject theUnsafe) {
   jclass objects = jni->FindClass("[Ljava/lang/Object;");
   if (!objects) return -1;
+  jlong base = -1;
   if (jmethodID m = jni->GetMethodID(unsafe, "arrayBaseOffset", "(Ljava/lang/Class;)I")) {
-    return jni->CallIntMethod(theUnsafe, m, objects);
+    base = jni->CallIntMethod(theUnsafe, m, objects);
+  } else {
+    jni->ExceptionClear();  // NoSuchMethodError: the newer signature
+    jmethodID l = jni->GetMethodID(unsafe, "arrayBaseOffset", "(Ljava/lang/Class;)J");
+    if (l) base = jni->CallLongMethod(theUnsafe, l, objects);
   }
-  jni->ExceptionClear();  // NoSuchMethodError: the newer signature
-  jmethodID m = jni->GetMethodID(unsafe, "arrayBaseOffset", "(Ljava/lang/Class;)J");
-  return m ? jni->CallLongMethod(theUnsafe, m, objects) : -1;
+  if (jni->ExceptionCheck()) {
+    jni->ExceptionClear();
+    return -1;
+  }
+  return base;
 }
 
 void setNextGc(JNIEnv* jni, int64_t at) {

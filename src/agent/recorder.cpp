@@ -233,6 +233,7 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   jint n = 0;
   jthread* threads = nullptr;
   if (jvmti_->GetAllThreads(&n, &threads) == JVMTI_ERROR_NONE) {
+    jni->EnsureLocalCapacity(n + 16);  // the array holds a local reference per thread
     for (jint i = 0; i < n; ++i) {
       flushThread(jni, threads[i], final);
       jni->DeleteLocalRef(threads[i]);
@@ -271,6 +272,7 @@ void Recorder::writeClassSizes(JNIEnv* jni) {
   jint n = 0;
   jclass* classes = nullptr;
   if (jvmti_->GetLoadedClasses(&n, &classes) != JVMTI_ERROR_NONE) return;
+  jni->EnsureLocalCapacity(n + 16);  // the array holds a local reference per class
   std::map<std::string, uint64_t> sizes;
   for (jint i = 0; i < n; ++i) {
     char* sig = nullptr;

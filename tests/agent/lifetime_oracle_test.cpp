@@ -43,6 +43,7 @@ constexpr uint64_t kDeathSlack = kGcInterval + 4096;
 struct Recording {
   dragnet::profile::Profile profile;
   lt::Model model;
+  std::string messages;  // the JVM's standard error
 };
 
 class LifetimeOracle : public ::testing::Test {
@@ -50,17 +51,20 @@ class LifetimeOracle : public ::testing::Test {
   static fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle"; }
 
   // Runs LifetimeOracle with `args` on `jvm` and reads its profile into `r`.
-  static void run(const Jvm& jvm, const std::string& args, int threads, Recording& r) {
+  static void run(const Jvm& jvm, const std::string& args, int threads, Recording& r,
+                  const std::string& options = "") {
     ASSERT_TRUE(fs::exists(work() / "classes" / "LifetimeOracle.class"))
         << "build the target dragnet_alloc_oracles first";
     std::string tag = std::to_string(::getpid());  // ctest -j runs tests side by side
     fs::path prof = work() / ("lifetime-" + tag + ".dragnet");
     fs::path out = work() / ("lifetime-stdout-" + tag + ".txt");
+    fs::path err = work() / ("lifetime-stderr-" + tag + ".txt");
     std::string cmd =
         "'" + jvm.java + "' " + jvm.flags + " -Dlifetime.jni='" +
         std::string(DRAGNET_LIFETIME_JNI) + "' -agentpath:'" + std::string(DRAGNET_AGENT) +
-        "'=mode=lifetime,quiet=on,gc-interval=64k,use-epoch=4k,out='" + prof.string() + "' -cp '" +
-        (work() / "classes").string() + "' LifetimeOracle " + args + " > '" + out.string() + "'";
+        "'=mode=lifetime,quiet=on,gc-interval=64k,use-epoch=4k" + options + ",out='" +
+        prof.string() + "' -cp '" + (work() / "classes").string() + "' LifetimeOracle " + args +
+        " > '" + out.string() + "' 2> '" + err.string() + "'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     // Transparency: what the program prints without the agent (9 + 1 + 7 + 9 + 0 + 9 per
     // thread: the fields and sums it reads back).
@@ -71,8 +75,10 @@ class LifetimeOracle : public ::testing::Test {
     ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), r.profile, error)) << error;
     EXPECT_TRUE(r.profile.complete);
     r.model = lt::buildModel(r.profile);
+    r.messages = dragnet::test::readFile(err);
     fs::remove(prof);
     fs::remove(out);
+    fs::remove(err);
   }
 };
 
@@ -207,6 +213,19 @@ TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
     EXPECT_GT(r.model.precision.forcedGcs, 10u);
     EXPECT_LE(r.model.precision.maxGap, kGcInterval + (1u << 20));
   }
+}
+
+// The JNI wrappers (uses and allocations), the upcalls and the agent's own JNI calls obey
+// JNI's rules: -Xcheck:jni has nothing to say (4 threads, every case, stacks on).
+TEST_F(LifetimeOracle, CheckJniIsQuiet) {
+  Jvm jvm = dragnet::test::oracleJvms()[0];
+  jvm.flags += " -Xcheck:jni";
+  Recording r;
+  run(jvm, "4", 4, r, ",stacks=on");
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(r.messages.find("WARNING"), std::string::npos) << r.messages;
+  EXPECT_EQ(r.messages.find("FATAL"), std::string::npos) << r.messages;
+  EXPECT_EQ(classStats(r, oracle("ViaJni")).lagged, 4u);
 }
 
 // Four threads one after the other: the same objects and times as one thread, so each
