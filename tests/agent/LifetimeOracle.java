@@ -10,6 +10,8 @@
 //   dragged: read once, then held for <pad 300000>, then dropped
 //   lagged: allocated, <pad 200000>, then read and dropped at once
 //   arraycopy: two long[100], <pad 100000>, System.arraycopy(src -> dst): src got, dst put
+//   natives: objects used only by Class.isInstance, System.identityHashCode and
+//     Thread.holdsLock after <pad 100000> (JVM natives that read their argument)
 //   jni (with -Dlifetime.jni=LIB): objects read or written only by native code through
 //     JNI after <pad 100000>: GetIntField, SetIntField, GetIntArrayRegion,
 //     SetByteArrayRegion, GetPrimitiveArrayCritical, GetStringUTFLength
@@ -62,11 +64,34 @@ public class LifetimeOracle {
     public int v;
   }
 
+  // Used only by a JDK native that reads its argument inside the JVM (no bytecode, no JNI).
+  static class ByIsInstance {}
+
+  static class ByIdentityHash {}
+
+  static class ByHoldsLock {}
+
+  static int natives() {
+    Object a = new ByIsInstance();
+    pad(100000);
+    int r = ByIsInstance.class.isInstance(a) ? 0 : 1;
+    Object b = new ByIdentityHash();
+    pad(100000);
+    r += System.identityHashCode(b) == 0 ? 1 : 0;
+    Object c = new ByHoldsLock();
+    pad(100000);
+    return r + (Thread.holdsLock(c) ? 1 : 0);
+  }
+
   // Class loading and native linking allocate (class bytes, the native's name): done
   // once here, before the cases, so their times hold only the pads. Nothing here is of an
   // oracle class or allocated in a case's method.
   static void warmUp() throws Exception {
-    for (String c : new String[] {"A", "B", "C", "Held", "Late", "ViaJni", "SetByJni"}) {
+    for (String c :
+        new String[] {
+          "A", "B", "C", "Held", "Late", "ViaJni", "SetByJni", "ByIsInstance", "ByIdentityHash",
+          "ByHoldsLock"
+        }) {
       Class.forName("LifetimeOracle$" + c);
     }
     pad(16);
@@ -183,7 +208,7 @@ public class LifetimeOracle {
   }
 
   static int all() {
-    int r = fig11() + voided() + dragged() + lagged() + copied();
+    int r = fig11() + voided() + dragged() + lagged() + copied() + natives();
     if (System.getProperty("lifetime.jni") != null) r += jni();
     pad(1000000);  // the dropped objects die in a collection within this
     return r;

@@ -7,7 +7,8 @@
 //     up to the first collection after it was dropped;
 //   - a dragged object: read once, then held for 300000 bytes of allocation;
 //   - a lagged object: lag = 16 + 200000;
-//   - System.arraycopy: the source got, the destination put, at the call;
+//   - System.arraycopy: the source got, the destination put, at the call; Class.isInstance,
+//     System.identityHashCode, Thread.holdsLock: their argument got, at the call;
 //   - JNI (tests/agent/lifetime_oracle_jni.cpp): GetIntField, GetIntArrayRegion,
 //     GetPrimitiveArrayCritical and GetStringUTFLength get; SetIntField and
 //     SetByteArrayRegion put;
@@ -169,6 +170,13 @@ void checkSingleThread(const Recording& r) {
   EXPECT_EQ(src.firstPut, kNoTime);
   EXPECT_EQ(dst.firstGet, kNoTime);
   EXPECT_EQ(dst.firstPut - dst.alloc, 816 + kPad);
+
+  // JDK natives that read their argument inside the JVM: the use is counted at the call.
+  for (const char* cls : {"ByIsInstance", "ByIdentityHash", "ByHoldsLock"}) {
+    auto v = objects(r, oracle(cls), "LifetimeOracle.natives(");
+    ASSERT_EQ(v.size(), 1u) << cls;
+    EXPECT_EQ(lag(v[0]), 16 + kPad) << cls;
+  }
 
   // JNI: the only uses are the natives' JNI calls after the pads.
   auto via = objects(r, oracle("ViaJni"));
