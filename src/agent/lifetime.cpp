@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <thread>
 #include <vector>
 
 #include "agent/jni_uses.h"
@@ -82,6 +84,13 @@ struct State {
   jfieldID cacheArrays[3] = {};  // DragnetState.got, .put (second-level caches), .addr
   std::atomic<uint64_t> untrackedUses{0};
   std::atomic<bool> ended{false};  // records written at VM death: uses no longer count
+  // The records' writer: a thread of the agent's own, woken after each forced collection,
+  // so that encoding and writing the dead objects' records (hundreds of MB on big runs)
+  // is not done by the application thread that collected.
+  std::thread writerThread;
+  std::mutex writerMu;
+  std::condition_variable writerWake;
+  bool writerDue = false, writerStop = false;
 };
 
 State* gLife = nullptr;
@@ -212,6 +221,27 @@ void writeOut(bool all) {
     s.objectsWritten += batch.size();
   }
   s.writer->objects(batch);
+}
+
+void writerLoop() {
+  State& s = *gLife;
+  std::unique_lock lock(s.writerMu);
+  while (!s.writerStop) {
+    s.writerWake.wait(lock, [&] { return s.writerDue || s.writerStop; });
+    s.writerDue = false;
+    lock.unlock();
+    writeOut(false);
+    lock.lock();
+  }
+}
+
+void wakeWriter() {
+  State& s = *gLife;
+  {
+    std::lock_guard lock(s.writerMu);
+    s.writerDue = true;
+  }
+  s.writerWake.notify_one();
 }
 
 // first = min(first, t), last = max(last, t); returns which of the two changed.
@@ -403,7 +433,7 @@ void collect(JNIEnv* jni) {
   s.forcing = false;
   // Re-enabling ObjectFree posts every pending event on this thread before it returns.
   s.jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
-  writeOut(false);
+  wakeWriter();
   setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
 }
 
@@ -491,6 +521,7 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   for (jvmtiEvent e : {JVMTI_EVENT_OBJECT_FREE, JVMTI_EVENT_GARBAGE_COLLECTION_START}) {
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
   }
+  s->writerThread = std::thread(writerLoop);
   jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
   if (!startJniUses(jni, error)) error = "uses through JNI are not counted: " + error;
   return true;
@@ -513,6 +544,12 @@ std::string finishLifetime(JNIEnv* jni) {
   }
   s.jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
   s.jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START, nullptr);
+  {
+    std::lock_guard lock(s.writerMu);
+    s.writerStop = true;
+  }
+  s.writerWake.notify_one();
+  if (s.writerThread.joinable()) s.writerThread.join();
   auto end = static_cast<uint64_t>(s.clock.load());
   uint64_t alive = 0;
   {
