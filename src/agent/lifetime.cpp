@@ -6,7 +6,6 @@
 #include <atomic>
 #include <climits>
 #include <condition_variable>
-#include <memory>
 #include <mutex>
 #include <new>
 #include <thread>
