@@ -19,6 +19,7 @@
 #include <string>
 
 #include "agent/lifetime.h"
+#include "agent/lifetime_sampled.h"
 #include "agent/native_allocs.h"
 #include "agent/options.h"
 #include "agent/recorder.h"
@@ -26,6 +27,7 @@
 #include "agent/sampler.h"
 #include "analyses/alloc/alloc_instrumenter.h"
 #include "analyses/lifetime/lifetime_instrumenter.h"
+#include "analyses/lifetime/sampled_instrumenter.h"
 #include "classfile/class_file.h"
 
 namespace dragnet::agent {
@@ -40,7 +42,9 @@ struct Agent {
   std::unique_ptr<Sampler> sampler;    // sample=SIZE
   analyses::alloc::IdSource ids;
   analyses::alloc::Options alloc;
-  bool lifetime = false;  // mode lifetime
+  bool lifetime = false;         // mode lifetime
+  bool sampledLifetime = false;  // mode lifetime with sample=SIZE
+  std::atomic<uint64_t> classesChanged{0}, failures{0};  // sampledLifetime's rewrites
   std::atomic<bool> threadFieldAdded{false};
   std::atomic<uint64_t> hookNanos{0};  // time spent rewriting classes, all threads
   // The flush thread sleeps on `cv` and stops when `stopping` is set at VM death.
@@ -63,6 +67,34 @@ std::vector<ProbedCall> probedCalls(std::string_view cls, const analyses::alloc:
   return out;
 }
 
+void addFailure(Agent& a, profile::Failure f) {
+  if (a.recorder) {
+    a.recorder->addFailure(std::move(f));
+    return;
+  }
+  ++a.failures;
+  a.writer.failures({std::move(f)});
+}
+
+// Hands the rewritten class to the JVM; false (the class passes through unchanged, the
+// failure recorded) if it cannot be written.
+bool replaceClass(jvmtiEnv* jvmti, const classfile::ClassFile& cls, std::string_view name,
+                  jint* newLen, unsigned char** newData) {
+  auto out = classfile::writeClass(cls);
+  if (!out) {
+    addFailure(*gAgent, {std::string(name), {}, out.error().message});
+    return false;
+  }
+  unsigned char* mem = nullptr;
+  if (jvmti->Allocate(static_cast<jlong>(out.value().size()), &mem) != JVMTI_ERROR_NONE) {
+    return false;
+  }
+  std::memcpy(mem, out.value().data(), out.value().size());
+  *newData = mem;
+  *newLen = static_cast<jint>(out.value().size());
+  return true;
+}
+
 // Rewrites one class; on any failure the class passes through unchanged and is recorded.
 void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject, const char* name,
                              jobject, jint len, const unsigned char* data, jint* newLen,
@@ -82,12 +114,24 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
   try {
     auto parsed = classfile::parseClass({data, static_cast<size_t>(len)}, {n});
     if (!parsed) {
-      a.recorder->addFailure({std::string(n), {}, parsed.error().message});
+      addFailure(a, {std::string(n), {}, parsed.error().message});
       return;
     }
     classfile::ClassFile& cls = parsed.value();
     bool thread = n == "java/lang/Thread";
     if (thread) addThreadStateField(cls);
+    if (a.sampledLifetime) {
+      analyses::lifetime::SampledResult r = analyses::lifetime::instrumentSampled(cls);
+      if (!r.failures.empty()) {
+        a.failures += r.failures.size();
+        a.writer.failures(r.failures);
+      }
+      if (!r.changed && !thread) return;
+      if (!replaceClass(jvmti, cls, n, newLen, newData)) return;
+      if (thread) a.threadFieldAdded = true;
+      ++a.classesChanged;
+      return;
+    }
     analyses::alloc::ClassResult r =
         a.lifetime ? analyses::lifetime::instrumentClass(cls, a.ids, {a.alloc.bytecodes})
                    : analyses::alloc::instrumentClass(cls, a.ids, a.alloc);
@@ -96,21 +140,12 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
       a.recorder->addClass(std::move(r));
       return;
     }
-    auto out = classfile::writeClass(cls);
-    if (!out) {
-      a.recorder->addFailure({std::string(n), {}, out.error().message});
-      return;
-    }
-    unsigned char* mem = nullptr;
-    if (jvmti->Allocate(static_cast<jlong>(out.value().size()), &mem) != JVMTI_ERROR_NONE) return;
-    std::memcpy(mem, out.value().data(), out.value().size());
-    *newData = mem;
-    *newLen = static_cast<jint>(out.value().size());
+    if (!replaceClass(jvmti, cls, n, newLen, newData)) return;
     if (thread) a.threadFieldAdded = true;
     noteProbedCalls(probedCalls(n, r));
     a.recorder->addClass(std::move(r));
   } catch (const std::exception& e) {
-    a.recorder->addFailure({std::string(n), {}, std::string("internal error: ") + e.what()});
+    addFailure(a, {std::string(n), {}, std::string("internal error: ") + e.what()});
   }
 }
 
@@ -155,6 +190,14 @@ void startFlushThread(JNIEnv* jni) {
   }
 }
 
+LifetimeOptions lifetimeOptions(const Options& o) {
+  LifetimeOptions lo;
+  lo.gcInterval = o.gcInterval;
+  lo.epochShift = std::countr_zero(o.useEpoch);
+  lo.stacks = o.stacks;
+  return lo;
+}
+
 void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   AgentScope scope;
   Agent& a = *gAgent;
@@ -170,10 +213,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
     say("warning: " + error + "; allocations by the JVM and by JNI are not counted");
   }
   if (a.lifetime) {
-    LifetimeOptions lo;
-    lo.gcInterval = a.options.gcInterval;
-    lo.epochShift = std::countr_zero(a.options.useEpoch);
-    lo.stacks = a.options.stacks;
+    LifetimeOptions lo = lifetimeOptions(a.options);
     uint32_t constructedBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Reflect);
     if (!startLifetime(jvmti, jni, a.writer, lo, constructedBase, error)) {
       say("error: " + error + "; no lifetimes will be recorded");
@@ -186,7 +226,11 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
 
 void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass cls,
                             jlong size) {
-  gAgent->sampler->onSample(jni, thread, object, cls, size);
+  if (gAgent->sampledLifetime) {
+    onLifetimeSample(jni, thread, object, cls, size);
+  } else {
+    gAgent->sampler->onSample(jni, thread, object, cls, size);
+  }
 }
 
 void JNICALL onVMInitSampled(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
@@ -215,6 +259,81 @@ void JNICALL onVMDeathSampled(jvmtiEnv* jvmti, JNIEnv*) {
   finishProfile(
       a, [&] { a.sampler->flush(true); },
       [&] { return std::to_string(a.sampler->samples()) + " samples"; });
+}
+
+void JNICALL onThreadStartSampledLifetime(jvmtiEnv*, JNIEnv* jni, jthread thread) {
+  AgentScope scope;
+  onLifetimeThreadStart(jni, thread);
+}
+
+void JNICALL onVMInitSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
+  AgentScope scope;
+  Agent& a = *gAgent;
+  std::string error;
+  if (!startSampledLifetime(jvmti, jni, a.writer, lifetimeOptions(a.options), *a.sampler,
+                            error)) {
+    say("error: " + error + "; no lifetimes will be recorded");
+  } else if (!error.empty()) {
+    say("warning: " + error);
+  }
+  onLifetimeThreadStart(jni, thread);
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
+  if (a.options.flushSeconds > 0) startFlushThread(jni);
+}
+
+void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
+  AgentScope scope;
+  Agent& a = *gAgent;
+  jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  std::string lifetime;
+  finishProfile(
+      a,
+      [&] {
+        lifetime = finishLifetime(jni);
+        a.sampler->flush(true, {{"classes.instrumented", std::to_string(a.classesChanged)},
+                                {"failures", std::to_string(a.failures)}});
+      },
+      [&] {
+        return std::to_string(a.classesChanged) + " classes instrumented in " +
+               std::to_string(a.hookNanos / 1000000) + " ms, " + std::to_string(a.failures) +
+               " not rewritten, " + std::to_string(a.sampler->samples()) + " samples; " +
+               lifetime;
+      });
+}
+
+// mode=lifetime,sample=SIZE: classes get use probes only; the JVM's allocation sampler
+// picks the objects (lifetime_sampled.h).
+jint startLifetimeSampling(Agent& a) {
+  std::string error;
+  a.sampler = std::make_unique<Sampler>(a.jvmti, a.writer, a.options.sample, a.options.stack);
+  jvmtiCapabilities caps{};
+  caps.can_generate_all_class_hook_events = 1;
+  caps.can_generate_early_vmstart = 1;
+  caps.can_generate_early_class_hook_events = 1;
+  if (a.jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE || !addLifetimeCapabilities(a.jvmti)) {
+    std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
+    return JNI_ERR;
+  }
+  if (!a.sampler->configure(error)) {
+    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
+    return JNI_ERR;
+  }
+  jvmtiEventCallbacks cb{};
+  cb.ClassFileLoadHook = onClassFileLoad;
+  cb.VMStart = onVMStart;
+  cb.VMInit = onVMInitSampledLifetime;
+  cb.VMDeath = onVMDeathSampledLifetime;
+  cb.SampledObjectAlloc = onSampledAlloc;
+  cb.ThreadStart = onThreadStartSampledLifetime;
+  lifetimeCallbacks(cb);
+  a.jvmti->SetEventCallbacks(&cb, sizeof cb);
+  for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT,
+                       JVMTI_EVENT_VM_DEATH}) {
+    a.jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
+  }
+  say("recording lifetimes of sampled objects (one per ~" + std::to_string(a.options.sample) +
+      " bytes) to " + a.outPath);
+  return JNI_OK;
 }
 
 // sample=SIZE: nothing is rewritten; the JVM's allocation sampler feeds the profile.
@@ -303,6 +422,8 @@ jint start(JavaVM* vm, const char* optionText) {
     meta["stack"] = std::to_string(a->options.stack);  // the analyzer's nested-site depth
   }
   a->writer.meta(meta);
+  a->sampledLifetime = a->lifetime && a->options.sample > 0;
+  if (a->sampledLifetime) return startLifetimeSampling(*a);
   if (a->options.sample > 0) return startSampled(*a);
   jvmtiCapabilities caps{};
   caps.can_generate_all_class_hook_events = 1;

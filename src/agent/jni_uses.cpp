@@ -12,8 +12,8 @@ enum class Kind : bool { Get = false, Put = true };
 
 struct Uses {
   const JNINativeInterface_* original = nullptr;  // the JVM's functions
-  jclass life = nullptr;                          // java/lang/DragnetLife (global ref)
-  jmethodID upcall = nullptr;                     // DragnetLife.jni(Object, boolean)
+  jclass life = nullptr;                          // the runtime helper (global ref), or null
+  jmethodID upcall = nullptr;                     // its jni(Object, boolean)
   jfieldID stringValue = nullptr;                 // java/lang/String.value
   std::atomic<bool> on{false};
 };
@@ -29,7 +29,7 @@ bool reporting() { return gUses.on.load(std::memory_order_acquire) && !AgentScop
 void use(JNIEnv* jni, jobject o, Kind k) {
   Uses& u = gUses;
   if (!o || !reporting()) return;
-  if (tCritical > 0 || u.original->ExceptionCheck(jni)) {
+  if (!u.upcall || tCritical > 0 || u.original->ExceptionCheck(jni)) {
     nativeUse(o, k == Kind::Put);  // no Java now: the agent records it at the global clock
     return;
   }
@@ -167,23 +167,25 @@ void installJniUses(JNINativeInterface_& t, const JNINativeInterface_* original)
   t.ReleaseStringCritical = wReleaseStringCritical;
 }
 
-bool startJniUses(JNIEnv* jni, std::string& error) {
+bool startJniUses(JNIEnv* jni, const char* helper, std::string& error) {
   Uses& u = gUses;
   if (!u.original) return true;  // wrappers not installed: nothing to start
-  jclass life = jni->FindClass("java/lang/DragnetLife");
   jclass string = jni->FindClass("java/lang/String");
-  if (!life || !string) {
+  u.stringValue = string ? jni->GetFieldID(string, "value", "[B") : nullptr;
+  if (!u.stringValue) {
     jni->ExceptionClear();
-    error = "DragnetLife or String is missing";
+    error = "String.value is missing";
     return false;
   }
-  u.life = static_cast<jclass>(jni->NewGlobalRef(life));
-  u.upcall = jni->GetStaticMethodID(life, "jni", "(Ljava/lang/Object;Z)V");
-  u.stringValue = jni->GetFieldID(string, "value", "[B");
-  if (jni->ExceptionCheck() || !u.upcall || !u.stringValue) {
-    jni->ExceptionClear();
-    error = "the runtime helper lacks DragnetLife.jni(Object, boolean)";
-    return false;
+  if (helper) {
+    jclass life = jni->FindClass(helper);
+    u.upcall = life ? jni->GetStaticMethodID(life, "jni", "(Ljava/lang/Object;Z)V") : nullptr;
+    if (jni->ExceptionCheck() || !u.upcall) {
+      jni->ExceptionClear();
+      error = std::string("the runtime helper lacks ") + helper + ".jni(Object, boolean)";
+      return false;
+    }
+    u.life = static_cast<jclass>(jni->NewGlobalRef(life));
   }
   u.on.store(true, std::memory_order_release);
   return true;

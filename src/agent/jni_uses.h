@@ -22,7 +22,9 @@ namespace dragnet::agent {
 // Puts the use wrappers into `table`; `original` is the JVM's table for the real calls.
 void installJniUses(JNINativeInterface_& table, const JNINativeInterface_* original);
 
-// At VM init, once DragnetLife is configured: resolves the upcall and starts reporting.
-bool startJniUses(JNIEnv* jni, std::string& error);
+// At VM init, once the probes are configured: resolves the upcall `helper`.jni(Object,
+// boolean) and starts reporting. With a null `helper` (the sampled variant, whose uses
+// all take the global clock) the agent records every use itself (nativeUse), no upcall.
+bool startJniUses(JNIEnv* jni, const char* helper, std::string& error);
 
 }  // namespace dragnet::agent

@@ -3,100 +3,21 @@
 #include <sys/mman.h>
 
 #include <algorithm>
-#include <atomic>
-#include <climits>
-#include <condition_variable>
-#include <mutex>
 #include <new>
-#include <thread>
-#include <vector>
 
 #include "agent/jni_uses.h"
+#include "agent/lifetime_state.h"
 #include "agent/native_allocs.h"
 
-namespace dragnet::agent {
-namespace {
+namespace dragnet::agent::life {
 
 using profile::EventAt;
 using profile::kNoTime;
 using profile::ObjectRecord;
 
-// One object's record while it lives. Use times are updated by any thread (CAS).
-struct Rec {
-  uint64_t id = 0, alloc = 0, size = 0;
-  uint32_t key = 0, thread = 0, node = 0;
-  std::atomic<uint64_t> firstGet{kNoTime}, lastGet{kNoTime}, firstPut{kNoTime}, lastPut{kNoTime};
-};
-// DragnetLife.record updates first/last at REC_GET (REC_PUT) and 8 bytes on, by CAS on
-// plain 64-bit words.
-static_assert(offsetof(Rec, lastGet) == offsetof(Rec, firstGet) + 8);
-static_assert(offsetof(Rec, lastPut) == offsetof(Rec, firstPut) + 8);
-static_assert(sizeof(std::atomic<uint64_t>) == 8 && std::atomic<uint64_t>::is_always_lock_free);
-
-// stacks=on: where the four uses happened, in a table of its own (32 bytes a slot that a
-// run without stacks does not pay). Written racily with the times: a pattern may pair a
-// time with a neighbouring use's context when two threads race on one object.
-struct Places {
-  EventAt at[4];
-};
-
-// Records live in one reserved address range (no memory until used), committed a chunk
-// at a time: a record's address is base + slot, which the runtime helper computes too
-// (it updates the use times of objects whose slot it knows, without a JNI call).
-constexpr uint32_t kChunkBits = 16, kChunkSlots = 1u << kChunkBits, kMaxChunks = 1u << 12;
-constexpr uint32_t kBatch = 256;  // slots a thread takes from the pool at a time
-
-struct State {
-  jvmtiEnv* jvmti = nullptr;
-  profile::Writer* writer = nullptr;
-  LifetimeOptions options;
-  // Records (and with stacks their places): reserved ranges, chunks committed on demand
-  // (under poolMu), never freed before exit.
-  Rec* recs = nullptr;
-  Places* places = nullptr;
-  uint32_t committed = 0;  // chunks
-  std::mutex poolMu;
-  std::vector<uint32_t> freeSlots;  // returned by deaths
-  uint32_t nextSlot = 0;            // slots never used yet start here
-  std::atomic<uint64_t> nextIdBlock{0};
-  // The global clock (DragnetLife.CLOCK points here), read by the GC callbacks.
-  alignas(64) std::atomic<int64_t> clock{0};
-  // Collections not yet written, and the latest one (the time deaths get; gcCount is its
-  // 1-based number).
-  std::mutex gcMu;
-  std::vector<profile::GcEvent> gcsUnwritten;
-  uint32_t gcsWritten = 0;
-  std::atomic<uint64_t> lastGcTime{0};
-  std::atomic<uint32_t> gcCount{0};
-  std::atomic<bool> forcing{false};
-  // Deaths not yet written, and how many were written (every registered object is, once).
-  std::mutex outMu;
-  std::vector<ObjectRecord> out;
-  uint64_t objectsWritten = 0;
-  // Forced collections: one at a time, when the clock passes nextGcAt.
-  std::mutex mu;
-  int64_t nextGcAt = LLONG_MAX;
-  bool stopping = false;
-  jclass life = nullptr;
-  jfieldID nextGc = nullptr, threadState = nullptr;
-  jfieldID cacheFields[4] = {};
-  jfieldID cacheArrays[3] = {};  // DragnetState.got, .put (second-level caches), .addr
-  std::atomic<uint64_t> untrackedUses{0};
-  std::atomic<bool> ended{false};  // records written at VM death: uses no longer count
-  // The records' writer: a thread of the agent's own, woken after each forced collection,
-  // so that encoding and writing the dead objects' records (hundreds of MB on big runs)
-  // is not done by the application thread that collected.
-  std::thread writerThread;
-  std::mutex writerMu;
-  std::condition_variable writerWake;
-  bool writerDue = false, writerStop = false;
-};
-
 State* gLife = nullptr;
 
-Rec& rec(uint32_t slot) { return gLife->recs[slot]; }
-
-EventAt* places(uint32_t slot) { return gLife->places[slot].at; }  // stacks=on only
+namespace {
 
 // --- slots ---------------------------------------------------------------------------
 
@@ -105,24 +26,6 @@ struct ThreadSlots {
   uint64_t nextId = 0, idEnd = 0;
 };
 thread_local ThreadSlots tSlots;
-
-// Tells the runtime helper where records are and where their use times lie in them.
-bool setRecordLayout(JNIEnv* jni, jclass life) {
-  const std::pair<const char*, jlong> fields[] = {
-      {"RECS", static_cast<jlong>(reinterpret_cast<uintptr_t>(gLife->recs))},
-      {"REC_SIZE", static_cast<jlong>(sizeof(Rec))},
-      {"REC_GET", static_cast<jlong>(offsetof(Rec, firstGet))},
-      {"REC_PUT", static_cast<jlong>(offsetof(Rec, firstPut))}};
-  for (auto [name, value] : fields) {
-    jfieldID f = jni->GetStaticFieldID(life, name, "J");
-    if (!f) {
-      jni->ExceptionClear();
-      return false;
-    }
-    jni->SetStaticLongField(life, f, value);
-  }
-  return true;
-}
 
 // Reserves address space for every chunk of `T` (no memory is committed), or null.
 template <class T>
@@ -175,6 +78,8 @@ uint64_t nextId(ThreadSlots& t) {
   return t.nextId++;
 }
 
+}  // namespace
+
 ObjectRecord finished(uint32_t slot, uint64_t death, uint32_t deathGc) {
   const State& s = *gLife;
   Rec& r = rec(slot);
@@ -222,6 +127,8 @@ void writeOut(bool all) {
   s.writer->objects(batch);
 }
 
+namespace {
+
 void writerLoop() {
   State& s = *gLife;
   std::unique_lock lock(s.writerMu);
@@ -257,10 +164,74 @@ std::pair<bool, bool> widen(std::atomic<uint64_t>& first, std::atomic<uint64_t>&
   return {f, l};
 }
 
-void collect(JNIEnv* jni);
+}  // namespace
 
-// Moves the record's first/last get or put times to include t (any thread: CAS). Returns
-// the object's slot, or -1 if it is not registered.
+// --- events --------------------------------------------------------------------------
+
+void JNICALL onGcStart(jvmtiEnv*) {
+  // No JNI or JVMTI here (the world is stopped): memory and our own locks only.
+  State& s = *gLife;
+  auto now = static_cast<uint64_t>(s.clock.load(std::memory_order_acquire));
+  s.lastGcTime.store(now, std::memory_order_release);
+  s.gcCount.fetch_add(1, std::memory_order_acq_rel);
+  std::lock_guard lock(s.gcMu);
+  profile::GcEvent g{now, s.forcing.load()};
+  s.gcsUnwritten.push_back(g);
+}
+
+void JNICALL onObjectFree(jvmtiEnv*, jlong tag) {
+  State& s = *gLife;
+  auto slot = static_cast<uint32_t>(tag - 1);
+  ObjectRecord o = finished(slot, s.lastGcTime.load(std::memory_order_acquire),
+                            s.gcCount.load(std::memory_order_acquire));
+  {
+    std::lock_guard lock(s.poolMu);
+    Rec& r = rec(slot);
+    r.id = 0;  // free: no longer live (see finishLifetime)
+    if (s.filter) {
+      uint8_t& n = s.filter[r.hash & s.filterMask];
+      if (n > 0 && n < 255) --n;  // a saturated bucket stays: it no longer knows its count
+    }
+    s.freeSlots.push_back(slot);
+  }
+  std::lock_guard lock(s.outMu);
+  s.out.push_back(o);
+}
+
+bool initRecords(State& s, std::string& error) {
+  gLife = &s;
+  s.recs = reserve<Rec>();
+  s.places = s.options.stacks ? reserve<Places>() : nullptr;
+  if (!s.recs || (s.options.stacks && !s.places)) {
+    error = "cannot reserve address space for the object records";
+    return false;
+  }
+  return true;
+}
+
+jint registerObject(jobject o, uint32_t key, uint32_t thread, uint32_t node, uint64_t time,
+                    uint64_t size, uint32_t hash) {
+  ThreadSlots& t = tSlots;
+  if (t.slots.empty() && !refill(t)) return -1;  // out of slots: the object goes untracked
+  uint32_t slot = t.slots.back();
+  if (gLife->jvmti->SetTag(o, slot + 1) != JVMTI_ERROR_NONE) return -1;
+  t.slots.pop_back();
+  Rec& r = rec(slot);
+  r.id = nextId(t);
+  r.alloc = time;
+  r.size = size;
+  r.key = key;
+  r.thread = thread;
+  r.node = node;
+  r.hash = hash;
+  r.firstGet.store(kNoTime, std::memory_order_relaxed);
+  r.lastGet.store(kNoTime, std::memory_order_relaxed);
+  r.firstPut.store(kNoTime, std::memory_order_relaxed);
+  r.lastPut.store(kNoTime, std::memory_order_relaxed);
+  if (gLife->options.stacks) std::fill_n(places(slot), 4, EventAt{});
+  return static_cast<jint>(slot);
+}
+
 jint use(jobject o, bool put, uint64_t t, EventAt at) {
   jlong tag = 0;
   if (gLife->jvmti->GetTag(o, &tag) != JVMTI_ERROR_NONE || tag == 0) {
@@ -278,6 +249,54 @@ jint use(jobject o, bool put, uint64_t t, EventAt at) {
   return static_cast<jint>(slot);
 }
 
+void startEvents() {
+  for (jvmtiEvent e : {JVMTI_EVENT_OBJECT_FREE, JVMTI_EVENT_GARBAGE_COLLECTION_START}) {
+    gLife->jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
+  }
+  gLife->writerThread = std::thread(writerLoop);
+}
+
+void collected() {
+  // Re-enabling ObjectFree posts every pending event on this thread before it returns.
+  gLife->jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
+  wakeWriter();
+}
+
+}  // namespace dragnet::agent::life
+
+namespace dragnet::agent {
+namespace {
+
+using namespace life;
+
+// Tells the runtime helper where records are and where their use times lie in them.
+bool setRecordLayout(JNIEnv* jni, jclass life) {
+  const std::pair<const char*, jlong> fields[] = {
+      {"RECS", static_cast<jlong>(reinterpret_cast<uintptr_t>(gLife->recs))},
+      {"REC_SIZE", static_cast<jlong>(sizeof(Rec))},
+      {"REC_GET", static_cast<jlong>(offsetof(Rec, firstGet))},
+      {"REC_PUT", static_cast<jlong>(offsetof(Rec, firstPut))}};
+  for (auto [name, value] : fields) {
+    jfieldID f = jni->GetStaticFieldID(life, name, "J");
+    if (!f) {
+      jni->ExceptionClear();
+      return false;
+    }
+    jni->SetStaticLongField(life, f, value);
+  }
+  return true;
+}
+
+// The exact variant's runtime helper (DragnetLife) and the per-thread caches it keeps.
+struct Exact {
+  jfieldID nextGc = nullptr, threadState = nullptr;
+  jfieldID cacheFields[4] = {};
+  jfieldID cacheArrays[3] = {};  // DragnetState.got, .put (second-level caches), .addr
+};
+Exact gExact;
+
+void collect(JNIEnv* jni);
+
 }  // namespace
 }  // namespace dragnet::agent
 
@@ -285,32 +304,17 @@ jint use(jobject o, bool put, uint64_t t, EventAt at) {
 // Exported under their JNI names: the JVM finds the natives of boot classes in agent
 // libraries (RegisterNatives on a java.base class would print a warning on stderr).
 using namespace dragnet::agent;
+using namespace dragnet::agent::life;
 using dragnet::profile::EventAt;
-using dragnet::profile::kNoTime;
 
 extern "C" {
 
 JNIEXPORT jint JNICALL Java_java_lang_DragnetLife_born0(JNIEnv*, jclass, jobject o, jint key,
                                                         jint thread, jint node, jlong time,
                                                         jlong size) {
-  ThreadSlots& t = tSlots;
-  if (t.slots.empty() && !refill(t)) return -1;  // out of slots: the object goes untracked
-  uint32_t slot = t.slots.back();
-  if (gLife->jvmti->SetTag(o, slot + 1) != JVMTI_ERROR_NONE) return -1;
-  t.slots.pop_back();
-  Rec& r = rec(slot);
-  r.id = nextId(t);
-  r.alloc = static_cast<uint64_t>(time);
-  r.size = static_cast<uint64_t>(size);
-  r.key = static_cast<uint32_t>(key);
-  r.thread = static_cast<uint32_t>(thread);
-  r.node = static_cast<uint32_t>(node);
-  r.firstGet.store(kNoTime, std::memory_order_relaxed);
-  r.lastGet.store(kNoTime, std::memory_order_relaxed);
-  r.firstPut.store(kNoTime, std::memory_order_relaxed);
-  r.lastPut.store(kNoTime, std::memory_order_relaxed);
-  if (gLife->options.stacks) std::fill_n(places(slot), 4, EventAt{});
-  return static_cast<jint>(slot);
+  return registerObject(o, static_cast<uint32_t>(key), static_cast<uint32_t>(thread),
+                        static_cast<uint32_t>(node), static_cast<uint64_t>(time),
+                        static_cast<uint64_t>(size), 0);
 }
 
 JNIEXPORT jint JNICALL Java_java_lang_DragnetLife_use0(JNIEnv*, jclass, jobject o, jint kind,
@@ -341,33 +345,6 @@ JNIEXPORT void JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv* jni, jclass) {
 namespace dragnet::agent {
 namespace {
 
-// --- events --------------------------------------------------------------------------
-
-void JNICALL onGcStart(jvmtiEnv*) {
-  // No JNI or JVMTI here (the world is stopped): memory and our own locks only.
-  State& s = *gLife;
-  auto now = static_cast<uint64_t>(s.clock.load(std::memory_order_acquire));
-  s.lastGcTime.store(now, std::memory_order_release);
-  s.gcCount.fetch_add(1, std::memory_order_acq_rel);
-  std::lock_guard lock(s.gcMu);
-  profile::GcEvent g{now, s.forcing.load()};
-  s.gcsUnwritten.push_back(g);
-}
-
-void JNICALL onObjectFree(jvmtiEnv*, jlong tag) {
-  State& s = *gLife;
-  auto slot = static_cast<uint32_t>(tag - 1);
-  ObjectRecord o = finished(slot, s.lastGcTime.load(std::memory_order_acquire),
-                            s.gcCount.load(std::memory_order_acquire));
-  {
-    std::lock_guard lock(s.poolMu);
-    rec(slot).id = 0;  // free: no longer live (see finishLifetime)
-    s.freeSlots.push_back(slot);
-  }
-  std::lock_guard lock(s.outMu);
-  s.out.push_back(o);
-}
-
 // Nulls every thread's use caches and last-born object, so that they keep nothing alive
 // through the collection. Racy by design: a thread that uses an object meanwhile puts it
 // back; the next forced collection gets it.
@@ -378,10 +355,10 @@ void clearCaches(JNIEnv* jni) {
   if (s.jvmti->GetAllThreads(&n, &threads) != JVMTI_ERROR_NONE) return;
   jni->EnsureLocalCapacity(n + 16);  // the array holds a local reference per thread
   for (jint i = 0; i < n; ++i) {
-    jobject st = jni->GetObjectField(threads[i], s.threadState);
+    jobject st = jni->GetObjectField(threads[i], gExact.threadState);
     if (st) {
-      for (jfieldID f : s.cacheFields) jni->SetObjectField(st, f, nullptr);
-      for (jfieldID f : s.cacheArrays) {
+      for (jfieldID f : gExact.cacheFields) jni->SetObjectField(st, f, nullptr);
+      for (jfieldID f : gExact.cacheArrays) {
         auto a = static_cast<jobjectArray>(jni->GetObjectField(st, f));
         if (!a) continue;
         for (jsize k = 0, len = jni->GetArrayLength(a); k < len; ++k) {
@@ -418,7 +395,7 @@ jlong refArrayBase(JNIEnv* jni, jclass unsafe, jobject theUnsafe) {
 
 void setNextGc(JNIEnv* jni, int64_t at) {
   gLife->nextGcAt = at;
-  jni->SetStaticLongField(gLife->life, gLife->nextGc, at);
+  jni->SetStaticLongField(gLife->probes, gExact.nextGc, at);
 }
 
 // One forced collection (under State::mu), its deaths delivered before it returns. The
@@ -430,9 +407,7 @@ void collect(JNIEnv* jni) {
   s.forcing = true;
   s.jvmti->ForceGarbageCollection();
   s.forcing = false;
-  // Re-enabling ObjectFree posts every pending event on this thread before it returns.
-  s.jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, nullptr);
-  wakeWriter();
+  collected();
   setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
 }
 
@@ -454,16 +429,10 @@ void lifetimeCallbacks(jvmtiEventCallbacks& cb) {
 bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
                    const LifetimeOptions& options, uint32_t constructedBase, std::string& error) {
   auto* s = new State();  // lives as long as the JVM: events may come until the end
-  gLife = s;
   s->jvmti = jvmti;
   s->writer = &writer;
   s->options = options;
-  s->recs = reserve<Rec>();
-  s->places = options.stacks ? reserve<Places>() : nullptr;
-  if (!s->recs || (options.stacks && !s->places)) {
-    error = "cannot reserve address space for the object records";
-    return false;
-  }
+  if (!initRecords(*s, error)) return false;
   jclass life = jni->FindClass("java/lang/DragnetLife");
   jclass state = jni->FindClass("java/lang/DragnetState");
   jclass thread = jni->FindClass("java/lang/Thread");
@@ -473,18 +442,15 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     error = "the lifetime runtime helper java/lang/DragnetLife is missing or incomplete";
     return false;
   }
-  s->life = static_cast<jclass>(jni->NewGlobalRef(life));
-  s->nextGc = jni->GetStaticFieldID(life, "nextGc", "J");
-  s->threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
-  const char* caches[4][2] = {{"g0", "Ljava/lang/Object;"},
-                              {"g1", "Ljava/lang/Object;"},
-                              {"p0", "Ljava/lang/Object;"},
-                              {"lastBorn", "Ljava/lang/Object;"}};
-  for (int i = 0; i < 4; ++i)
-    s->cacheFields[i] = jni->GetFieldID(state, caches[i][0], caches[i][1]);
-  s->cacheArrays[0] = jni->GetFieldID(state, "got", "[Ljava/lang/Object;");
-  s->cacheArrays[1] = jni->GetFieldID(state, "put", "[Ljava/lang/Object;");
-  s->cacheArrays[2] = jni->GetFieldID(state, "addr", "Ljava/lang/Object;");
+  s->probes = static_cast<jclass>(jni->NewGlobalRef(life));
+  Exact& x = gExact;
+  x.nextGc = jni->GetStaticFieldID(life, "nextGc", "J");
+  x.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
+  const char* caches[4] = {"g0", "g1", "p0", "lastBorn"};
+  for (int i = 0; i < 4; ++i) x.cacheFields[i] = jni->GetFieldID(state, caches[i], "Ljava/lang/Object;");
+  x.cacheArrays[0] = jni->GetFieldID(state, "got", "[Ljava/lang/Object;");
+  x.cacheArrays[1] = jni->GetFieldID(state, "put", "[Ljava/lang/Object;");
+  x.cacheArrays[2] = jni->GetFieldID(state, "addr", "Ljava/lang/Object;");
   jfieldID theUnsafe = jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;");
   jfieldID u = jni->GetStaticFieldID(life, "U", "Ljdk/internal/misc/Unsafe;");
   jfieldID clock = jni->GetStaticFieldID(life, "CLOCK", "J");
@@ -492,7 +458,7 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   jfieldID stacks = jni->GetStaticFieldID(life, "stacks", "Z");
   jfieldID base = jni->GetStaticFieldID(life, "constructedBase", "I");
   jfieldID on = jni->GetStaticFieldID(life, "on", "Z");
-  if (jni->ExceptionCheck() || !s->nextGc || !s->threadState || !theUnsafe || !u || !clock ||
+  if (jni->ExceptionCheck() || !x.nextGc || !x.threadState || !theUnsafe || !u || !clock ||
       !shift || !stacks || !base || !on) {
     jni->ExceptionClear();
     error = "the lifetime runtime helper lacks a configuration field";
@@ -517,25 +483,24 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     return false;
   }
   setNextGc(jni, static_cast<int64_t>(options.gcInterval));
-  for (jvmtiEvent e : {JVMTI_EVENT_OBJECT_FREE, JVMTI_EVENT_GARBAGE_COLLECTION_START}) {
-    jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
-  }
-  s->writerThread = std::thread(writerLoop);
+  startEvents();
   jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
-  if (!startJniUses(jni, error)) error = "uses through JNI are not counted: " + error;
+  if (!startJniUses(jni, "java/lang/DragnetLife", error)) {
+    error = "uses through JNI are not counted: " + error;
+  }
   return true;
 }
 
 void nativeUse(jobject o, bool put) {
   State* s = gLife;
-  if (!s || !s->life || s->ended.load(std::memory_order_acquire)) return;
+  if (!s || !s->probes || s->ended.load(std::memory_order_acquire)) return;
   use(o, put, static_cast<uint64_t>(s->clock.load(std::memory_order_acquire)), EventAt{});
 }
 
 std::string finishLifetime(JNIEnv* jni) {
-  if (!gLife || !gLife->life) return "no lifetime data";
+  if (!gLife || !gLife->probes) return "no lifetime data";
   State& s = *gLife;
-  jni->SetStaticBooleanField(s.life, jni->GetStaticFieldID(s.life, "on", "Z"), JNI_FALSE);
+  jni->SetStaticBooleanField(s.probes, jni->GetStaticFieldID(s.probes, "on", "Z"), JNI_FALSE);
   s.ended.store(true, std::memory_order_release);
   {
     std::lock_guard lock(s.mu);  // waits for a collection in progress

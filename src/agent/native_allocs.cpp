@@ -331,6 +331,23 @@ bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t j
   return true;
 }
 
+bool startJniUsesOnly(jvmtiEnv* jvmti, std::string& error) {
+  State& s = state();
+  jniNativeInterface* table = nullptr;
+  if (jvmti->GetJNIFunctionTable(&table) != JVMTI_ERROR_NONE) {
+    error = "cannot read the JNI function table";
+    return false;
+  }
+  s.original = table;  // JVMTI-allocated copy, kept for the life of the JVM
+  s.wrapped = *table;
+  installJniUses(s.wrapped, s.original);
+  if (jvmti->SetJNIFunctionTable(&s.wrapped) != JVMTI_ERROR_NONE) {
+    error = "cannot install the JNI function wrappers";
+    return false;
+  }
+  return true;
+}
+
 void stopNativeAllocs() { state().active.store(false, std::memory_order_release); }
 
 void JNICALL onVMObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass,

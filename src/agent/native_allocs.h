@@ -56,6 +56,10 @@ void noteProbedCalls(std::vector<ProbedCall> calls);
 bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t jniBase,
                        bool jniUses, std::string& error);
 
+// Mode lifetime with sample=SIZE: only the JNI use wrappers (jni_uses.h) in the table; the
+// JVM's allocation sampler sees native allocations itself.
+bool startJniUsesOnly(jvmtiEnv* jvmti, std::string& error);
+
 // At VM death: stop recording (the profile is being finished).
 void stopNativeAllocs();
 

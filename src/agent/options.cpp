@@ -11,8 +11,10 @@ const char* const kOptionHelp =
     "                     drag, void and use), with the allocation profile\n"
     "  out=FILE           profile file to write (default: dragnet-<pid>.dragnet)\n"
     "  bytecodes=on|off   also count executed bytecode instructions per context (off)\n"
-    "  sample=SIZE        no rewriting: sample about one allocation per SIZE bytes (e.g.\n"
-    "                     512k) with JVM stack traces; counts are estimates (off)\n"
+    "  sample=SIZE        sample about one allocation per SIZE bytes (e.g. 512k) with\n"
+    "                     JVM stack traces; counts are estimates. alloc: no rewriting;\n"
+    "                     lifetime: lifetimes of the sampled objects only, through\n"
+    "                     use probes that cost little for the others (off)\n"
     "  depth=N            keep contexts up to N frames deep; deeper calls are collapsed\n"
     "                     into the deepest kept context and counted (1024; 0 = no limit)\n"
     "  flush=SECONDS      write the recorded data every SECONDS so that a killed JVM\n"
@@ -138,8 +140,8 @@ bool parseItems(std::string_view text, Options& out, std::string& error) {
 
 bool parseOptions(std::string_view text, Options& out, std::string& error) {
   if (!parseItems(text, out, error)) return false;
-  if (out.sample > 0 && out.mode == "lifetime") {
-    error = "option 'sample' is not available in mode lifetime yet";
+  if (out.sample > 0 && out.mode == "lifetime" && out.stacks) {
+    error = "option 'stacks' is not available with 'sample' in mode lifetime yet";
     return false;
   }
   if (out.sample > 0 && out.bytecodes) {

@@ -86,11 +86,16 @@ ArrayLayout measure(JNIEnv* jni) {
 }  // namespace
 
 void addThreadStateField(classfile::ClassFile& thread) {
-  classfile::Member f;
-  f.access = 0x1000;  // ACC_SYNTHETIC, package-private: only java.lang code sees it
-  f.name = thread.pool.addUtf8(kThreadStateField);
-  f.descriptor = thread.pool.addUtf8(kThreadStateDesc);
-  thread.fields.push_back(std::move(f));
+  auto add = [&](const char* name, const char* desc) {
+    classfile::Member f;
+    f.access = 0x1000;  // ACC_SYNTHETIC, package-private: only java.lang code sees it
+    f.name = thread.pool.addUtf8(name);
+    f.descriptor = thread.pool.addUtf8(desc);
+    thread.fields.push_back(std::move(f));
+  };
+  add(kThreadStateField, kThreadStateDesc);
+  add(kThreadStackLo, "J");
+  add(kThreadStackHi, "J");
 }
 
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {

@@ -15,7 +15,13 @@ namespace dragnet::agent {
 inline constexpr const char* kThreadStateField = "dragnet$state";
 inline constexpr const char* kThreadStateDesc = "Ljava/lang/DragnetState;";
 
-// Adds the package-private synthetic field dragnet$state to java/lang/Thread's model.
+// The thread's stack, [lo, hi), where the agent knows it (mode lifetime with sample=SIZE:
+// the probes read a locked object's displaced header only from the current thread's stack).
+inline constexpr const char* kThreadStackLo = "dragnet$stackLo";
+inline constexpr const char* kThreadStackHi = "dragnet$stackHi";
+
+// Adds the package-private synthetic fields dragnet$state, dragnet$stackLo and
+// dragnet$stackHi to java/lang/Thread's model.
 void addThreadStateField(classfile::ClassFile& thread);
 
 // Defines the helper classes with the boot loader (early VM start: before any Java code

@@ -123,7 +123,8 @@ std::string Sampler::classSignature(jclass cls) {
   return internalName(take(jvmti_, sig));
 }
 
-void Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size) {
+Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls,
+                                jlong size) {
   jvmtiFrameInfo frames[kMaxFrames];
   jint n = 0;
   if (jvmti_->GetStackTrace(thread, 0, static_cast<jint>(maxDepth_), frames, &n) !=
@@ -135,7 +136,7 @@ void Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, 
   double s = static_cast<double>(size);
   double weight = 1.0 / -std::expm1(-s / static_cast<double>(interval_));
   std::lock_guard lock(mu_);
-  if (finished_) return;
+  if (finished_) return {};
   ++samples_;
   if (n == static_cast<jint>(maxDepth_)) ++truncated_;
   uint32_t node = 0;
@@ -147,9 +148,10 @@ void Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, 
   leaf.count += weight;
   leaf.elements += weight * elements;
   leaf.bytes += weight * s;
+  return {true, node, key, weight};
 }
 
-void Sampler::flush(bool final) {
+void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
   std::lock_guard lock(mu_);
   if (finished_) return;
   writer_.methods(newMethods_);
@@ -175,10 +177,12 @@ void Sampler::flush(bool final) {
   nodesWritten_ = n;
   if (!chunk.nodes.empty() || !chunk.counters.empty() || final) writer_.thread(chunk);
   if (!final) return;
-  writer_.end({{"samples", std::to_string(samples_)},
-               {"samples.truncated", std::to_string(truncated_)},
-               {"threads", "1"},
-               {"contexts", std::to_string(n - 1)}});
+  std::map<std::string, std::string> own{{"samples", std::to_string(samples_)},
+                                         {"samples.truncated", std::to_string(truncated_)},
+                                         {"threads", "1"},
+                                         {"contexts", std::to_string(n - 1)}};
+  own.merge(totals);
+  writer_.end(own);
   finished_ = true;
 }
 

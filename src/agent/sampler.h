@@ -30,11 +30,20 @@ class Sampler {
   // Capabilities and the sampling interval (Agent_OnLoad).
   bool configure(std::string& error);
 
-  // The SampledObjectAlloc callback: any thread, concurrently.
-  void onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size);
+  // Where a sample was allocated: its context (the allocating method's node in the tree
+  // written as thread 1) and its site key; weight is the objects it stands for.
+  struct Site {
+    bool ok = false;  // false after the final flush
+    uint32_t node = 0, key = 0;
+    double weight = 0;
+  };
 
-  // Writes new definitions and the tree's changes; `final` adds the End chunk.
-  void flush(bool final);
+  // The SampledObjectAlloc callback: any thread, concurrently.
+  Site onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size);
+
+  // Writes new definitions and the tree's changes; `final` adds the End chunk, with
+  // `totals` added to the sampler's own.
+  void flush(bool final, std::map<std::string, std::string> totals = {});
 
   uint64_t samples() const { return samples_; }
 

@@ -81,31 +81,12 @@ class LifetimeExtension : public alloc::Extension {
     return plan_;
   }
 
-  // A call whose object arguments are uses: park the arguments in scratch locals, probe
-  // the used ones (and the receiver, then on top), and push them back.
-  void callSite(Routine& r, const CallProbe& c, uint16_t state) {
-    auto ref = r.pool().memberRef(r.insn(c.index).cp());
-    auto md = instrument::parseMethodDescriptor(ref.descriptor);
-    if (!md) return;
-    std::vector<uint16_t> slots(md->params.size());
-    Patch p = r.newPatch();
-    for (size_t i = md->params.size(); i-- > 0;) {
-      slots[i] = r.scratchLocal(instrument::slotSize(md->params[i]));
-      p.store(md->params[i], slots[i]);
-    }
-    for (const CallUse& u : c.uses) {
-      if (u.param < 0) {
-        p.add(Op::dup);
-      } else {
-        auto i = static_cast<size_t>(u.param);
-        p.load(md->params[i], slots[i]);
-      }
+  // A call whose object arguments are uses, probed at the call site.
+  static void callSite(Routine& r, const CallProbe& c, uint16_t state) {
+    probeCallUses(r, c, [&](Patch& p, UseKind kind) {
       p.load(kObjectDesc, state);
-      p.invokeStatic(kLifeClass, probeName(u.kind),
-                     "(Ljava/lang/Object;Ljava/lang/DragnetState;)V");
-    }
-    for (size_t i = 0; i < md->params.size(); ++i) p.load(md->params[i], slots[i]);
-    r.before(c.index, p);
+      p.invokeStatic(kLifeClass, probeName(kind), "(Ljava/lang/Object;Ljava/lang/DragnetState;)V");
+    });
   }
 
   const Routine* planned_ = nullptr;

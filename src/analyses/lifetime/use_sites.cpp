@@ -241,4 +241,28 @@ UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry) {
   return Planner(r).run(receiverUsedAtEntry);
 }
 
+bool probeCallUses(instrument::Routine& r, const CallProbe& c,
+                   const std::function<void(instrument::Patch&, UseKind)>& probe) {
+  auto ref = r.pool().memberRef(r.insn(c.index).cp());
+  auto md = instrument::parseMethodDescriptor(ref.descriptor);
+  if (!md) return false;
+  std::vector<uint16_t> slots(md->params.size());
+  instrument::Patch p = r.newPatch();
+  for (size_t i = md->params.size(); i-- > 0;) {
+    slots[i] = r.scratchLocal(instrument::slotSize(md->params[i]));
+    p.store(md->params[i], slots[i]);
+  }
+  for (const CallUse& u : c.uses) {
+    if (u.param < 0) {
+      p.add(Op::dup);  // the receiver, now on top
+    } else {
+      auto i = static_cast<size_t>(u.param);
+      p.load(md->params[i], slots[i]);
+    }
+    probe(p, u.kind);
+  }
+  for (size_t i = 0; i < md->params.size(); ++i) p.load(md->params[i], slots[i]);
+  return r.before(c.index, p);
+}
+
 }  // namespace dragnet::analyses::lifetime

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "instrument/bit.h"
@@ -50,5 +51,11 @@ struct UsePlan {
 // `receiverUsedAtEntry`: the method's entry probe records `this` as used (instance
 // methods other than constructors), so uses of local 0 right after entry are redundant.
 UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry);
+
+// Inserts, before the call `c`, code that parks the call's arguments in scratch locals,
+// runs `probe` once per use with the used object on top of the stack (the probe must pop
+// it), and pushes the arguments back. False if the call's descriptor does not parse.
+bool probeCallUses(instrument::Routine& r, const CallProbe& c,
+                   const std::function<void(instrument::Patch&, UseKind)>& probe);
 
 }  // namespace dragnet::analyses::lifetime

@@ -5,6 +5,7 @@ package java.lang;
 // helper can reach its per-thread state in one field load. Never packaged or embedded.
 public class Thread {
   public DragnetState dragnet$state;
+  public long dragnet$stackLo, dragnet$stackHi;
 
   private Thread() {}
 

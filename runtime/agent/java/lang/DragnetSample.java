@@ -1,0 +1,118 @@
+package java.lang;
+
+import jdk.internal.misc.Unsafe;
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
+/**
+ * The probes of dragnet's sampled lifetime mode (mode=lifetime,sample=SIZE): only a sample
+ * of the objects is tracked (the JVM's allocation sampler picks them, src/agent/
+ * lifetime_sampled.cpp), so a use probe must tell in a few instructions whether the object
+ * it sees might be one of them.
+ *
+ * <p>The agent gives every sampled object its identity hash when it is sampled (JVMTI
+ * GetObjectHashCode) and counts the hash in FILTER, a table in native memory. An identity
+ * hash lives in the object's header and never changes, not even when a collection moves the
+ * object, so: an object whose header holds no hash (almost all of them) is not sampled, and
+ * that is one load, one mask and one compare, inlined into the instrumented code. An
+ * object with a hash is looked up in FILTER (here, no call); only a hit calls the agent,
+ * which finds the object's record by its JVMTI tag (only sampled objects have one).
+ *
+ * <p>The header's layout is measured at start (the agent sets HASH_SHIFT and the masks from
+ * an object it hashed). A locked object's header may not hold its hash (HotSpot's stack
+ * locking displaces it on JDK 17; an inflated monitor keeps it elsewhere): such uses go to
+ * the agent, which asks JVMTI.
+ *
+ * <p>Like DragnetRt this class must never call instrumented code.
+ */
+public final class DragnetSample {
+  // Set by the agent at VM init (src/agent/lifetime_sampled.cpp), `on` last: before, the
+  // probes do nothing (U is not set yet, and classes run long before VM init).
+  static boolean on;
+  static Unsafe U;
+  static long FAST_MASK;      // the header's hash bits and lock bits
+  static long UNLOCKED = 1;   // lock bits of an unlocked object
+  static int HASH_SHIFT = 8;  // where the hash starts in the header
+  static boolean LOCKED_KEEPS_HASH;  // lock bits 00 with the hash in place (lightweight locking)
+  static boolean DISPLACED;  // lock bits 00: the header points at the displaced one (stack locking)
+  static long FILTER;         // native: one byte per hash bucket, nonzero if a sampled
+                              // object may have a hash in it
+  static int FILTER_MASK;
+  static long CLOCK;          // native: the global clock (estimated bytes allocated)
+  static int epochShift = 16;
+
+  // Recent uses, by hash: hash << 32 | epoch << 1 | kind. A use of the same object, of the
+  // same kind, in the same epoch, adds nothing. Shared by all threads, written racily: a
+  // lost entry costs one more call into the agent.
+  private static final long[] SEEN = new long[1024];
+
+  static final int GET = 0, PUT = 1;
+
+  private DragnetSample() {}
+
+  /** A use of `o` that does not change it (HUP's get). */
+  @ForceInline
+  public static void get(Object o) {
+    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, GET);
+  }
+
+  /** A use of `o` that writes to it (HUP's put). */
+  @ForceInline
+  public static void put(Object o) {
+    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, PUT);
+  }
+
+  /** A use by native code through JNI (the agent's wrappers), like a probe's. */
+  static void jni(Object o, boolean isPut) {
+    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, isPut ? PUT : GET);
+  }
+
+  // The object has a hash, or is locked.
+  @DontInline
+  private static void slow(Object o, int kind) {
+    if (!on) return;
+    Unsafe u = U;
+    long mark = u.getLong(o, 0L);
+    long lock = mark & 3;
+    if (lock == 0 && DISPLACED) {
+      // Stack locking: the header points at a BasicLock whose first word is the displaced
+      // header. Read only from this thread's own stack (a lock this thread holds, in one
+      // of its live frames); another thread's lock may be gone by the time it is read.
+      Thread t = Thread.currentThread();
+      if (mark >= t.dragnet$stackLo && mark < t.dragnet$stackHi) {
+        mark = u.getLong(mark);
+        lock = mark & 3;
+      }
+    }
+    if (lock == UNLOCKED || (lock == 0 && LOCKED_KEEPS_HASH)) {
+      int h = (int) (mark >>> HASH_SHIFT) & 0x7FFFFFFF;
+      if (h == 0 || u.getByte(FILTER + (h & FILTER_MASK)) == 0) return;  // not sampled
+      long e = u.getLongVolatile(null, CLOCK) >>> epochShift;
+      long seen = (long) h << 32 | (e & 0x7FFFFFFF) << 1 | kind;
+      int i = (h ^ kind) & (SEEN.length - 1);
+      if (SEEN[i] == seen) return;
+      SEEN[i] = seen;
+    }
+    use0(o, kind);
+  }
+
+  /** The header of `o` while this thread holds its lock (the agent measures the layout). */
+  static long lockedMark(Object o) {
+    synchronized (o) {
+      return U.getLong(o, 0L);
+    }
+  }
+
+  /**
+   * The word a stack-locked header points at, while this thread holds the lock: the
+   * displaced header (the agent checks it; called only when the header is such a pointer).
+   */
+  static long displacedMark(Object o) {
+    synchronized (o) {
+      return U.getLong(U.getLong(o, 0L));
+    }
+  }
+
+  /** Records a use of `o` if it is a sampled object (the agent looks it up by tag). */
+  private static native void use0(Object o, int kind);
+}

@@ -1,0 +1,258 @@
+#include "agent/lifetime_sampled.h"
+
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+
+#include "agent/jni_uses.h"
+#include "agent/lifetime_state.h"
+#include "agent/native_allocs.h"
+#include "agent/runtime_bridge.h"
+
+#include <pthread.h>
+
+namespace dragnet::agent {
+namespace {
+
+using namespace life;
+
+constexpr uint32_t kFilterBits = 20;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
+
+struct Sampled {
+  Sampler* sampler = nullptr;
+  // The collection thread sleeps on `wake` until the clock passes nextGcAt.
+  std::mutex mu;
+  std::condition_variable wake;
+  bool due = false;
+  std::atomic<int64_t> nextGcAt{INT64_MAX};
+  jfieldID stackLo = nullptr, stackHi = nullptr;  // Thread.dragnet$stackLo / Hi
+};
+// Never destroyed: the collection thread waits on its condition variable until the process
+// ends, and destroying a condition variable with a waiter blocks exit.
+Sampled& gSampled = *new Sampled();
+
+// A bucket's count of live samples, saturating: a saturated bucket is never decremented
+// (onObjectFree), so it only ever costs lookups, never a missed use.
+void countHash(uint8_t& bucket) {
+  std::atomic_ref<uint8_t> n(bucket);
+  uint8_t cur = n.load(std::memory_order_relaxed);
+  while (cur < 255 && !n.compare_exchange_weak(cur, static_cast<uint8_t>(cur + 1))) {
+  }
+}
+
+void JNICALL collector(jvmtiEnv* jvmti, JNIEnv*, void*) {
+  State& s = *gLife;
+  Sampled& g = gSampled;
+  for (;;) {
+    {
+      std::unique_lock lock(g.mu);
+      g.wake.wait(lock, [&] { return g.due; });
+      g.due = false;
+    }
+    std::lock_guard lock(s.mu);
+    if (s.stopping) return;
+    s.forcing = true;
+    jvmti->ForceGarbageCollection();
+    s.forcing = false;
+    collected();
+    g.nextGcAt = s.clock.load() + static_cast<int64_t>(s.options.gcInterval);
+  }
+}
+
+bool startCollector(jvmtiEnv* jvmti, JNIEnv* jni, std::string& error) {
+  jclass tc = jni->FindClass("java/lang/Thread");
+  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
+  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF("dragnet gc")) : nullptr;
+  if (!t || jvmti->RunAgentThread(t, collector, nullptr, JVMTI_THREAD_NORM_PRIORITY) !=
+                JVMTI_ERROR_NONE) {
+    jni->ExceptionClear();
+    error = "cannot start the collection thread";
+    return false;
+  }
+  return true;
+}
+
+// Where the identity hash sits in an object header, measured on an object whose hash the
+// JVM just installed: hash == (mark >> shift) & 0x7FFFFFFF. Also whether a locked header
+// keeps it (lightweight locking) or not (stack locking displaces the header).
+struct HeaderLayout {
+  int shift = -1;
+  jlong unlocked = 1;
+  bool lockedKeepsHash = false;
+  bool displaced = false;  // a locked header points at the displaced one (stack locking)
+};
+
+bool measureHeader(jvmtiEnv* jvmti, JNIEnv* jni, jclass helper, jobject unsafe,
+                   HeaderLayout& out) {
+  jclass unsafeClass = jni->GetObjectClass(unsafe);
+  jmethodID getLong = jni->GetMethodID(unsafeClass, "getLong", "(Ljava/lang/Object;J)J");
+  jmethodID lockedMark = jni->GetStaticMethodID(helper, "lockedMark", "(Ljava/lang/Object;)J");
+  jmethodID displacedMark =
+      jni->GetStaticMethodID(helper, "displacedMark", "(Ljava/lang/Object;)J");
+  jclass object = jni->FindClass("java/lang/Object");
+  jobject o = object ? jni->AllocObject(object) : nullptr;
+  if (!getLong || !lockedMark || !displacedMark || !o) return false;
+  jint hash = 0;
+  if (jvmti->GetObjectHashCode(o, &hash) != JVMTI_ERROR_NONE || hash == 0) return false;
+  auto mark = static_cast<uint64_t>(jni->CallLongMethod(unsafe, getLong, o, jlong{0}));
+  auto h = static_cast<uint64_t>(static_cast<uint32_t>(hash)) & 0x7FFFFFFF;
+  for (int shift = 0; shift <= 33 && out.shift < 0; ++shift) {
+    if (((mark >> shift) & 0x7FFFFFFF) == h) out.shift = shift;
+  }
+  if (out.shift < 2) return false;  // the lock bits must stay below the hash
+  out.unlocked = static_cast<jlong>(mark & 3);
+  auto locked = static_cast<uint64_t>(jni->CallStaticLongMethod(helper, lockedMark, o));
+  out.lockedKeepsHash = (locked & 3) == 0 && ((locked >> out.shift) & 0x7FFFFFFF) == h;
+  if ((locked & 3) == 0 && !out.lockedKeepsHash && locked != 0) {
+    // A pointer (8-byte aligned, on this thread's stack): the displaced header must be the
+    // object's unlocked header, hash and all, for the probes to read through it.
+    auto d = static_cast<uint64_t>(jni->CallStaticLongMethod(helper, displacedMark, o));
+    out.displaced = d == mark;
+  }
+  return !jni->ExceptionCheck();
+}
+
+bool configureProbes(JNIEnv* jni, jclass helper, const HeaderLayout& layout, State& s) {
+  auto setLong = [&](const char* name, jlong v) {
+    jfieldID f = jni->GetStaticFieldID(helper, name, "J");
+    if (f) jni->SetStaticLongField(helper, f, v);
+    return f != nullptr;
+  };
+  auto setInt = [&](const char* name, jint v) {
+    jfieldID f = jni->GetStaticFieldID(helper, name, "I");
+    if (f) jni->SetStaticIntField(helper, f, v);
+    return f != nullptr;
+  };
+  jfieldID keeps = jni->GetStaticFieldID(helper, "LOCKED_KEEPS_HASH", "Z");
+  if (!keeps) return false;
+  jfieldID displaced = jni->GetStaticFieldID(helper, "DISPLACED", "Z");
+  if (!displaced) return false;
+  jni->SetStaticBooleanField(helper, keeps, layout.lockedKeepsHash ? JNI_TRUE : JNI_FALSE);
+  jni->SetStaticBooleanField(helper, displaced, layout.displaced ? JNI_TRUE : JNI_FALSE);
+  auto fast = static_cast<jlong>((uint64_t{0x7FFFFFFF} << layout.shift) | 3);
+  return setLong("FAST_MASK", fast) && setLong("UNLOCKED", layout.unlocked) &&
+         setInt("HASH_SHIFT", layout.shift) &&
+         setLong("FILTER", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))) &&
+         setInt("FILTER_MASK", static_cast<jint>(s.filterMask)) &&
+         setLong("CLOCK", static_cast<jlong>(reinterpret_cast<uintptr_t>(&s.clock))) &&
+         setInt("epochShift", s.options.epochShift);
+}
+
+}  // namespace
+
+void onLifetimeThreadStart(JNIEnv* jni, jthread thread) {
+  Sampled& g = gSampled;
+  if (!g.stackLo || !thread) return;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* addr = nullptr;
+  size_t size = 0;
+  int rc = pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) return;
+  auto lo = static_cast<jlong>(reinterpret_cast<uintptr_t>(addr));
+  jni->SetLongField(thread, g.stackLo, lo);
+  jni->SetLongField(thread, g.stackHi, lo + static_cast<jlong>(size));
+}
+
+bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
+                          const LifetimeOptions& options, Sampler& sampler, std::string& error) {
+  auto* s = new State();  // lives as long as the JVM: events may come until the end
+  s->jvmti = jvmti;
+  s->writer = &writer;
+  s->options = options;
+  if (!initRecords(*s, error)) return false;
+  s->filterMask = (1u << kFilterBits) - 1;
+  s->filter = static_cast<uint8_t*>(std::calloc(size_t{1} << kFilterBits, 1));
+  gSampled.sampler = &sampler;
+  jclass helper = jni->FindClass("java/lang/DragnetSample");
+  jclass unsafeClass = jni->FindClass("jdk/internal/misc/Unsafe");
+  jfieldID theUnsafe = unsafeClass ? jni->GetStaticFieldID(unsafeClass, "theUnsafe",
+                                                           "Ljdk/internal/misc/Unsafe;")
+                                   : nullptr;
+  jobject unsafe = theUnsafe ? jni->GetStaticObjectField(unsafeClass, theUnsafe) : nullptr;
+  if (!s->filter || !helper || !unsafe) {
+    jni->ExceptionClear();
+    error = "the sampled lifetime runtime helper java/lang/DragnetSample is missing";
+    return false;
+  }
+  jfieldID u = jni->GetStaticFieldID(helper, "U", "Ljdk/internal/misc/Unsafe;");
+  if (u) jni->SetStaticObjectField(helper, u, unsafe);  // lockedMark needs it already
+  HeaderLayout layout;
+  if (!u || !measureHeader(jvmti, jni, helper, unsafe, layout)) {
+    jni->ExceptionClear();
+    error = "cannot find the identity hash in this JVM's object header";
+    return false;
+  }
+  if (!configureProbes(jni, helper, layout, *s)) {
+    jni->ExceptionClear();
+    error = "the sampled lifetime runtime helper lacks a configuration field";
+    return false;
+  }
+  s->probes = static_cast<jclass>(jni->NewGlobalRef(helper));
+  if (jclass t = jni->FindClass("java/lang/Thread")) {
+    gSampled.stackLo = jni->GetFieldID(t, kThreadStackLo, "J");
+    gSampled.stackHi = jni->GetFieldID(t, kThreadStackHi, "J");
+  }
+  if (!gSampled.stackLo || !gSampled.stackHi) {
+    jni->ExceptionClear();
+    gSampled.stackLo = gSampled.stackHi = nullptr;
+  }
+  gSampled.nextGcAt = static_cast<int64_t>(options.gcInterval);
+  if (options.gcInterval > 0 && !startCollector(jvmti, jni, error)) return false;
+  startEvents();
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  jfieldID on = jni->GetStaticFieldID(helper, "on", "Z");
+  jni->SetStaticBooleanField(helper, on, JNI_TRUE);  // last: the probes start recording
+  if (!startJniUsesOnly(jvmti, error) || !startJniUses(jni, nullptr, error)) {
+    error = "uses through JNI are not counted: " + error;
+  }
+  return true;
+}
+
+void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size) {
+  State& s = *gLife;
+  if (s.ended.load(std::memory_order_acquire) || AgentScope::active()) return;
+  Sampler::Site site = gSampled.sampler->onSample(jni, thread, object, cls, size);
+  if (!site.ok) return;
+  // The bytes this sample stands for (>= its size): the clock's advance.
+  auto bytes = static_cast<uint64_t>(size);
+  auto stands = static_cast<uint64_t>(std::llround(site.weight * static_cast<double>(bytes)));
+  if (stands < bytes) stands = bytes;
+  int64_t now = s.clock.fetch_add(static_cast<int64_t>(stands)) + static_cast<int64_t>(stands);
+  jint hash = 0;
+  if (s.jvmti->GetObjectHashCode(object, &hash) == JVMTI_ERROR_NONE) {
+    auto h = static_cast<uint32_t>(hash) & 0x7FFFFFFF;
+    // The allocating thread is still in this callback: no one can use the object before
+    // its hash is counted.
+    if (registerObject(object, site.key, 1, site.node, static_cast<uint64_t>(now) - bytes, bytes,
+                       h) >= 0) {
+      countHash(s.filter[h & s.filterMask]);
+    }
+  }
+  Sampled& g = gSampled;
+  if (now >= g.nextGcAt.load(std::memory_order_relaxed) && s.options.gcInterval > 0) {
+    g.nextGcAt = INT64_MAX;  // one wake-up; the collector sets the next threshold
+    {
+      std::lock_guard lock(g.mu);
+      g.due = true;
+    }
+    g.wake.notify_one();
+  }
+}
+
+}  // namespace dragnet::agent
+
+using namespace dragnet::agent;
+
+extern "C" {
+
+JNIEXPORT void JNICALL Java_java_lang_DragnetSample_calls(JNIEnv*, jclass, jlong n) { fprintf(stderr, "calls %ld\n", (long)n); }
+JNIEXPORT void JNICALL Java_java_lang_DragnetSample_use0(JNIEnv*, jclass, jobject o, jint kind) {
+  nativeUse(o, kind != 0);
+}
+
+}  // extern "C"

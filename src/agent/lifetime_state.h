@@ -1,0 +1,126 @@
+// Mode lifetime, inside the agent: the object records and the collection events that both
+// variants share (lifetime.cpp defines them). The exact variant registers every object
+// from the runtime helper (DragnetLife.born0, lifetime.cpp); the sampled one registers the
+// objects the JVM's allocation sampler picks (lifetime_sampled.cpp). Either way a
+// registered object has a JVMTI tag, its record's slot + 1; uses widen the record's
+// first/last get and put times; its ObjectFree event completes the record with the time of
+// the collection that freed it, and the records' writer thread writes it.
+#pragma once
+
+#include <jni.h>
+#include <jvmti.h>
+
+#include <atomic>
+#include <climits>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "agent/lifetime.h"
+#include "profile/writer.h"
+
+namespace dragnet::agent::life {
+
+// One object's record while it lives. Use times are updated by any thread (CAS).
+struct Rec {
+  uint64_t id = 0, alloc = 0, size = 0;
+  uint32_t key = 0, thread = 0, node = 0;
+  uint32_t hash = 0;  // sampled variant: the object's identity hash (its FILTER bucket)
+  std::atomic<uint64_t> firstGet{profile::kNoTime}, lastGet{profile::kNoTime},
+      firstPut{profile::kNoTime}, lastPut{profile::kNoTime};
+};
+// DragnetLife.record updates first/last at REC_GET (REC_PUT) and 8 bytes on, by CAS on
+// plain 64-bit words.
+static_assert(offsetof(Rec, lastGet) == offsetof(Rec, firstGet) + 8);
+static_assert(offsetof(Rec, lastPut) == offsetof(Rec, firstPut) + 8);
+static_assert(sizeof(std::atomic<uint64_t>) == 8 && std::atomic<uint64_t>::is_always_lock_free);
+
+// stacks=on: where the four uses happened, in a table of its own (32 bytes a slot that a
+// run without stacks does not pay). Written racily with the times: a pattern may pair a
+// time with a neighbouring use's context when two threads race on one object.
+struct Places {
+  profile::EventAt at[4];
+};
+
+// Records live in one reserved address range (no memory until used), committed a chunk
+// at a time: a record's address is base + slot, which the runtime helper computes too
+// (it updates the use times of objects whose slot it knows, without a JNI call).
+constexpr uint32_t kChunkBits = 16, kChunkSlots = 1u << kChunkBits, kMaxChunks = 1u << 12;
+constexpr uint32_t kBatch = 256;  // slots a thread takes from the pool at a time
+
+struct State {
+  jvmtiEnv* jvmti = nullptr;
+  profile::Writer* writer = nullptr;
+  LifetimeOptions options;
+  // Records (and with stacks their places): reserved ranges, chunks committed on demand
+  // (under poolMu), never freed before exit.
+  Rec* recs = nullptr;
+  Places* places = nullptr;
+  uint32_t committed = 0;  // chunks
+  std::mutex poolMu;
+  std::vector<uint32_t> freeSlots;  // returned by deaths
+  uint32_t nextSlot = 0;            // slots never used yet start here
+  std::atomic<uint64_t> nextIdBlock{0};
+  // The global clock (the runtime helper's CLOCK points here), read by the GC callbacks.
+  alignas(64) std::atomic<int64_t> clock{0};
+  // Collections not yet written, and the latest one (the time deaths get; gcCount is its
+  // 1-based number).
+  std::mutex gcMu;
+  std::vector<profile::GcEvent> gcsUnwritten;
+  uint32_t gcsWritten = 0;
+  std::atomic<uint64_t> lastGcTime{0};
+  std::atomic<uint32_t> gcCount{0};
+  std::atomic<bool> forcing{false};
+  // Deaths not yet written, and how many were written (every registered object is, once).
+  std::mutex outMu;
+  std::vector<profile::ObjectRecord> out;
+  uint64_t objectsWritten = 0;
+  // Forced collections: one at a time, when the clock passes nextGcAt.
+  std::mutex mu;
+  int64_t nextGcAt = LLONG_MAX;
+  bool stopping = false;
+  jclass probes = nullptr;  // the runtime helper class whose static `on` starts the probes
+  std::atomic<uint64_t> untrackedUses{0};
+  std::atomic<bool> ended{false};  // records written at VM death: uses no longer count
+  // Sampled variant: per identity-hash bucket, how many live registered objects have a
+  // hash in it (saturating at 255); the probes read it. Null in the exact variant.
+  uint8_t* filter = nullptr;
+  uint32_t filterMask = 0;
+  // The records' writer: a thread of the agent's own, woken after each forced collection,
+  // so that encoding and writing the dead objects' records (hundreds of MB on big runs)
+  // is not done by the application thread that collected.
+  std::thread writerThread;
+  std::mutex writerMu;
+  std::condition_variable writerWake;
+  bool writerDue = false, writerStop = false;
+};
+
+extern State* gLife;
+
+inline Rec& rec(uint32_t slot) { return gLife->recs[slot]; }
+inline profile::EventAt* places(uint32_t slot) { return gLife->places[slot].at; }
+
+// Reserves the record ranges for `s` (installed as gLife). False with `error` set.
+bool initRecords(State& s, std::string& error);
+// Registers object `o` (tags it): its record's slot, or -1 if it goes untracked.
+jint registerObject(jobject o, uint32_t key, uint32_t thread, uint32_t node, uint64_t time,
+                    uint64_t size, uint32_t hash);
+// Moves the record's first/last get or put times to include t (any thread: CAS). Returns
+// the object's slot, or -1 if it is not registered.
+jint use(jobject o, bool put, uint64_t t, profile::EventAt at);
+// The record of `slot` completed with its death (deathGc 0: alive at the end).
+profile::ObjectRecord finished(uint32_t slot, uint64_t death, uint32_t deathGc);
+// Writes the collections and, if `all` or enough of them wait, the dead objects' records.
+void writeOut(bool all);
+void JNICALL onGcStart(jvmtiEnv*);
+void JNICALL onObjectFree(jvmtiEnv*, jlong tag);
+// Turns on ObjectFree and GarbageCollectionStart and starts the records' writer.
+void startEvents();
+// After a forced collection: delivers its deaths (on this thread) and wakes the writer.
+void collected();
+
+}  // namespace dragnet::agent::life

@@ -1,0 +1,63 @@
+#include "analyses/lifetime/sampled_instrumenter.h"
+
+#include "analyses/alloc/alloc_instrumenter.h"
+#include "analyses/lifetime/use_sites.h"
+
+namespace dragnet::analyses::lifetime {
+namespace {
+
+using instrument::Arg;
+using instrument::Call;
+using instrument::Patch;
+using instrument::Routine;
+
+constexpr const char* kObjectDesc = "Ljava/lang/Object;";
+constexpr const char* kProbeDesc = "(Ljava/lang/Object;)V";
+constexpr uint16_t kAccStatic = 0x0008;
+
+const char* probeName(UseKind k) { return k == UseKind::Get ? "get" : "put"; }
+
+bool receiverUsedAtEntry(const Routine& r) {
+  return (r.access() & kAccStatic) == 0 && r.name() != "<init>";
+}
+
+// Inserts the method's probes; false if it has none to insert.
+bool probeMethod(Routine& r) {
+  bool receiver = receiverUsedAtEntry(r);
+  UsePlan plan = planUses(r, receiver);
+  if (!receiver && plan.uses.empty() && plan.calls.empty()) return false;
+  if (receiver) r.atEntry(Call{kSampleClass, "get", {Arg::local(0, kObjectDesc)}});
+  for (const UseProbe& u : plan.uses) {
+    Arg object{u.operand, 0, u.operand == Arg::Kind::Value ? kObjectDesc : ""};
+    r.before(u.index, Call{kSampleClass, probeName(u.kind), {object}});
+  }
+  for (const CallProbe& c : plan.calls) {
+    probeCallUses(r, c, [](Patch& p, UseKind kind) {
+      p.invokeStatic(kSampleClass, probeName(kind), kProbeDesc);
+    });
+  }
+  return true;
+}
+
+}  // namespace
+
+SampledResult instrumentSampled(classfile::ClassFile& cls) {
+  SampledResult out;
+  std::string_view name = cls.name();
+  if (alloc::isRuntimeClass(name)) return out;
+  instrument::ClassInstrumenter ci(cls);
+  for (Routine& r : ci.routines()) {
+    if (!r.hasCode() || !probeMethod(r)) continue;
+    instrument::EditOutcome o = r.commit();
+    if (o.changed) {
+      out.changed = true;
+      ++out.methods;
+    } else {
+      std::string method = std::string(r.name()) + std::string(r.descriptor());
+      out.failures.push_back({std::string(name), std::move(method), o.reason});
+    }
+  }
+  return out;
+}
+
+}  // namespace dragnet::analyses::lifetime
