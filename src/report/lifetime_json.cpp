@@ -35,7 +35,8 @@ Json lifetime_json::header(const Model& m) {
   j["complete"] = m.profile->complete;
   j["settings"] = {{"useEpoch", m.settings.useEpoch},
                    {"gcInterval", m.settings.gcInterval},
-                   {"stack", m.settings.stack}};
+                   {"stack", m.settings.stack},
+                   {"sample", m.settings.sample}};
   j["endTime"] = m.endTime;
   const auto& pr = m.precision;
   j["precision"] = {{"maxGap", pr.maxGap}, {"meanGap", pr.meanGap},

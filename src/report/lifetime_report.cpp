@@ -44,7 +44,14 @@ void writeHeader(std::ostream& out, const Model& m) {
   const profile::Profile& p = *m.profile;
   writeHeading(out, p, "lifetime");
   const auto& s = m.settings;
-  out << "  time         " << num(m.endTime) << " bytes allocated (time is bytes allocated)\n";
+  out << "  time         " << num(m.endTime) << " bytes allocated (time is bytes allocated"
+      << (s.sample ? ", estimated from the samples)\n" : ")\n");
+  if (s.sample) {
+    out << "  sampled      one object per ~" << num(s.sample) << " bytes allocated, "
+        << num(p.objects.size())
+        << " tracked: counts and spaces are estimates (each object stands for the objects "
+           "of its size the sampler skipped)\n";
+  }
   out << "  gc interval  "
       << (s.gcInterval ? num(s.gcInterval) + " bytes" : std::string("not recorded")) << "; "
       << num(m.precision.gcs) << " GCs, " << num(m.precision.forcedGcs) << " forced\n";

@@ -136,13 +136,16 @@ void objectsTable(sqlite3* db, const Model& m) {
        "lifetime INTEGER",       "lag_time INTEGER",  "use_time INTEGER",  "drag_time INTEGER",
        "void_time INTEGER",      "lagged INTEGER",    "dragged INTEGER",   "void INTEGER",
        "total_space INTEGER",    "lag_space INTEGER", "use_space INTEGER", "drag_space INTEGER",
-       "void_space INTEGER"});
+       "void_space INTEGER",     "weight INTEGER"});
   for (uint32_t i : m.byId) {
     const profile::ObjectRecord& r = analyses::lifetime::object(m, i);
     const analyses::lifetime::NestedSite& site = m.nested[m.nestedOf[i]];
     Life life = analyses::lifetime::lifeOf(m, i);
-    Stats one;  // the object's own flags and spaces, computed as for its groups
-    one.add(life, r.size);
+    // The object's own flags and spaces, computed as for its groups; a sampled record's
+    // spaces are those of the `weight` objects it stands for.
+    uint64_t weight = analyses::lifetime::weightOf(m, i);
+    Stats one;
+    one.add(life, r.size, weight);
     t.number(r.id).number(site.cls + 1).number(site.method + 1).number(site.id);
     t.number(m.patternOf[i] + 1).number(r.thread).number(r.size).number(r.alloc);
     t.time(r.firstGet).time(r.lastGet).time(r.firstPut).time(r.lastPut);
@@ -159,7 +162,8 @@ void objectsTable(sqlite3* db, const Model& m) {
     }
     t.number(life.lifetime());
     for (Phase p : kAllPhases) t.number(life.time(p));
-    t.number(one.lagged).number(one.dragged).number(one.voids).spaces(one).row();
+    t.number(life.lagged() ? 1 : 0).number(life.dragged() ? 1 : 0).number(life.used ? 0 : 1);
+    t.spaces(one).number(weight).row();
   }
 }
 

@@ -1,5 +1,7 @@
 #include "analyses/lifetime/aggregate.h"
 
+#include <cmath>
+
 #include <map>
 #include <string_view>
 #include <unordered_map>
@@ -53,7 +55,21 @@ Settings settingsOf(const Profile& p) {
   s.gcInterval = metaBytes(p, "gc.interval", s.gcInterval);
   uint64_t stack = metaBytes(p, "stack", s.stack);
   s.stack = stack > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(stack);
+  s.sample = metaBytes(p, "sample", 0);
   return s;
+}
+
+uint64_t weightOf(const ObjectRecord& r, uint64_t sample) {
+  if (sample == 0 || r.size == 0) return 1;
+  double w = 1.0 / -std::expm1(-static_cast<double>(r.size) / static_cast<double>(sample));
+  double whole = std::floor(w);
+  // splitmix64 of the id: a uniform draw in [0, 1) that the same record always gets.
+  uint64_t z = r.id + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  double u = static_cast<double>(z >> 11) * 0x1.0p-53;
+  return static_cast<uint64_t>(whole) + (u < w - whole ? 1 : 0);
 }
 
 uint64_t epochEnd(uint64_t t, uint64_t epoch) {
@@ -110,14 +126,15 @@ double Stats::percent(Space part, Space whole) {
   return whole == 0 ? 0.0 : 100.0 * toDouble(part) / toDouble(whole);
 }
 
-void Stats::add(const Life& life, uint64_t size) {
-  ++objects;
-  bytes += size;
-  lagged += life.lagged() ? 1 : 0;
-  dragged += life.dragged() ? 1 : 0;
-  voids += life.used ? 0 : 1;
-  total += Space{life.lifetime()} * size;
-  for (Phase p : kAllPhases) space[static_cast<size_t>(p)] += Space{life.time(p)} * size;
+void Stats::add(const Life& life, uint64_t size, uint64_t weight) {
+  objects += weight;
+  bytes += size * weight;
+  lagged += life.lagged() ? weight : 0;
+  dragged += life.dragged() ? weight : 0;
+  voids += life.used ? 0 : weight;
+  Space scaled = Space{size} * weight;
+  total += Space{life.lifetime()} * scaled;
+  for (Phase p : kAllPhases) space[static_cast<size_t>(p)] += Space{life.time(p)} * scaled;
 }
 
 void Stats::add(const Stats& s) {
@@ -176,6 +193,7 @@ struct RawPattern {
   uint32_t nested = 0;
   PathId firstGet = 0, lastGet = 0;
   Stats stats;
+  uint32_t records = 0;  // its objects in the profile (stats counts the ones they stand for)
   uint64_t minId = ~uint64_t{0}, representative = 0;
   Space repSpace = 0;
 };
@@ -222,7 +240,8 @@ class Grouper {
     uint32_t pi = patternOf(n, paths_.of(r.firstGetAt), paths_.of(r.lastGetAt));
     RawPattern& pat = g_.patterns[pi];
     Life life = lifeOf(r, settings_.useEpoch);
-    pat.stats.add(life, r.size);
+    pat.stats.add(life, r.size, weightOf(r, settings_.sample));
+    ++pat.records;
     Space space = Space{life.lifetime()} * r.size;
     if (pat.representative == 0 || space > pat.repSpace ||
         (space == pat.repSpace && r.id < pat.representative)) {
@@ -356,6 +375,7 @@ class Finisher {
       pat.id = static_cast<uint32_t>(s.patterns.size()) + 1;
       pat.firstGet = rp.firstGet;
       pat.lastGet = rp.lastGet;
+      pat.records = rp.records;
       pat.representative = rp.representative;
       pat.stats = rp.stats;
       s.patterns.push_back(pat);
@@ -373,7 +393,7 @@ class Finisher {
       s.begin = at;
       for (Pattern& pat : s.patterns) {
         pat.begin = pat.end = at;
-        at += static_cast<uint32_t>(pat.stats.objects);
+        at += pat.records;
       }
       s.end = at;
     }
@@ -444,6 +464,10 @@ const ObjectRecord& object(const Model& m, uint32_t index) { return m.profile->o
 
 Life lifeOf(const Model& m, uint32_t index) {
   return lifeOf(m.profile->objects[index], m.settings.useEpoch);
+}
+
+uint64_t weightOf(const Model& m, uint32_t index) {
+  return weightOf(m.profile->objects[index], m.settings.sample);
 }
 
 std::span<const uint32_t> objectsOf(const Model& m, const NestedSite& s) {

@@ -49,8 +49,16 @@ struct Settings {
   uint64_t useEpoch = 65536;  // `use.epoch`; 0: last uses are exact
   uint64_t gcInterval = 0;    // `gc.interval`: bytes between forced GCs; 0: not recorded
   uint32_t stack = 8;         // `stack`: method frames of a nested site; 0: unlimited
+  uint64_t sample = 0;        // `sample`: the sampling interval (bytes); 0: every object
 };
 Settings settingsOf(const profile::Profile& p);
+
+// How many objects a record stands for: 1 in an exact profile; in a sampled one
+// (sample=S), about 1 / (1 - exp(-size / S)), the inverse of the chance that the JVM's
+// sampler picks an object of that size. Integer, so that counts stay counts: the
+// fractional part is rounded up or down by a hash of the record's id, with the
+// probability of the fraction, which keeps every sum an unbiased estimate.
+uint64_t weightOf(const profile::ObjectRecord& r, uint64_t sample);
 
 // The end of the use epoch that holds time t: (t / epoch + 1) * epoch (t itself if epoch 0).
 uint64_t epochEnd(uint64_t t, uint64_t epoch);
@@ -79,7 +87,8 @@ struct Stats {
   uint64_t count(Phase p) const;
   // Percentage of `whole` (0 when whole is 0).
   static double percent(Space part, Space whole);
-  void add(const Life& life, uint64_t size);
+  // One object (or, with weight w, the w objects a sampled record stands for).
+  void add(const Life& life, uint64_t size, uint64_t weight = 1);
   void add(const Stats& s);
 };
 
@@ -103,6 +112,8 @@ struct Pattern {
   PathId firstGet = 0, lastGet = 0;
   uint64_t representative = 0;  // ObjectRecord::id of the member with the largest space
   Stats stats;
+  uint32_t records = 0;         // its object records (in a sampled profile, stats.objects
+                                // counts the objects they stand for)
   uint32_t begin = 0, end = 0;  // its objects: Model::members[begin, end)
 };
 
@@ -178,6 +189,8 @@ std::vector<uint32_t> objectsOf(const Model& m, const ClassGroup& c);
 std::vector<uint32_t> objectsOf(const Model& m, const MethodGroup& g);
 // The phases of the object at `index` (lifeOf with the model's use epoch).
 Life lifeOf(const Model& m, uint32_t index);
+// The objects the record at `index` stands for (weightOf with the model's sample).
+uint64_t weightOf(const Model& m, uint32_t index);
 
 // Indices of `groups` (or of `subset`, indices into groups) whose space in phase p is
 // nonzero, largest first (ties: lower index), at most `limit`.

@@ -100,8 +100,9 @@ std::vector<HeapBucket> heapOverTime(const Model& m, size_t buckets) {
   Integrator integrator(end, n);
   for (const ObjectRecord& r : m.profile->objects) {
     Life l = lifeOf(r, m.settings.useEpoch);
+    uint64_t size = r.size * weightOf(r, m.settings.sample);
     forEachInterval(
-        l, [&](Phase p, uint64_t from, uint64_t to) { integrator.add(p, from, to, r.size); });
+        l, [&](Phase p, uint64_t from, uint64_t to) { integrator.add(p, from, to, size); });
   }
   return integrator.finish();
 }
@@ -111,12 +112,13 @@ std::vector<std::array<uint64_t, kPhases>> heapAt(const Model& m, std::span<cons
   std::vector<std::array<Signed, kPhases>> diff(times.size() + 1);
   for (const ObjectRecord& r : m.profile->objects) {
     Life l = lifeOf(r, m.settings.useEpoch);
+    auto size = static_cast<Signed>(r.size * weightOf(r, m.settings.sample));
     forEachInterval(l, [&](Phase p, uint64_t from, uint64_t to) {
       if (from >= to) return;
       size_t lo = std::lower_bound(times.begin(), times.end(), from) - times.begin();
       size_t hi = std::lower_bound(times.begin(), times.end(), to) - times.begin();
-      diff[lo][static_cast<size_t>(p)] += r.size;
-      diff[hi][static_cast<size_t>(p)] -= r.size;
+      diff[lo][static_cast<size_t>(p)] += size;
+      diff[hi][static_cast<size_t>(p)] -= size;
     });
   }
   std::vector<std::array<uint64_t, kPhases>> out(times.size());

@@ -51,15 +51,14 @@ public final class DragnetSample {
   private DragnetSample() {}
 
   /** A use of `o` that does not change it (HUP's get). */
-  @ForceInline
   public static void get(Object o) {
-    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, GET);
+    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED && PAD1 == 0 && PAD2 == 0 && PAD3 == 0) slow(o, GET);
   }
+  static final int PAD1 = Integer.parseInt("0"), PAD2 = Integer.parseInt("0"), PAD3 = Integer.parseInt("0");
 
   /** A use of `o` that writes to it (HUP's put). */
-  @ForceInline
   public static void put(Object o) {
-    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, PUT);
+    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED && PAD1 == 0 && PAD2 == 0 && PAD3 == 0) slow(o, PUT);
   }
 
   /** A use by native code through JNI (the agent's wrappers), like a probe's. */
