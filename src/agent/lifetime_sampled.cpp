@@ -25,8 +25,9 @@ struct Sampled {
   Sampler* sampler = nullptr;
   // The collection thread sleeps on `wake` until the clock passes nextGcAt.
   std::mutex mu;
-  std::condition_variable wake;
+  std::condition_variable wake, done;
   bool due = false;
+  uint64_t collections = 0;  // forced collections completed
   std::atomic<int64_t> nextGcAt{INT64_MAX};
   jfieldID stackLo = nullptr, stackHi = nullptr;  // Thread.dragnet$stackLo / Hi
 };
@@ -50,15 +51,26 @@ void JNICALL collector(jvmtiEnv* jvmti, JNIEnv*, void*) {
     {
       std::unique_lock lock(g.mu);
       g.wake.wait(lock, [&] { return g.due; });
-      g.due = false;
     }
-    std::lock_guard lock(s.mu);
-    if (s.stopping) return;
-    s.forcing = true;
-    jvmti->ForceGarbageCollection();
-    s.forcing = false;
-    collected();
-    g.nextGcAt = s.clock.load() + static_cast<int64_t>(s.options.gcInterval);
+    bool stop = false;
+    {
+      std::lock_guard lock(s.mu);
+      stop = s.stopping;
+      if (!stop) {
+        s.forcing = true;
+        jvmti->ForceGarbageCollection();
+        s.forcing = false;
+        collected();
+        g.nextGcAt = s.clock.load() + static_cast<int64_t>(s.options.gcInterval);
+      }
+    }
+    {
+      std::lock_guard lock(g.mu);
+      g.due = false;
+      ++g.collections;  // also when stopping: no sampling thread may wait for ever
+    }
+    g.done.notify_all();
+    if (stop) return;
   }
 }
 
@@ -233,14 +245,18 @@ void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, j
       countHash(s.filter[h & s.filterMask]);
     }
   }
+  // Past the threshold: the sampling thread waits for the collection (in native code, so
+  // the collection's safepoint does not wait for it), as the exact variant's allocating
+  // thread does: a collection every gc-interval bytes, whatever the threads allocate.
   Sampled& g = gSampled;
   if (now >= g.nextGcAt.load(std::memory_order_relaxed) && s.options.gcInterval > 0) {
-    g.nextGcAt = INT64_MAX;  // one wake-up; the collector sets the next threshold
-    {
-      std::lock_guard lock(g.mu);
+    std::unique_lock lock(g.mu);
+    uint64_t seen = g.collections;
+    if (!g.due) {
       g.due = true;
+      g.wake.notify_one();
     }
-    g.wake.notify_one();
+    g.done.wait(lock, [&] { return g.collections != seen || s.ended.load(); });
   }
 }
 

@@ -95,6 +95,9 @@ public class LifetimeOracle {
       Class.forName("LifetimeOracle$" + c);
     }
     pad(16);
+    // Loads what String(char[]) needs (JDK 25 loads a class on its first call): the
+    // sampled variant's clock counts the class objects the JVM allocates.
+    sink = new String(new char[4]);
     if (System.getProperty("lifetime.jni") == null) return;
     Warm w = new Warm();
     setInt(w, Warm.class, getInt(w, Warm.class));
