@@ -88,8 +88,8 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   cmd->add_option("-o,--output", o.output, "Profile file (default: dragnet-<pid>.dragnet)");
   cmd->add_flag("--bytecodes", o.bytecodes, "Also count executed bytecode instructions");
   cmd->add_option("--sample", o.sample,
-                  "Sample about one allocation per SIZE bytes (e.g. 512k) instead of "
-                  "rewriting classes: cheap, estimated")
+                  "Sample about one allocation per SIZE bytes (e.g. 512k): estimates. alloc: "
+                  "no rewriting; lifetime: the lifetimes of the sampled objects only")
       ->excludes("--bytecodes");
   cmd->add_option("--gc-interval", o.gcInterval,
                   "lifetime: force a collection every SIZE bytes of allocation (8m)");

@@ -151,16 +151,7 @@ void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
   writeTypes(out, m, o.top);
   out << "\nCall tree (contexts with at least 1% of the bytes)\n";
   writeTree(out, m, inclusiveBytes(m), 0, 0, m.bytes / 100);
-  const auto& failures = m.profile->failures;
-  if (!failures.empty()) {
-    out << "\nNot rewritten (" << failures.size()
-        << "; these run unchanged and are not profiled)\n";
-    for (size_t i = 0; i < failures.size() && i < o.top; ++i) {
-      const profile::Failure& f = failures[i];
-      out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".")
-          << f.method << ": " << f.reason << "\n";
-    }
-  }
+  writeNotRewritten(out, *m.profile, o.top);
 }
 
 void writeJson(std::ostream& out, const AllocModel& m) {

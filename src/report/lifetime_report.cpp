@@ -240,6 +240,7 @@ void writeLifetimeText(std::ostream& out, const Model& m, const LifetimeTextOpti
   lifetime_text::writeSummary(out, m);
   writeGroups(out, m, o);
   writeHeap(out, m, o.heapRows);
+  writeNotRewritten(out, *m.profile, o.top);
 }
 
 }  // namespace dragnet::report

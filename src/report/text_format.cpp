@@ -1,5 +1,7 @@
 #include "report/text_format.h"
 
+#include "analyses/alloc/aggregate.h"
+
 namespace dragnet::report {
 
 std::string grouped(unsigned __int128 v) {
@@ -26,6 +28,18 @@ void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view
     out << "  INCOMPLETE: the JVM did not finish writing it (killed?)";
     if (!p.truncation.empty()) out << "; " << p.truncation;
     out << "\n";
+  }
+}
+
+void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top) {
+  const auto& failures = p.failures;
+  if (failures.empty()) return;
+  out << "\nNot rewritten (" << failures.size()
+      << "; these run unchanged and are not profiled)\n";
+  for (size_t i = 0; i < failures.size() && i < top; ++i) {
+    const profile::Failure& f = failures[i];
+    out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".")
+        << f.method << ": " << f.reason << "\n";
   }
 }
 

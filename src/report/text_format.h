@@ -17,4 +17,8 @@ std::string grouped(unsigned __int128 v);
 // INCOMPLETE line with where reading stopped.
 void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view what);
 
+// The classes and methods the agent could not rewrite (they ran unchanged, unprofiled),
+// with the reason, at most `top` of them; nothing when there are none.
+void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top);
+
 }  // namespace dragnet::report

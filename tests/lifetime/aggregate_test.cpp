@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "lifetime_profile.h"
 #include "report/text_format.h"
 
@@ -350,6 +353,70 @@ TEST(LifetimeModel, AllocProfileHasNoObjects) {
   EXPECT_EQ(m.endTime, 0u);
   EXPECT_EQ(m.precision.freed, 0u);
   EXPECT_TRUE(isLifetimeProfile(lifetimeProfile()));
+}
+
+}  // namespace
+
+namespace {
+
+// Sampled profiles (meta sample=S): a record stands for 1 / (1 - exp(-size / S)) objects,
+// an integer rounded up or down by a hash of its id.
+TEST(LifetimeSampled, WeightIsTheInverseSamplingChanceRoundedWithoutBias) {
+  ObjectRecord r;
+  r.size = 1000;
+  EXPECT_EQ(weightOf(r, 0), 1u);  // exact profile
+  r.size = 1u << 20;
+  EXPECT_EQ(weightOf(r, 1024), 1u);  // far larger than the interval: always sampled
+  r.size = 24;
+  const double expected = 1.0 / -std::expm1(-24.0 / 16384.0);  // 683.17
+  double sum = 0;
+  uint64_t lo = ~uint64_t{0}, hi = 0;
+  const int n = 20000;
+  for (int id = 1; id <= n; ++id) {
+    r.id = static_cast<uint64_t>(id);
+    uint64_t w = weightOf(r, 16384);
+    EXPECT_EQ(w, weightOf(r, 16384));  // the same record always gets the same weight
+    sum += static_cast<double>(w);
+    lo = std::min(lo, w);
+    hi = std::max(hi, w);
+  }
+  EXPECT_EQ(lo, 683u);
+  EXPECT_EQ(hi, 684u);
+  EXPECT_NEAR(sum / n, expected, 0.01);  // the mean is the expectation (0.17 above 683)
+}
+
+// The hand-computed profile read as a sample at interval 64: every count and space is
+// the sum of its objects' weights times their own.
+TEST(LifetimeSampled, ModelWeightsCountsAndSpaces) {
+  dragnet::profile::Profile p = lifetimeProfile({{"sample", "64"}});
+  Model m = buildModel(p);
+  EXPECT_EQ(m.settings.sample, 64u);
+  uint64_t objects = 0, bytes = 0, voids = 0;
+  Space drag = 0, total = 0;
+  for (uint32_t i = 0; i < p.objects.size(); ++i) {
+    uint64_t w = weightOf(m, i);
+    const ObjectRecord& r = object(m, i);
+    EXPECT_EQ(w, weightOf(r, 64));
+    EXPECT_GE(w, 1u);
+    Life l = lifeOf(m, i);
+    objects += w;
+    bytes += w * r.size;
+    voids += l.used ? 0 : w;
+    drag += Space{l.time(Phase::Drag)} * r.size * w;
+    total += Space{l.lifetime()} * r.size * w;
+  }
+  EXPECT_GT(objects, p.objects.size());  // 24 bytes at 64: about 3 objects each
+  EXPECT_EQ(m.totals.objects, objects);
+  EXPECT_EQ(m.totals.bytes, bytes);
+  EXPECT_EQ(m.totals.voids, voids);
+  EXPECT_TRUE(m.totals[Phase::Drag] == drag);
+  EXPECT_TRUE(m.totals.total == total);
+  // Patterns still hold their records (the member ranges), not the weighted counts.
+  uint32_t records = 0;
+  for (const NestedSite& s : m.nested) {
+    for (const Pattern& pat : s.patterns) records += pat.records;
+  }
+  EXPECT_EQ(records, p.objects.size());
 }
 
 }  // namespace

@@ -195,7 +195,7 @@ TEST_F(LifetimeReport, Json) {
   EXPECT_EQ(j["version"], 1);
   EXPECT_EQ(j["complete"], true);
   EXPECT_EQ(j["settings"],
-            nlohmann::json::parse(R"({"useEpoch":100,"gcInterval":1024,"stack":2})"));
+            nlohmann::json::parse(R"({"useEpoch":100,"gcInterval":1024,"stack":2,"sample":0})"));
   EXPECT_EQ(j["endTime"], 2000);
   EXPECT_EQ(j["precision"]["maxGap"], 500);
   EXPECT_DOUBLE_EQ(j["precision"]["meanGap"].get<double>(), 2200.0 / 6);
@@ -280,6 +280,35 @@ TEST_F(LifetimeReport, JsonHeapAndGcs) {
                                                R"("lag":24,"use":0,"drag":24,"void":24})"));
   EXPECT_EQ(j["gcs"][3]["use"], 32);
   EXPECT_EQ(j["gcs"][3]["forced"], true);
+}
+
+}  // namespace
+
+namespace {
+
+// A sampled profile: the header says so and what its numbers are; JSON gives the interval.
+TEST(LifetimeReportSampled, HeaderSaysTheNumbersAreEstimates) {
+  dragnet::profile::Profile p = dragnet::test::lifetimeProfile({{"sample", "64"}});
+  Model m = buildModel(p);
+  std::ostringstream out;
+  dragnet::report::writeLifetimeText(out, m, {});
+  EXPECT_NE(out.str().find("  sampled      one object per ~64 bytes allocated, 7 tracked: counts "
+                           "and spaces are estimates"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("(time is bytes allocated, estimated from the samples)"),
+            std::string::npos);
+  std::ostringstream js;
+  dragnet::report::writeLifetimeJson(js, m, {});
+  auto j = nlohmann::json::parse(js.str());
+  EXPECT_EQ(j["settings"]["sample"], 64);
+  EXPECT_EQ(j["totals"]["objects"], m.totals.objects);
+  // An exact profile: no such line.
+  dragnet::profile::Profile e = dragnet::test::lifetimeProfile();
+  Model em = buildModel(e);
+  std::ostringstream eo;
+  dragnet::report::writeLifetimeText(eo, em, {});
+  EXPECT_EQ(eo.str().find("sampled"), std::string::npos);
 }
 
 }  // namespace

@@ -21,22 +21,23 @@ bool receiverUsedAtEntry(const Routine& r) {
   return (r.access() & kAccStatic) == 0 && r.name() != "<init>";
 }
 
-// Inserts the method's probes; false if it has none to insert.
+// Inserts the method's probes; false if none could be inserted (a use of an object the
+// verifier does not let a probe see, e.g. a constructor's `this` before super(), has none).
 bool probeMethod(Routine& r) {
   bool receiver = receiverUsedAtEntry(r);
   UsePlan plan = planUses(r, receiver);
-  if (!receiver && plan.uses.empty() && plan.calls.empty()) return false;
-  if (receiver) r.atEntry(Call{kSampleClass, "get", {Arg::local(0, kObjectDesc)}});
+  bool inserted = false;
+  if (receiver) inserted |= r.atEntry(Call{kSampleClass, "get", {Arg::local(0, kObjectDesc)}});
   for (const UseProbe& u : plan.uses) {
     Arg object{u.operand, 0, u.operand == Arg::Kind::Value ? kObjectDesc : ""};
-    r.before(u.index, Call{kSampleClass, probeName(u.kind), {object}});
+    inserted |= r.before(u.index, Call{kSampleClass, probeName(u.kind), {object}});
   }
   for (const CallProbe& c : plan.calls) {
-    probeCallUses(r, c, [](Patch& p, UseKind kind) {
+    inserted |= probeCallUses(r, c, [](Patch& p, UseKind kind) {
       p.invokeStatic(kSampleClass, probeName(kind), kProbeDesc);
     });
   }
-  return true;
+  return inserted;
 }
 
 }  // namespace
