@@ -19,7 +19,9 @@ namespace {
 
 using namespace life;
 
-constexpr uint32_t kFilterBits = 20;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
+constexpr uint32_t kFilterBits = 20;
+// Where DragnetSample.FAST_MASK lets the 31-bit hash start: bit 8 (JDK 17-23), 11 (24+).
+constexpr int kMinHashShift = 8, kMaxHashShift = 11;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
 
 struct Sampled {
   Sampler* sampler = nullptr;
@@ -144,10 +146,7 @@ bool configureProbes(JNIEnv* jni, jclass helper, const HeaderLayout& layout, Sta
   if (!displaced) return false;
   jni->SetStaticBooleanField(helper, keeps, layout.lockedKeepsHash ? JNI_TRUE : JNI_FALSE);
   jni->SetStaticBooleanField(helper, displaced, layout.displaced ? JNI_TRUE : JNI_FALSE);
-  auto fast = static_cast<jlong>((uint64_t{0x7FFFFFFF} << layout.shift) | 3);
-  return setLong("FAST_MASK", fast) && setLong("UNLOCKED", layout.unlocked) &&
-         setInt("HASH_SHIFT", layout.shift) &&
-         setLong("FILTER", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))) &&
+  return setInt("HASH_SHIFT", layout.shift) && setLong("FILTER", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))) &&
          setInt("FILTER_MASK", static_cast<jint>(s.filterMask)) &&
          setLong("CLOCK", static_cast<jlong>(reinterpret_cast<uintptr_t>(&s.clock))) &&
          setInt("epochShift", s.options.epochShift);
@@ -191,12 +190,18 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     error = "the sampled lifetime runtime helper java/lang/DragnetSample is missing";
     return false;
   }
-  jfieldID u = jni->GetStaticFieldID(helper, "U", "Ljdk/internal/misc/Unsafe;");
-  if (u) jni->SetStaticObjectField(helper, u, unsafe);  // lockedMark needs it already
   HeaderLayout layout;
-  if (!u || !measureHeader(jvmti, jni, helper, unsafe, layout)) {
+  if (!measureHeader(jvmti, jni, helper, unsafe, layout)) {
     jni->ExceptionClear();
     error = "cannot find the identity hash in this JVM's object header";
+    return false;
+  }
+  // The probes' fast path has the layout compiled in (DragnetSample.FAST_MASK: the hash
+  // within bits 8-41, unlocked = 01).
+  if (layout.shift < kMinHashShift || layout.shift > kMaxHashShift || layout.unlocked != 1) {
+    error = "this JVM's object header keeps the identity hash at bit " +
+            std::to_string(layout.shift) + " (lock bits " + std::to_string(layout.unlocked) +
+            "), where the probes do not look (bits 8 to 41, unlocked 01)";
     return false;
   }
   if (!configureProbes(jni, helper, layout, *s)) {

@@ -18,8 +18,8 @@ import jdk.internal.vm.annotation.ForceInline;
  * object with a hash is looked up in FILTER (here, no call); only a hit calls the agent,
  * which finds the object's record by its JVMTI tag (only sampled objects have one).
  *
- * <p>The header's layout is measured at start (the agent sets HASH_SHIFT and the masks from
- * an object it hashed). A locked object's header may not hold its hash (HotSpot's stack
+ * <p>The header's layout is compiled in (FAST_MASK) and checked by the agent at start on an
+ * object it hashed, which also sets HASH_SHIFT. A locked object's header may not hold its hash (HotSpot's stack
  * locking displaces it on JDK 17; an inflated monitor keeps it elsewhere): such uses go to
  * the agent, which asks JVMTI.
  *
@@ -27,12 +27,8 @@ import jdk.internal.vm.annotation.ForceInline;
  */
 public final class DragnetSample {
   // Set by the agent at VM init (src/agent/lifetime_sampled.cpp), `on` last: before, the
-  // probes do nothing (U is not set yet, and classes run long before VM init).
+  // slow path does nothing.
   static boolean on;
-  static Unsafe U;
-  static long FAST_MASK;      // the header's hash bits and lock bits
-  static long UNLOCKED = 1;   // lock bits of an unlocked object
-  static int HASH_SHIFT = 8;  // where the hash starts in the header
   static boolean LOCKED_KEEPS_HASH;  // lock bits 00 with the hash in place (lightweight locking)
   static boolean DISPLACED;  // lock bits 00: the header points at the displaced one (stack locking)
   static long FILTER;         // native: one byte per hash bucket, nonzero if a sampled
@@ -40,6 +36,20 @@ public final class DragnetSample {
   static int FILTER_MASK;
   static long CLOCK;          // native: the global clock (estimated bytes allocated)
   static int epochShift = 16;
+
+  static int HASH_SHIFT = 8;  // where the 31-bit identity hash starts in the header
+
+  // The fast path's constants are static finals, which the JIT folds into the code. In the
+  // header of HotSpot's 64-bit objects the lock is in bits 0-1 (01: unlocked) and the
+  // identity hash in bits 8-38 (JDK 17 to 23) or 11-41 (JDK 24 and newer, whose bits 8-10
+  // are zero); the mask covers both. The agent checks the layout on a hashed object at VM
+  // init and refuses the mode if it differs.
+  static final long FAST_MASK = ((1L << 34) - 1) << 8 | 3;
+  static final long UNLOCKED = 1;
+  // Null only while Unsafe itself is being initialized by a probe in its own <clinit>
+  // (this class is initialized by the first probe, early in the JVM's start-up); the
+  // compiled probes fold the check away.
+  static final Unsafe U = Unsafe.getUnsafe();
 
   // Recent uses, by hash: hash << 32 | epoch << 1 | kind. A use of the same object, of the
   // same kind, in the same epoch, adds nothing. Shared by all threads, written racily: a
@@ -51,19 +61,22 @@ public final class DragnetSample {
   private DragnetSample() {}
 
   /** A use of `o` that does not change it (HUP's get). */
+  @ForceInline
   public static void get(Object o) {
-    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED && PAD1 == 0 && PAD2 == 0 && PAD3 == 0) slow(o, GET);
+    if (o != null && U != null && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, GET);
   }
-  static final int PAD1 = Integer.parseInt("0"), PAD2 = Integer.parseInt("0"), PAD3 = Integer.parseInt("0");
 
   /** A use of `o` that writes to it (HUP's put). */
+  @ForceInline
   public static void put(Object o) {
-    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED && PAD1 == 0 && PAD2 == 0 && PAD3 == 0) slow(o, PUT);
+    if (o != null && U != null && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, PUT);
   }
 
   /** A use by native code through JNI (the agent's wrappers), like a probe's. */
   static void jni(Object o, boolean isPut) {
-    if (o != null && on && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, isPut ? PUT : GET);
+    if (o != null && U != null && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) {
+      slow(o, isPut ? PUT : GET);
+    }
   }
 
   // The object has a hash, or is locked.
