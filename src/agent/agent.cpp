@@ -42,8 +42,8 @@ struct Agent {
   std::unique_ptr<Sampler> sampler;    // sample=SIZE
   analyses::alloc::IdSource ids;
   analyses::alloc::Options alloc;
-  bool lifetime = false;         // mode lifetime
-  bool sampledLifetime = false;  // mode lifetime with sample=SIZE
+  bool lifetime = false;                                 // mode lifetime
+  bool sampledLifetime = false;                          // mode lifetime with sample=SIZE
   std::atomic<uint64_t> classesChanged{0}, failures{0};  // sampledLifetime's rewrites
   std::atomic<bool> threadFieldAdded{false};
   std::atomic<uint64_t> hookNanos{0};  // time spent rewriting classes, all threads
@@ -270,8 +270,7 @@ void JNICALL onVMInitSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, jthread threa
   AgentScope scope;
   Agent& a = *gAgent;
   std::string error;
-  if (!startSampledLifetime(jvmti, jni, a.writer, lifetimeOptions(a.options), *a.sampler,
-                            error)) {
+  if (!startSampledLifetime(jvmti, jni, a.writer, lifetimeOptions(a.options), *a.sampler, error)) {
     say("error: " + error + "; no lifetimes will be recorded");
   } else if (!error.empty()) {
     say("warning: " + error);
@@ -296,8 +295,7 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
       [&] {
         return std::to_string(a.classesChanged) + " classes instrumented in " +
                std::to_string(a.hookNanos / 1000000) + " ms, " + std::to_string(a.failures) +
-               " not rewritten, " + std::to_string(a.sampler->samples()) + " samples; " +
-               lifetime;
+               " not rewritten, " + std::to_string(a.sampler->samples()) + " samples; " + lifetime;
       });
 }
 

@@ -447,7 +447,8 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   x.nextGc = jni->GetStaticFieldID(life, "nextGc", "J");
   x.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
   const char* caches[4] = {"g0", "g1", "p0", "lastBorn"};
-  for (int i = 0; i < 4; ++i) x.cacheFields[i] = jni->GetFieldID(state, caches[i], "Ljava/lang/Object;");
+  for (int i = 0; i < 4; ++i)
+    x.cacheFields[i] = jni->GetFieldID(state, caches[i], "Ljava/lang/Object;");
   x.cacheArrays[0] = jni->GetFieldID(state, "got", "[Ljava/lang/Object;");
   x.cacheArrays[1] = jni->GetFieldID(state, "put", "[Ljava/lang/Object;");
   x.cacheArrays[2] = jni->GetFieldID(state, "addr", "Ljava/lang/Object;");

@@ -1,5 +1,7 @@
 #include "agent/lifetime_sampled.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
@@ -12,8 +14,6 @@
 #include "agent/native_allocs.h"
 #include "agent/runtime_bridge.h"
 
-#include <pthread.h>
-
 namespace dragnet::agent {
 namespace {
 
@@ -21,7 +21,8 @@ using namespace life;
 
 constexpr uint32_t kFilterBits = 20;
 // Where DragnetSample.FAST_MASK lets the 31-bit hash start: bit 8 (JDK 17-23), 11 (24+).
-constexpr int kMinHashShift = 8, kMaxHashShift = 11;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
+constexpr int kMinHashShift = 8,
+              kMaxHashShift = 11;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
 
 struct Sampled {
   Sampler* sampler = nullptr;
@@ -99,8 +100,7 @@ struct HeaderLayout {
   bool displaced = false;  // a locked header points at the displaced one (stack locking)
 };
 
-bool measureHeader(jvmtiEnv* jvmti, JNIEnv* jni, jclass helper, jobject unsafe,
-                   HeaderLayout& out) {
+bool measureHeader(jvmtiEnv* jvmti, JNIEnv* jni, jclass helper, jobject unsafe, HeaderLayout& out) {
   jclass unsafeClass = jni->GetObjectClass(unsafe);
   jmethodID getLong = jni->GetMethodID(unsafeClass, "getLong", "(Ljava/lang/Object;J)J");
   jmethodID lockedMark = jni->GetStaticMethodID(helper, "lockedMark", "(Ljava/lang/Object;)J");
@@ -146,7 +146,8 @@ bool configureProbes(JNIEnv* jni, jclass helper, const HeaderLayout& layout, Sta
   if (!displaced) return false;
   jni->SetStaticBooleanField(helper, keeps, layout.lockedKeepsHash ? JNI_TRUE : JNI_FALSE);
   jni->SetStaticBooleanField(helper, displaced, layout.displaced ? JNI_TRUE : JNI_FALSE);
-  return setInt("HASH_SHIFT", layout.shift) && setLong("FILTER", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))) &&
+  return setInt("HASH_SHIFT", layout.shift) &&
+         setLong("FILTER", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))) &&
          setInt("FILTER_MASK", static_cast<jint>(s.filterMask)) &&
          setLong("CLOCK", static_cast<jlong>(reinterpret_cast<uintptr_t>(&s.clock))) &&
          setInt("epochShift", s.options.epochShift);
@@ -181,9 +182,9 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   gSampled.sampler = &sampler;
   jclass helper = jni->FindClass("java/lang/DragnetSample");
   jclass unsafeClass = jni->FindClass("jdk/internal/misc/Unsafe");
-  jfieldID theUnsafe = unsafeClass ? jni->GetStaticFieldID(unsafeClass, "theUnsafe",
-                                                           "Ljdk/internal/misc/Unsafe;")
-                                   : nullptr;
+  jfieldID theUnsafe =
+      unsafeClass ? jni->GetStaticFieldID(unsafeClass, "theUnsafe", "Ljdk/internal/misc/Unsafe;")
+                  : nullptr;
   jobject unsafe = theUnsafe ? jni->GetStaticObjectField(unsafeClass, theUnsafe) : nullptr;
   if (!s->filter || !helper || !unsafe) {
     jni->ExceptionClear();
@@ -271,7 +272,9 @@ using namespace dragnet::agent;
 
 extern "C" {
 
-JNIEXPORT void JNICALL Java_java_lang_DragnetSample_calls(JNIEnv*, jclass, jlong n) { fprintf(stderr, "calls %ld\n", (long)n); }
+JNIEXPORT void JNICALL Java_java_lang_DragnetSample_calls(JNIEnv*, jclass, jlong n) {
+  fprintf(stderr, "calls %ld\n", (long)n);
+}
 JNIEXPORT void JNICALL Java_java_lang_DragnetSample_use0(JNIEnv*, jclass, jobject o, jint kind) {
   nativeUse(o, kind != 0);
 }

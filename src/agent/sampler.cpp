@@ -17,7 +17,8 @@ std::string take(jvmtiEnv* jvmti, char* p) {
 
 // "Ljava/lang/String;" -> "java/lang/String"; array descriptors stay as they are.
 std::string internalName(std::string sig) {
-  if (sig.size() > 2 && sig.front() == 'L' && sig.back() == ';') return sig.substr(1, sig.size() - 2);
+  if (sig.size() > 2 && sig.front() == 'L' && sig.back() == ';')
+    return sig.substr(1, sig.size() - 2);
   return sig;
 }
 
@@ -111,8 +112,8 @@ uint32_t Sampler::siteKey(uint32_t method, jmethodID m, jlocation bci, std::stri
 }
 
 uint32_t Sampler::child(uint32_t parent, uint32_t key) {
-  auto [it, fresh] = index_.try_emplace(uint64_t{parent} << 32 | key,
-                                        static_cast<uint32_t>(nodes_.size()));
+  auto [it, fresh] =
+      index_.try_emplace(uint64_t{parent} << 32 | key, static_cast<uint32_t>(nodes_.size()));
   if (fresh) nodes_.push_back(Node{parent, key});
   return it->second;
 }
@@ -141,8 +142,8 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
   if (n == static_cast<jint>(maxDepth_)) ++truncated_;
   uint32_t node = 0;
   for (jint i = n - 1; i >= 0; --i) node = child(node, methodId(frames[i].method));
-  uint32_t key = n > 0 ? siteKey(methodId(frames[0].method), frames[0].method,
-                                 frames[0].location, std::move(type))
+  uint32_t key = n > 0 ? siteKey(methodId(frames[0].method), frames[0].method, frames[0].location,
+                                 std::move(type))
                        : siteKey(0, nullptr, 0, std::move(type));
   Node& leaf = nodes_[child(node, key)];
   leaf.count += weight;
@@ -165,7 +166,8 @@ void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
   chunk.collapsed = truncated_;
   chunk.firstNode = nodesWritten_;
   auto n = static_cast<uint32_t>(nodes_.size());
-  for (uint32_t i = nodesWritten_; i < n; ++i) chunk.nodes.push_back({nodes_[i].parent, nodes_[i].key});
+  for (uint32_t i = nodesWritten_; i < n; ++i)
+    chunk.nodes.push_back({nodes_[i].parent, nodes_[i].key});
   written_.resize(n);
   for (uint32_t i = 1; i < n; ++i) {
     const Node& x = nodes_[i];

@@ -34,12 +34,11 @@ void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view
 void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top) {
   const auto& failures = p.failures;
   if (failures.empty()) return;
-  out << "\nNot rewritten (" << failures.size()
-      << "; these run unchanged and are not profiled)\n";
+  out << "\nNot rewritten (" << failures.size() << "; these run unchanged and are not profiled)\n";
   for (size_t i = 0; i < failures.size() && i < top; ++i) {
     const profile::Failure& f = failures[i];
-    out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".")
-        << f.method << ": " << f.reason << "\n";
+    out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".") << f.method
+        << ": " << f.reason << "\n";
   }
 }
 

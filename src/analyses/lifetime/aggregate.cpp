@@ -1,7 +1,6 @@
 #include "analyses/lifetime/aggregate.h"
 
 #include <cmath>
-
 #include <map>
 #include <string_view>
 #include <unordered_map>

@@ -23,7 +23,7 @@ inline constexpr const char* kSampleClass = "java/lang/DragnetSample";
 
 struct SampledResult {
   bool changed = false;
-  uint32_t methods = 0;                     // methods that got probes
+  uint32_t methods = 0;                    // methods that got probes
   std::vector<profile::Failure> failures;  // methods left unchanged, with the reason
 };
 
