@@ -191,8 +191,10 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     error = "the sampled lifetime runtime helper java/lang/DragnetSample is missing";
     return false;
   }
+  jfieldID u = jni->GetStaticFieldID(helper, "U", "Ljdk/internal/misc/Unsafe;");
+  if (u) jni->SetStaticObjectField(helper, u, unsafe);  // lockedMark needs it already
   HeaderLayout layout;
-  if (!measureHeader(jvmti, jni, helper, unsafe, layout)) {
+  if (!u || !measureHeader(jvmti, jni, helper, unsafe, layout)) {
     jni->ExceptionClear();
     error = "cannot find the identity hash in this JVM's object header";
     return false;

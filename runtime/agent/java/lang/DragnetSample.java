@@ -3,6 +3,7 @@ package java.lang;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
+import jdk.internal.vm.annotation.Stable;
 
 /**
  * The probes of dragnet's sampled lifetime mode (mode=lifetime,sample=SIZE): only a sample
@@ -46,10 +47,11 @@ public final class DragnetSample {
   // init and refuses the mode if it differs.
   static final long FAST_MASK = ((1L << 34) - 1) << 8 | 3;
   static final long UNLOCKED = 1;
-  // Null only while Unsafe itself is being initialized by a probe in its own <clinit>
-  // (this class is initialized by the first probe, early in the JVM's start-up); the
-  // compiled probes fold the check away.
-  static final Unsafe U = Unsafe.getUnsafe();
+  // Set by the agent at VM init; null before, when the probes do nothing. Not initialized
+  // here: this class is initialized by the first probe, early in the JVM's start-up, and
+  // initializing Unsafe then (before the VM has set UnsafeConstants) breaks it. @Stable:
+  // once set, the JIT folds it (and the probes' null test) into the compiled code.
+  @Stable static Unsafe U;
 
   // Recent uses, by hash: hash << 32 | epoch << 1 | kind. A use of the same object, of the
   // same kind, in the same epoch, adds nothing. Shared by all threads, written racily: a
