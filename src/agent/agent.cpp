@@ -67,6 +67,16 @@ std::vector<ProbedCall> probedCalls(std::string_view cls, const analyses::alloc:
   return out;
 }
 
+// What rewriting every class from java/lang/Object on needs: the class hook before VM
+// start (early VMStart, early class hooks) and for all classes.
+bool addRewritingCapabilities(jvmtiEnv* jvmti) {
+  jvmtiCapabilities caps{};
+  caps.can_generate_all_class_hook_events = 1;
+  caps.can_generate_early_vmstart = 1;
+  caps.can_generate_early_class_hook_events = 1;
+  return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE;
+}
+
 void addFailure(Agent& a, profile::Failure f) {
   if (a.recorder) {
     a.recorder->addFailure(std::move(f));
@@ -304,11 +314,7 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
 jint startLifetimeSampling(Agent& a) {
   std::string error;
   a.sampler = std::make_unique<Sampler>(a.jvmti, a.writer, a.options.sample, a.options.stack);
-  jvmtiCapabilities caps{};
-  caps.can_generate_all_class_hook_events = 1;
-  caps.can_generate_early_vmstart = 1;
-  caps.can_generate_early_class_hook_events = 1;
-  if (a.jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE || !addLifetimeCapabilities(a.jvmti)) {
+  if (!addRewritingCapabilities(a.jvmti) || !addLifetimeCapabilities(a.jvmti)) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;
   }
@@ -423,12 +429,7 @@ jint start(JavaVM* vm, const char* optionText) {
   a->sampledLifetime = a->lifetime && a->options.sample > 0;
   if (a->sampledLifetime) return startLifetimeSampling(*a);
   if (a->options.sample > 0) return startSampled(*a);
-  jvmtiCapabilities caps{};
-  caps.can_generate_all_class_hook_events = 1;
-  caps.can_generate_early_vmstart = 1;
-  caps.can_generate_early_class_hook_events = 1;
-  if (a->jvmti->AddCapabilities(&caps) != JVMTI_ERROR_NONE ||
-      !addNativeAllocCapabilities(a->jvmti) ||
+  if (!addRewritingCapabilities(a->jvmti) || !addNativeAllocCapabilities(a->jvmti) ||
       (a->lifetime && !addLifetimeCapabilities(a->jvmti))) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;

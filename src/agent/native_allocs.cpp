@@ -277,6 +277,29 @@ void noteProbedCalls(std::vector<ProbedCall> calls) {
   }
 }
 
+namespace {
+
+// Installs the JNI function table: the JVM's, with the allocation wrappers (`allocs`) and
+// the use wrappers (`uses`, jni_uses.h) in it.
+bool interpose(State& s, jvmtiEnv* jvmti, bool allocs, bool uses, std::string& error) {
+  jniNativeInterface* table = nullptr;
+  if (jvmti->GetJNIFunctionTable(&table) != JVMTI_ERROR_NONE) {
+    error = "cannot read the JNI function table";
+    return false;
+  }
+  s.original = table;  // JVMTI-allocated copy, kept for the life of the JVM
+  s.wrapped = *table;
+  if (allocs) installWrappers(s);
+  if (uses) installJniUses(s.wrapped, s.original);
+  if (jvmti->SetJNIFunctionTable(&s.wrapped) != JVMTI_ERROR_NONE) {
+    error = "cannot install the JNI function wrappers";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t jniBase,
                        bool jniUses, std::string& error) {
   State& s = state();
@@ -313,39 +336,14 @@ bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t j
     error = "a method the agent needs for native allocations is missing";
     return false;
   }
-  jniNativeInterface* table = nullptr;
-  if (jvmti->GetJNIFunctionTable(&table) != JVMTI_ERROR_NONE) {
-    error = "cannot read the JNI function table";
-    return false;
-  }
-  s.original = table;  // JVMTI-allocated copy, kept for the life of the JVM
-  s.wrapped = *table;
-  installWrappers(s);
-  if (jniUses) installJniUses(s.wrapped, s.original);
-  if (jvmti->SetJNIFunctionTable(&s.wrapped) != JVMTI_ERROR_NONE) {
-    error = "cannot install the JNI function wrappers";
-    return false;
-  }
+  if (!interpose(s, jvmti, true, jniUses, error)) return false;
   s.active.store(true, std::memory_order_release);
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_OBJECT_ALLOC, nullptr);
   return true;
 }
 
 bool startJniUsesOnly(jvmtiEnv* jvmti, std::string& error) {
-  State& s = state();
-  jniNativeInterface* table = nullptr;
-  if (jvmti->GetJNIFunctionTable(&table) != JVMTI_ERROR_NONE) {
-    error = "cannot read the JNI function table";
-    return false;
-  }
-  s.original = table;  // JVMTI-allocated copy, kept for the life of the JVM
-  s.wrapped = *table;
-  installJniUses(s.wrapped, s.original);
-  if (jvmti->SetJNIFunctionTable(&s.wrapped) != JVMTI_ERROR_NONE) {
-    error = "cannot install the JNI function wrappers";
-    return false;
-  }
-  return true;
+  return interpose(state(), jvmti, false, true, error);
 }
 
 void stopNativeAllocs() { state().active.store(false, std::memory_order_release); }
