@@ -57,6 +57,9 @@ TEST(AgentOptions, SampleSizes) {
   EXPECT_EQ(parsed("sample=2M").sample, 2u * 1024 * 1024);
   EXPECT_EQ(parsed("sample=1g").sample, 1024u * 1024 * 1024);
   EXPECT_EQ(parsed("sample=1000").sample, 1000u);
+  Options ls = parsed("mode=lifetime,sample=16k");  // lifetimes of sampled objects
+  EXPECT_EQ(ls.mode, "lifetime");
+  EXPECT_EQ(ls.sample, 16u * 1024);
   EXPECT_NE(failure("sample=0").find("'sample'"), std::string::npos);
   EXPECT_NE(failure("sample=3g").find("'sample'"), std::string::npos);  // beyond a jint
   EXPECT_NE(failure("sample=12q").find("'sample'"), std::string::npos);
@@ -70,7 +73,8 @@ TEST(AgentOptions, ErrorsNameTheOption) {
   EXPECT_EQ(failure("mode=heap"), "option 'mode': expected alloc or lifetime, got 'heap'");
   EXPECT_EQ(failure("use-epoch=3000"),
             "option 'use-epoch': expected a power of two such as 64k, got '3000'");
-  EXPECT_NE(failure("mode=lifetime,sample=512k").find("not available"), std::string::npos);
+  EXPECT_NE(failure("mode=lifetime,sample=512k,stacks=on").find("not available"),
+            std::string::npos);
   EXPECT_EQ(failure("quiet"), "option 'quiet' needs a value (quiet=...)");
   EXPECT_EQ(failure("bytecodes=maybe"), "option 'bytecodes': expected on or off, got 'maybe'");
   EXPECT_NE(failure("sample=512k,bytecodes=on").find("exclude each other"), std::string::npos);
