@@ -190,12 +190,7 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
 }
 
 void startFlushThread(JNIEnv* jni) {
-  jclass tc = jni->FindClass("java/lang/Thread");
-  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
-  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF("dragnet flush")) : nullptr;
-  if (!t || gAgent->jvmti->RunAgentThread(t, flushLoop, nullptr, JVMTI_THREAD_MIN_PRIORITY) !=
-                JVMTI_ERROR_NONE) {
-    jni->ExceptionClear();
+  if (!runAgentThread(gAgent->jvmti, jni, "dragnet flush", flushLoop, JVMTI_THREAD_MIN_PRIORITY)) {
     say("warning: no background flush thread; the profile is written at exit only");
   }
 }

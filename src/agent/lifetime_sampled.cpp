@@ -19,19 +19,17 @@ namespace {
 
 using namespace life;
 
-constexpr uint32_t kFilterBits = 20;
+constexpr uint32_t kFilterBits = 20;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
 // Where DragnetSample.FAST_MASK lets the 31-bit hash start: bit 8 (JDK 17-23), 11 (24+).
-constexpr int kMinHashShift = 8,
-              kMaxHashShift = 11;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
+constexpr int kMinHashShift = 8, kMaxHashShift = 11;
 
 struct Sampled {
   Sampler* sampler = nullptr;
-  // The collection thread sleeps on `wake` until the clock passes nextGcAt.
+  // The collection thread sleeps on `wake` until the clock passes State::nextGcAt.
   std::mutex mu;
   std::condition_variable wake, done;
   bool due = false;
-  uint64_t collections = 0;  // forced collections completed
-  std::atomic<int64_t> nextGcAt{INT64_MAX};
+  uint64_t collections = 0;                       // forced collections completed
   jfieldID stackLo = nullptr, stackHi = nullptr;  // Thread.dragnet$stackLo / Hi
 };
 // Never destroyed: the collection thread waits on its condition variable until the process
@@ -64,7 +62,7 @@ void JNICALL collector(jvmtiEnv* jvmti, JNIEnv*, void*) {
         jvmti->ForceGarbageCollection();
         s.forcing = false;
         collected();
-        g.nextGcAt = s.clock.load() + static_cast<int64_t>(s.options.gcInterval);
+        s.nextGcAt = s.clock.load() + static_cast<int64_t>(s.options.gcInterval);
       }
     }
     {
@@ -75,19 +73,6 @@ void JNICALL collector(jvmtiEnv* jvmti, JNIEnv*, void*) {
     g.done.notify_all();
     if (stop) return;
   }
-}
-
-bool startCollector(jvmtiEnv* jvmti, JNIEnv* jni, std::string& error) {
-  jclass tc = jni->FindClass("java/lang/Thread");
-  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
-  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF("dragnet gc")) : nullptr;
-  if (!t || jvmti->RunAgentThread(t, collector, nullptr, JVMTI_THREAD_NORM_PRIORITY) !=
-                JVMTI_ERROR_NONE) {
-    jni->ExceptionClear();
-    error = "cannot start the collection thread";
-    return false;
-  }
-  return true;
 }
 
 // Where the identity hash sits in an object header, measured on an object whose hash the
@@ -140,13 +125,13 @@ bool configureProbes(JNIEnv* jni, jclass helper, const HeaderLayout& layout, Sta
     if (f) jni->SetStaticIntField(helper, f, v);
     return f != nullptr;
   };
-  jfieldID keeps = jni->GetStaticFieldID(helper, "LOCKED_KEEPS_HASH", "Z");
-  if (!keeps) return false;
-  jfieldID displaced = jni->GetStaticFieldID(helper, "DISPLACED", "Z");
-  if (!displaced) return false;
-  jni->SetStaticBooleanField(helper, keeps, layout.lockedKeepsHash ? JNI_TRUE : JNI_FALSE);
-  jni->SetStaticBooleanField(helper, displaced, layout.displaced ? JNI_TRUE : JNI_FALSE);
-  return setInt("HASH_SHIFT", layout.shift) &&
+  auto setBool = [&](const char* name, bool v) {
+    jfieldID f = jni->GetStaticFieldID(helper, name, "Z");
+    if (f) jni->SetStaticBooleanField(helper, f, v ? JNI_TRUE : JNI_FALSE);
+    return f != nullptr;
+  };
+  return setBool("LOCKED_KEEPS_HASH", layout.lockedKeepsHash) &&
+         setBool("DISPLACED", layout.displaced) && setInt("HASH_SHIFT", layout.shift) &&
          setLong("FILTER", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))) &&
          setInt("FILTER_MASK", static_cast<jint>(s.filterMask)) &&
          setLong("CLOCK", static_cast<jlong>(reinterpret_cast<uintptr_t>(&s.clock))) &&
@@ -221,8 +206,13 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     jni->ExceptionClear();
     gSampled.stackLo = gSampled.stackHi = nullptr;
   }
-  gSampled.nextGcAt = static_cast<int64_t>(options.gcInterval);
-  if (options.gcInterval > 0 && !startCollector(jvmti, jni, error)) return false;
+  if (options.gcInterval > 0) {
+    s->nextGcAt = static_cast<int64_t>(options.gcInterval);
+    if (!runAgentThread(jvmti, jni, "dragnet gc", collector, JVMTI_THREAD_NORM_PRIORITY)) {
+      error = "cannot start the collection thread";
+      return false;
+    }
+  }
   startEvents();
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
   jfieldID on = jni->GetStaticFieldID(helper, "on", "Z");
@@ -257,7 +247,7 @@ void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, j
   // the collection's safepoint does not wait for it), as the exact variant's allocating
   // thread does: a collection every gc-interval bytes, whatever the threads allocate.
   Sampled& g = gSampled;
-  if (now >= g.nextGcAt.load(std::memory_order_relaxed) && s.options.gcInterval > 0) {
+  if (now >= s.nextGcAt.load(std::memory_order_relaxed)) {
     std::unique_lock lock(g.mu);
     uint64_t seen = g.collections;
     if (!g.due) {
@@ -274,9 +264,6 @@ using namespace dragnet::agent;
 
 extern "C" {
 
-JNIEXPORT void JNICALL Java_java_lang_DragnetSample_calls(JNIEnv*, jclass, jlong n) {
-  fprintf(stderr, "calls %ld\n", (long)n);
-}
 JNIEXPORT void JNICALL Java_java_lang_DragnetSample_use0(JNIEnv*, jclass, jobject o, jint kind) {
   nativeUse(o, kind != 0);
 }

@@ -79,9 +79,9 @@ struct State {
   std::mutex outMu;
   std::vector<profile::ObjectRecord> out;
   uint64_t objectsWritten = 0;
-  // Forced collections: one at a time, when the clock passes nextGcAt.
+  // Forced collections: one at a time (under mu), when the clock passes nextGcAt.
   std::mutex mu;
-  int64_t nextGcAt = LLONG_MAX;
+  std::atomic<int64_t> nextGcAt{LLONG_MAX};
   bool stopping = false;
   jclass probes = nullptr;  // the runtime helper class whose static `on` starts the probes
   std::atomic<uint64_t> untrackedUses{0};

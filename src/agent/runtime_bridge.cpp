@@ -98,6 +98,16 @@ void addThreadStateField(classfile::ClassFile& thread) {
   add(kThreadStackHi, "J");
 }
 
+bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFunction run,
+                    jint priority) {
+  jclass tc = jni->FindClass("java/lang/Thread");
+  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
+  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF(name)) : nullptr;
+  if (t && jvmti->RunAgentThread(t, run, nullptr, priority) == JVMTI_ERROR_NONE) return true;
+  jni->ExceptionClear();
+  return false;
+}
+
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {
   gJvmti = jvmti;
   for (const EmbeddedFile& f : agentRuntimeFiles()) {

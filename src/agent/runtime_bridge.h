@@ -24,6 +24,11 @@ inline constexpr const char* kThreadStackHi = "dragnet$stackHi";
 // dragnet$stackHi to java/lang/Thread's model.
 void addThreadStateField(classfile::ClassFile& thread);
 
+// Starts a JVMTI agent thread (a java.lang.Thread named `name` that runs `run`); in the
+// live phase. False if it could not be started.
+bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFunction run,
+                    jint priority);
+
 // Defines the helper classes with the boot loader (early VM start: before any Java code
 // runs, so before any probe). False with `error` on failure.
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error);

@@ -20,9 +20,11 @@ import jdk.internal.vm.annotation.Stable;
  * which finds the object's record by its JVMTI tag (only sampled objects have one).
  *
  * <p>The header's layout is compiled in (FAST_MASK) and checked by the agent at start on an
- * object it hashed, which also sets HASH_SHIFT. A locked object's header may not hold its hash (HotSpot's stack
- * locking displaces it on JDK 17; an inflated monitor keeps it elsewhere): such uses go to
- * the agent, which asks JVMTI.
+ * object it hashed, which also sets HASH_SHIFT. A locked object's header may not hold its
+ * hash: JDK 17's stack locking displaces it to the lock owner's stack, where the slow path
+ * reads it if the owner is this thread; other locked objects (another thread's stack lock,
+ * an inflated monitor) go to the agent, which asks JVMTI. Uses through JNI do not come
+ * here: the agent records them itself (jni_uses.cpp, without an upcall).
  *
  * <p>Like DragnetRt this class must never call instrumented code.
  */
@@ -72,13 +74,6 @@ public final class DragnetSample {
   @ForceInline
   public static void put(Object o) {
     if (o != null && U != null && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, PUT);
-  }
-
-  /** A use by native code through JNI (the agent's wrappers), like a probe's. */
-  static void jni(Object o, boolean isPut) {
-    if (o != null && U != null && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) {
-      slow(o, isPut ? PUT : GET);
-    }
   }
 
   // The object has a hash, or is locked.
