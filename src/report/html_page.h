@@ -17,7 +17,7 @@ namespace dragnet::report {
 std::string scriptSafe(const std::string& json);
 
 // Writes report.html filled in with `title`, the page `name`'s body, style and script (after
-// the shared ones) and `data` (JSON, made safe with scriptSafe).
+// the shared ones) and `data` (JSON the caller has already passed through scriptSafe).
 void writePage(std::ostream& out, std::string_view name, std::string_view title,
                const std::string& data);
 

@@ -123,18 +123,8 @@ void writeSummary(std::ostream& out, const Model& m) {
   writeStats(out, m.totals);
 }
 
-std::vector<RankRow> classRows(const Model& m, const std::vector<uint32_t>& indices) {
-  std::vector<RankRow> rows;
-  for (uint32_t i : indices)
-    rows.push_back({m.classes[i].id, &m.classes[i].stats, m.classes[i].name});
-  return rows;
-}
-
-std::vector<RankRow> methodRows(const Model& m, const std::vector<uint32_t>& indices) {
-  std::vector<RankRow> rows;
-  for (uint32_t i : indices)
-    rows.push_back({m.methods[i].id, &m.methods[i].stats, m.methods[i].name});
-  return rows;
+std::string byPhase(std::string_view title, Phase p) {
+  return std::string(title) + " by " + phaseName(p) + " space";
 }
 
 std::vector<RankRow> nestedRows(const Model& m, const std::vector<uint32_t>& indices,
@@ -194,7 +184,7 @@ namespace lt = lifetime_text;
 void writeTable(std::ostream& out, const Model& m, const char* table, const char* column, Phase p,
                 const std::vector<lt::RankRow>& rows) {
   out << "\n";
-  lt::writeRanking(out, m, std::string(table) + " by " + phaseName(p) + " space", column, p, rows);
+  lt::writeRanking(out, m, lt::byPhase(table, p), column, p, rows);
 }
 
 void writePatterns(std::ostream& out, const Model& m, Phase p, const LifetimeTextOptions& o) {
@@ -208,9 +198,10 @@ void writePatterns(std::ostream& out, const Model& m, Phase p, const LifetimeTex
 void writeGroups(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
   using analyses::lifetime::rankBy;
   for (Phase p : {Phase::Drag, Phase::Void, Phase::Lag}) {
-    writeTable(out, m, "Classes", "class", p, lt::classRows(m, rankBy(m.classes, p, o.top)));
+    writeTable(out, m, "Classes", "class", p,
+               lt::groupRows(m.classes, rankBy(m.classes, p, o.top)));
     writeTable(out, m, "Allocation sites", "method", p,
-               lt::methodRows(m, rankBy(m.methods, p, o.top)));
+               lt::groupRows(m.methods, rankBy(m.methods, p, o.top)));
     writeTable(out, m, "Nested allocation sites", "type at stack", p,
                lt::nestedRows(m, rankBy(m.nested, p, o.top), o.frames));
     if (p != Phase::Void) writePatterns(out, m, p, o);  // void objects have no gets

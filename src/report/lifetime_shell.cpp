@@ -137,7 +137,6 @@ void field(std::ostream& out, const char* label, const std::string& value) {
 // Object ids under a label, wrapped at about 100 columns; "none" without any.
 void writeIds(std::ostream& out, const char* label, std::vector<uint64_t> ids) {
   std::sort(ids.begin(), ids.end());
-  std::string line;
   char head[32];
   std::snprintf(head, sizeof head, "  %-16s ", label);
   out << head;
@@ -277,6 +276,14 @@ const ClassGroup& findClass(const Model& m, const std::string& word) {
   return *c;
 }
 
+const MethodGroup& findMethod(const Model& m, const std::string& word) {
+  return m.methods[parseGroupId(word, "method", m.methods.size()) - 1];
+}
+
+const NestedSite& findNested(const Model& m, const std::string& word) {
+  return m.nested[parseGroupId(word, "nested site", m.nested.size()) - 1];
+}
+
 void classInfo(std::ostream& out, const Model& m, const std::string& word, bool detailed) {
   const ClassGroup& c = findClass(m, word);
   out << "class " << c.id << ": " << c.name << "\n";
@@ -286,7 +293,7 @@ void classInfo(std::ostream& out, const Model& m, const std::string& word, bool 
 }
 
 void methodInfo(std::ostream& out, const Model& m, const std::string& word, bool detailed) {
-  const MethodGroup& g = m.methods[parseGroupId(word, "method", m.methods.size()) - 1];
+  const MethodGroup& g = findMethod(m, word);
   out << "method " << g.id << ": " << g.name;
   auto def = m.profile->methods.find(g.methodId);
   if (def != m.profile->methods.end()) out << " " << def->second.descriptor;
@@ -297,7 +304,7 @@ void methodInfo(std::ostream& out, const Model& m, const std::string& word, bool
 }
 
 void nestedInfo(std::ostream& out, const Model& m, const std::string& word, bool detailed) {
-  const NestedSite& s = m.nested[parseGroupId(word, "nested site", m.nested.size()) - 1];
+  const NestedSite& s = findNested(m, word);
   out << "nested " << s.id << ": " << lt::nestedName(m, s, 0) << "\n";
   lt::writeStats(out, s.stats);
   field(out, "groups",
@@ -353,30 +360,27 @@ void writeMore(std::ostream& out, size_t more) {
   if (more > 0) out << "  ... " << num(more) << " more (@N: N rows, @0: all)\n";
 }
 
-std::string byPhase(const std::string& title, Phase p) {
-  return title + " by " + phaseName(p) + " space";
-}
-
 void rankAll(std::ostream& out, const Model& m, const RankArgs& a, size_t frames) {
   using analyses::lifetime::rankBy;
   Phase p = a.phase;
+  std::vector<uint32_t> rows;
+  size_t more = 0;
   if (a.kind == "class") {
-    std::vector<uint32_t> rows = rankBy(m.classes, p);
-    size_t more = cut(rows, a.limit);
-    lt::writeRanking(out, m, byPhase("Classes", p), "class", p, lt::classRows(m, rows));
-    writeMore(out, more);
+    rows = rankBy(m.classes, p);
+    more = cut(rows, a.limit);
+    lt::writeRanking(out, m, lt::byPhase("Classes", p), "class", p, lt::groupRows(m.classes, rows));
   } else if (a.kind == "method") {
-    std::vector<uint32_t> rows = rankBy(m.methods, p);
-    size_t more = cut(rows, a.limit);
-    lt::writeRanking(out, m, byPhase("Allocation sites", p), "method", p, lt::methodRows(m, rows));
-    writeMore(out, more);
+    rows = rankBy(m.methods, p);
+    more = cut(rows, a.limit);
+    lt::writeRanking(out, m, lt::byPhase("Allocation sites", p), "method", p,
+                     lt::groupRows(m.methods, rows));
   } else {
-    std::vector<uint32_t> rows = rankBy(m.nested, p);
-    size_t more = cut(rows, a.limit);
-    lt::writeRanking(out, m, byPhase("Nested allocation sites", p), "type at stack", p,
+    rows = rankBy(m.nested, p);
+    more = cut(rows, a.limit);
+    lt::writeRanking(out, m, lt::byPhase("Nested allocation sites", p), "type at stack", p,
                      lt::nestedRows(m, rows, frames));
-    writeMore(out, more);
   }
+  writeMore(out, more);
 }
 
 // The nested sites of a class or method, ranked.
@@ -384,16 +388,18 @@ void rankSites(std::ostream& out, const Model& m, const RankArgs& a, const std::
                const std::vector<uint32_t>& sites, size_t frames) {
   std::vector<uint32_t> rows = analyses::lifetime::rankBy(m.nested, sites, a.phase);
   size_t more = cut(rows, a.limit);
-  lt::writeRanking(out, m, byPhase("Nested allocation sites of " + owner, a.phase), "type at stack",
-                   a.phase, lt::nestedRows(m, rows, frames));
+  lt::writeRanking(out, m, lt::byPhase("Nested allocation sites of " + owner, a.phase),
+                   "type at stack", a.phase, lt::nestedRows(m, rows, frames));
   writeMore(out, more);
 }
 
 void rankPatterns(std::ostream& out, const Model& m, const RankArgs& a, const NestedSite& s) {
-  size_t all = analyses::lifetime::rankBy(s.patterns, a.phase).size();
+  auto all = static_cast<size_t>(std::ranges::count_if(
+      s.patterns, [&](const analyses::lifetime::Pattern& p) { return p.stats[a.phase] > 0; }));
   size_t shown = a.limit == 0 ? all : std::min(all, a.limit);
-  out << byPhase("Lifetime patterns (first get, last get) of nested site " + std::to_string(s.id),
-                 a.phase)
+  out << lt::byPhase(
+             "Lifetime patterns (first get, last get) of nested site " + std::to_string(s.id),
+             a.phase)
       << "\n";
   lt::writeSitePatterns(out, m, s, a.phase, shown, 0);
   if (all == 0) out << "    (none)\n";
@@ -407,11 +413,11 @@ void rank(std::ostream& out, const Model& m, const RankArgs& a, size_t frames) {
     std::string owner = "class " + std::to_string(c.id) + " (" + c.name + ")";
     rankSites(out, m, a, owner, c.nested, frames);
   } else if (a.kind == "method") {
-    const MethodGroup& g = m.methods[parseGroupId(*a.id, "method", m.methods.size()) - 1];
+    const MethodGroup& g = findMethod(m, *a.id);
     std::string owner = "method " + std::to_string(g.id) + " (" + g.name + ")";
     rankSites(out, m, a, owner, g.nested, frames);
   } else {
-    rankPatterns(out, m, a, m.nested[parseGroupId(*a.id, "nested site", m.nested.size()) - 1]);
+    rankPatterns(out, m, a, findNested(m, *a.id));
   }
 }
 

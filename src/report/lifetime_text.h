@@ -28,6 +28,9 @@ std::string joined(const std::vector<std::string>& frames, size_t limit);
 std::string nestedName(const analyses::lifetime::Model& m, const analyses::lifetime::NestedSite& s,
                        size_t limit);
 
+// "`title` by <phase> space": a ranking's heading.
+std::string byPhase(std::string_view title, analyses::lifetime::Phase p);
+
 // "lagged", "used", "dragged", "void": the objects with some time in the phase.
 const char* countName(analyses::lifetime::Phase p);
 
@@ -37,10 +40,13 @@ struct RankRow {
   const analyses::lifetime::Stats* stats = nullptr;
   std::string name;
 };
-std::vector<RankRow> classRows(const analyses::lifetime::Model& m,
-                               const std::vector<uint32_t>& indices);
-std::vector<RankRow> methodRows(const analyses::lifetime::Model& m,
-                                const std::vector<uint32_t>& indices);
+// Rows of classes or methods (a ClassGroup or MethodGroup vector) at `indices`.
+template <class G>
+std::vector<RankRow> groupRows(const std::vector<G>& groups, const std::vector<uint32_t>& indices) {
+  std::vector<RankRow> rows;
+  for (uint32_t i : indices) rows.push_back({groups[i].id, &groups[i].stats, groups[i].name});
+  return rows;
+}
 std::vector<RankRow> nestedRows(const analyses::lifetime::Model& m,
                                 const std::vector<uint32_t>& indices, size_t frames);
 

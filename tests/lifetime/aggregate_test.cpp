@@ -414,7 +414,7 @@ TEST(LifetimeSampled, ModelWeightsCountsAndSpaces) {
   // Patterns still hold their records (the member ranges), not the weighted counts.
   uint32_t records = 0;
   for (const NestedSite& s : m.nested) {
-    for (const Pattern& pat : s.patterns) records += pat.records;
+    for (const Pattern& pat : s.patterns) records += objectsOf(m, pat).size();
   }
   EXPECT_EQ(records, p.objects.size());
 }

@@ -63,10 +63,7 @@ uint64_t weightOf(const ObjectRecord& r, uint64_t sample) {
   double w = 1.0 / -std::expm1(-static_cast<double>(r.size) / static_cast<double>(sample));
   double whole = std::floor(w);
   // splitmix64 of the id: a uniform draw in [0, 1) that the same record always gets.
-  uint64_t z = r.id + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  uint64_t z = mixBits(r.id + 0x9E3779B97F4A7C15ull);
   double u = static_cast<double>(z >> 11) * 0x1.0p-53;
   return static_cast<uint64_t>(whole) + (u < w - whole ? 1 : 0);
 }
@@ -374,7 +371,7 @@ class Finisher {
       pat.id = static_cast<uint32_t>(s.patterns.size()) + 1;
       pat.firstGet = rp.firstGet;
       pat.lastGet = rp.lastGet;
-      pat.records = rp.records;
+      patternRecords_.push_back(rp.records);
       pat.representative = rp.representative;
       pat.stats = rp.stats;
       s.patterns.push_back(pat);
@@ -388,11 +385,12 @@ class Finisher {
   // Member ranges (sites in order, patterns in order), then the objects in id order.
   void placeObjects(const std::vector<uint32_t>& nestedRank) {
     uint32_t at = 0;
+    size_t k = 0;  // patternRecords_ holds the patterns in this order
     for (NestedSite& s : m_.nested) {
       s.begin = at;
       for (Pattern& pat : s.patterns) {
         pat.begin = pat.end = at;
-        at += pat.records;
+        at += patternRecords_[k++];
       }
       s.end = at;
     }
@@ -411,7 +409,8 @@ class Finisher {
 
   Grouping& g_;
   Model& m_;
-  std::vector<uint32_t> patternSlot_;  // raw pattern -> its index in its site's patterns
+  std::vector<uint32_t> patternSlot_;     // raw pattern -> its index in its site's patterns
+  std::vector<uint32_t> patternRecords_;  // records per pattern, in the model's order
 };
 
 }  // namespace

@@ -111,9 +111,7 @@ struct Pattern {
   uint32_t id = 0;  // 1-based within its nested site, by descending total space
   PathId firstGet = 0, lastGet = 0;
   uint64_t representative = 0;  // ObjectRecord::id of the member with the largest space
-  Stats stats;
-  uint32_t records = 0;         // its object records (in a sampled profile, stats.objects
-                                // counts the objects they stand for)
+  Stats stats;  // in a sampled profile, stats.objects counts what its records stand for
   uint32_t begin = 0, end = 0;  // its objects: Model::members[begin, end)
 };
 

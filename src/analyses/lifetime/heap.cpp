@@ -165,9 +165,10 @@ std::vector<Step> totalSteps(const Model& m) {
   steps.reserve(2 * m.profile->objects.size());
   for (const ObjectRecord& r : m.profile->objects) {
     Life l = lifeOf(r, m.settings.useEpoch);
-    if (l.alloc >= l.death || r.size == 0) continue;
-    steps.push_back({l.alloc, static_cast<int64_t>(r.size)});
-    steps.push_back({l.death, -static_cast<int64_t>(r.size)});
+    auto size = static_cast<int64_t>(r.size * weightOf(r, m.settings.sample));
+    if (l.alloc >= l.death || size == 0) continue;
+    steps.push_back({l.alloc, size});
+    steps.push_back({l.death, -size});
   }
   std::sort(steps.begin(), steps.end(),
             [](const Step& a, const Step& b) { return a.time < b.time; });
