@@ -227,7 +227,8 @@ TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
 // JNI's rules: -Xcheck:jni has nothing to say (4 threads, every case, stacks on).
 TEST_F(LifetimeOracle, CheckJniIsQuiet) {
   Jvm jvm = dragnet::test::oracleJvms()[0];
-  jvm.flags += " -Xcheck:jni";
+  // HotSpot prints -Xcheck:jni's warnings on its tty, standard output unless told otherwise.
+  jvm.flags += " -Xcheck:jni -XX:+DisplayVMOutputToStderr";
   Recording r;
   run(jvm, "4", 4, r, ",stacks=on");
   if (HasFatalFailure()) return;

@@ -213,6 +213,9 @@ TEST_F(Shell, RankingsOfAllGroups) {
   std::string sites = run("lag nested");
   EXPECT_EQ(sites.substr(0, sites.find('\n')), "Nested allocation sites by lag space");
   // Sites 1, 3, 2 by lag (4,800, 3,200, 560); site 4 has none.
+  for (const char* row : {"\n  1    ", "\n  3    ", "\n  2    "}) {
+    ASSERT_NE(sites.find(row), std::string::npos) << row;
+  }
   EXPECT_LT(sites.find("\n  1    "), sites.find("\n  3    "));
   EXPECT_LT(sites.find("\n  3    "), sites.find("\n  2    "));
   EXPECT_EQ(sites.find("\n  4    "), std::string::npos);
