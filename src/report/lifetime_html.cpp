@@ -9,6 +9,7 @@
 #include "report/html_page.h"
 #include "report/lifetime_json.h"
 #include "report/lifetime_report.h"
+#include "report/lifetime_text.h"
 
 namespace dragnet::report {
 
@@ -96,6 +97,9 @@ class DataWriter {
     };
     j["pid"] = meta("pid");
     j["stacks"] = meta("stacks");
+    // A sampled profile: the text report's "sampled" line (null for an exact profile).
+    std::string sampled = lifetime_text::sampledNote(m_);
+    j["sampled"] = sampled.empty() ? Json(nullptr) : Json(sampled);
     j["truncation"] = p.truncation;
     j["meta"] = p.meta;
   }
@@ -161,6 +165,7 @@ class DataWriter {
     auto frames = [&](const profile::EventAt& at) { return strings_.ids(eventFrames(m_, at)); };
     return {{"id", r.id},
             {"size", r.size},
+            {"weight", weightOf(m_, *index)},
             {"alloc", r.alloc},
             {"death", r.death},
             {"deathGc", r.deathGc},

@@ -46,12 +46,7 @@ void writeHeader(std::ostream& out, const Model& m) {
   const auto& s = m.settings;
   out << "  time         " << num(m.endTime) << " bytes allocated (time is bytes allocated"
       << (s.sample ? ", estimated from the samples)\n" : ")\n");
-  if (s.sample) {
-    out << "  sampled      one object per ~" << num(s.sample) << " bytes allocated, "
-        << num(p.objects.size())
-        << " tracked: counts and spaces are estimates (each object stands for the objects "
-           "of its size the sampler skipped)\n";
-  }
+  if (s.sample) out << "  sampled      " << lifetime_text::sampledNote(m) << "\n";
   out << "  gc interval  "
       << (s.gcInterval ? num(s.gcInterval) + " bytes" : std::string("not recorded")) << "; "
       << num(m.precision.gcs) << " GCs, " << num(m.precision.forcedGcs) << " forced\n";
@@ -70,6 +65,14 @@ void writeHeader(std::ostream& out, const Model& m) {
 }  // namespace
 
 namespace lifetime_text {
+
+std::string sampledNote(const Model& m) {
+  if (m.settings.sample == 0) return "";
+  return "one object per ~" + num(m.settings.sample) + " bytes allocated, " +
+         num(m.profile->objects.size()) +
+         " tracked: counts and spaces are estimates (each object stands for the objects of its "
+         "size the sampler skipped)";
+}
 
 std::string joined(const std::vector<std::string>& frames, size_t limit) {
   if (frames.empty()) return "(not recorded)";

@@ -134,16 +134,15 @@ void field(std::ostream& out, const char* label, const std::string& value) {
   out << head << value << "\n";
 }
 
-// Object ids under a label, wrapped at about 100 columns; "none" without any.
-void writeIds(std::ostream& out, const char* label, std::vector<uint64_t> ids) {
-  std::sort(ids.begin(), ids.end());
+// Words (object ids) under a label, wrapped at about 100 columns; "none" without any.
+void writeIds(std::ostream& out, const char* label, const std::vector<std::string>& ids) {
   char head[32];
   std::snprintf(head, sizeof head, "  %-16s ", label);
   out << head;
   if (ids.empty()) out << "none";
   size_t column = 19;
   for (size_t i = 0; i < ids.size(); ++i) {
-    std::string id = std::to_string(ids[i]) + (i + 1 < ids.size() ? "," : "");
+    std::string id = ids[i] + (i + 1 < ids.size() ? "," : "");
     if (i > 0 && column + 1 + id.size() > 100) {
       out << "\n" << std::string(19, ' ');
       column = 19;
@@ -157,19 +156,26 @@ void writeIds(std::ostream& out, const char* label, std::vector<uint64_t> ids) {
   out << "\n";
 }
 
-// `long`: the ids of a group's lagged, dragged and void objects (HUP A.3).
-void writeObjectsByKind(std::ostream& out, const Model& m, const std::vector<uint32_t>& objects) {
-  std::vector<uint64_t> lagged, dragged, voids;
+// `long`: the ids of a group's lagged, dragged and void objects (HUP A.3). In a sampled
+// profile they are the tracked records, each with the objects it stands for ("3 (x4)"), so
+// that a list's weights add up to the group's count.
+void writeObjectsByKind(std::ostream& out, const Model& m, std::vector<uint32_t> objects) {
+  std::sort(objects.begin(), objects.end(), [&](uint32_t a, uint32_t b) {
+    return analyses::lifetime::object(m, a).id < analyses::lifetime::object(m, b).id;
+  });
+  const bool sampled = m.settings.sample != 0;
+  std::vector<std::string> lagged, dragged, voids;
   for (uint32_t i : objects) {
     Life life = analyses::lifetime::lifeOf(m, i);
-    uint64_t id = analyses::lifetime::object(m, i).id;
+    std::string id = std::to_string(analyses::lifetime::object(m, i).id);
+    if (sampled) id += " (x" + num(analyses::lifetime::weightOf(m, i)) + ")";
     if (life.lagged()) lagged.push_back(id);
     if (life.dragged()) dragged.push_back(id);
     if (!life.used) voids.push_back(id);
   }
-  writeIds(out, "lagged objects", std::move(lagged));
-  writeIds(out, "dragged objects", std::move(dragged));
-  writeIds(out, "void objects", std::move(voids));
+  writeIds(out, sampled ? "lagged records" : "lagged objects", lagged);
+  writeIds(out, sampled ? "dragged records" : "dragged objects", dragged);
+  writeIds(out, sampled ? "void records" : "void objects", voids);
 }
 
 std::string nestedIds(const std::vector<uint32_t>& indices) {
@@ -211,12 +217,17 @@ void stat(std::ostream& out, const Model& m, bool detailed) {
 
 std::string timeOrNever(uint64_t t) { return t == profile::kNoTime ? "never" : num(t); }
 
-// The object's phase times (scale 1) or spaces (scale: its size).
-std::string phases(const Life& life, uint64_t scale) {
+// The object's phase times (scale 1) or spaces (scale: its size, times its weight for all
+// the objects a sampled record stands for).
+std::string phases(const Life& life, Space scale) {
   auto amount = [&](Phase p) { return grouped(Space{life.time(p)} * scale); };
   if (!life.used) return "void " + amount(Phase::Void);
   return "lag " + amount(Phase::Lag) + ", in use " + amount(Phase::Use) + ", drag " +
          amount(Phase::Drag);
+}
+
+std::string spaces(const Life& life, Space scale) {
+  return phases(life, scale) + "; total " + grouped(Space{life.lifetime()} * scale);
 }
 
 void writeEventStacks(std::ostream& out, const Model& m, const profile::ObjectRecord& r,
@@ -246,6 +257,15 @@ void obj(std::ostream& out, const Model& m, const std::string& word, bool detail
   Life life = analyses::lifetime::lifeOf(m, *index);
   out << "object " << r.id << ": " << analyses::lifetime::typeOf(m, site) << ", " << num(r.size)
       << " bytes\n";
+  // A sampled record stands for `weight` objects: said first, and (when more than one)
+  // their spaces, the ones its groups count, after its own.
+  const uint64_t weight = m.settings.sample ? analyses::lifetime::weightOf(m, *index) : 0;
+  if (weight) {
+    field(out, "sampled",
+          "a tracked record that stands for " + num(weight) +
+              (weight == 1 ? " object" : " objects") +
+              " of its size (the times and spaces below are one object's)");
+  }
   field(out, "groups",
         "class " + std::to_string(site.cls + 1) + ", method " + std::to_string(site.method + 1) +
             ", nested site " + std::to_string(site.id) + ", pattern " +
@@ -262,8 +282,10 @@ void obj(std::ostream& out, const Model& m, const std::string& word, bool detail
         num(life.death) + (r.deathGc ? " (GC " + std::to_string(r.deathGc) + ")"
                                      : std::string(" (alive at the end)")));
   field(out, "times", phases(life, 1) + "; lifetime " + num(life.lifetime()));
-  field(out, "spaces",
-        phases(life, r.size) + "; total " + grouped(Space{life.lifetime()} * r.size));
+  field(out, "spaces", spaces(life, r.size));
+  if (weight > 1) {
+    field(out, ("spaces x " + num(weight)).c_str(), spaces(life, Space{r.size} * weight));
+  }
   if (detailed) writeEventStacks(out, m, r, site);
 }
 
@@ -312,7 +334,7 @@ void nestedInfo(std::ostream& out, const Model& m, const std::string& word, bool
             num(s.patterns.size()) + " lifetime patterns");
   if (detailed) {
     std::span<const uint32_t> objects = analyses::lifetime::objectsOf(m, s);
-    writeObjectsByKind(out, m, std::vector<uint32_t>(objects.begin(), objects.end()));
+    writeObjectsByKind(out, m, {objects.begin(), objects.end()});
   }
 }
 

@@ -215,14 +215,17 @@ void patternsTable(sqlite3* db, const Model& m) {
 }
 
 void gcsTable(sqlite3* db, const Model& m) {
+  // The objects each GC freed: in a sampled profile, those the records stand for.
   struct Freed {
     uint64_t objects = 0, bytes = 0;
   };
   std::vector<Freed> freed(m.profile->gcs.size() + 1);  // by deathGc
-  for (const profile::ObjectRecord& r : m.profile->objects) {
+  for (uint32_t i = 0; i < m.profile->objects.size(); ++i) {
+    const profile::ObjectRecord& r = analyses::lifetime::object(m, i);
     if (r.deathGc <= m.profile->gcs.size()) {
-      ++freed[r.deathGc].objects;
-      freed[r.deathGc].bytes += r.size;
+      uint64_t weight = analyses::lifetime::weightOf(m, i);
+      freed[r.deathGc].objects += weight;
+      freed[r.deathGc].bytes += r.size * weight;
     }
   }
   Inserter t(db, "gcs",

@@ -16,6 +16,11 @@ namespace dragnet::report::lifetime_text {
 // The report's start: the header (settings, precision of deaths) and the totals.
 void writeSummary(std::ostream& out, const analyses::lifetime::Model& m);
 
+// What the header's "sampled" line says of a sampled profile ("one object per ~64 bytes
+// allocated, 7 tracked: counts and spaces are estimates (...)"); "" for an exact one. The
+// HTML report shows the same text.
+std::string sampledNote(const analyses::lifetime::Model& m);
+
 // The objects line, the total space and each phase's space with its share of `s.total`
 // (the totals' lines; for a group its own).
 void writeStats(std::ostream& out, const analyses::lifetime::Stats& s);

@@ -405,6 +405,12 @@ TEST(LifetimeSampled, ModelWeightsCountsAndSpaces) {
   // Drag: 700 x 24 x 3 + 400 x 56 x 2 + 300 x 24 x 3; total: each lifetime x size x weight.
   EXPECT_TRUE(m.totals[Phase::Drag] == 116800);
   EXPECT_TRUE(m.totals.total == 283200);
+  // The precision of deaths counts the objects too: all but object 5 freed; gaps 400, 200,
+  // 500, 500, 400, 200 (ids 1, 3, 2, 4, 7, 6) weighted 3, 4, 3, 2, 3, 2: 6,100 / 17.
+  EXPECT_EQ(m.precision.freed, 17u);
+  EXPECT_EQ(m.precision.aliveAtEnd, 3u);
+  EXPECT_EQ(m.precision.maxGap, 500u);
+  EXPECT_NEAR(m.precision.meanGap, 6100.0 / 17.0, 1e-9);
   // Patterns still hold their records (the member ranges), not the weighted counts.
   uint32_t records = 0;
   for (const NestedSite& s : m.nested) {

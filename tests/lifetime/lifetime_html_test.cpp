@@ -273,4 +273,55 @@ TEST_F(LifetimeHtml, ChromiumWarnsOfIncompleteProfilesAndStacksOff) {
   EXPECT_EQ(textOf(dom, "total-space"), "104,800");
 }
 
+// A sampled profile (sample=64, weights 3, 3, 4, 2, 3, 2, 3: aggregate_test.cpp) says so
+// next to the totals: a badge, a warning and the text report's "sampled" line, weighted
+// counts and precision, and the representative object's weight; an exact profile says none
+// of it.
+TEST_F(LifetimeHtml, SampledProfileSaysItsNumbersAreEstimates) {
+  const std::string note =
+      "one object per ~64 bytes allocated, 7 tracked: counts and spaces are estimates (each "
+      "object stands for the objects of its size the sampler skipped)";
+  EXPECT_TRUE(data()["sampled"].is_null());  // the exact profile of SetUp
+  read(dragnet::test::lifetimeProfile({{"sample", "64"}}));
+  nlohmann::json j = data();
+  EXPECT_EQ(j["sampled"], note);
+  EXPECT_EQ(j["settings"]["sample"], 64);
+  EXPECT_EQ(j["totals"]["objects"], 20);
+  EXPECT_EQ(j["precision"]["freed"], 17);  // all but object 5 (3 x 4 + 3 + 2 + 3 + 2)
+  EXPECT_EQ(j["precision"]["aliveAtEnd"], 3);
+  EXPECT_EQ(j["nested"][0]["patterns"][0]["representative"]["weight"], 3);  // object 2
+  REQUIRE_CHROMIUM();
+  std::string dom = render("sel=nested:1");
+  EXPECT_EQ(textOf(dom, "badges"), "completesampled: estimates");
+  EXPECT_EQ(textOf(dom, "sampled-warning"), "Sampled profile (sample=64): " + note + ".");
+  EXPECT_EQ(textOf(dom, "total-objects"), "20");
+  EXPECT_NE(textOf(dom, "totals").find("12 lagged, 8 dragged, 5 void"), std::string::npos);
+  auto settings = rowsOf(dom, "settings");
+  ASSERT_EQ(settings.size(), 6u);
+  EXPECT_EQ(settings[0],
+            "time | 2,000 bytes allocated (time is bytes allocated, estimated from the samples)");
+  EXPECT_EQ(settings[1], "sampled | " + note);
+  // Gaps 400, 200, 500, 500, 400, 200 weighted 3, 4, 3, 2, 3, 2: 6,100 / 17 = 358.8.
+  EXPECT_EQ(settings[5],
+            "precision | deaths known to within 500 bytes (largest gap), 359 on average, over 17 "
+            "freed objects; 3 objects alive at the end (they die at the end time)");
+  std::string first = textOf(dom, "pattern-1");
+  EXPECT_NE(first.find("For example object 2 (24 bytes; a tracked record that stands for 3 "
+                       "objects): allocated at 200,"),
+            std::string::npos)
+      << first;
+
+  read(dragnet::test::lifetimeProfile());
+  dom = render("sel=nested:1");
+  EXPECT_EQ(textOf(dom, "badges"), "complete");
+  EXPECT_EQ(tagOf(dom, "sampled-warning"), "");
+  EXPECT_EQ(textOf(dom, "warnings"), "");
+  settings = rowsOf(dom, "settings");
+  ASSERT_EQ(settings.size(), 5u);
+  EXPECT_EQ(settings[0], "time | 2,000 bytes allocated (time is bytes allocated)");
+  EXPECT_EQ(settings[1].rfind("gc interval | ", 0), 0u) << settings[1];
+  EXPECT_NE(textOf(dom, "pattern-1").find("For example object 2 (24 bytes): allocated at 200"),
+            std::string::npos);
+}
+
 }  // namespace

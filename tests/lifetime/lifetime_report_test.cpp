@@ -298,11 +298,16 @@ TEST(LifetimeReportSampled, HeaderSaysTheNumbersAreEstimates) {
       << out.str();
   EXPECT_NE(out.str().find("(time is bytes allocated, estimated from the samples)"),
             std::string::npos);
+  EXPECT_NE(out.str().find("359 on average, over 17 freed objects; 3 objects alive at the end"),
+            std::string::npos)
+      << out.str();
   std::ostringstream js;
   dragnet::report::writeLifetimeJson(js, m, {});
   auto j = nlohmann::json::parse(js.str());
   EXPECT_EQ(j["settings"]["sample"], 64);
   EXPECT_EQ(j["totals"]["objects"], m.totals.objects);
+  EXPECT_EQ(j["precision"]["freed"], 17);
+  EXPECT_EQ(j["precision"]["aliveAtEnd"], 3);
   // An exact profile: no such line.
   dragnet::profile::Profile e = dragnet::test::lifetimeProfile();
   Model em = buildModel(e);

@@ -382,4 +382,114 @@ TEST_F(Shell, SqlSumsPerGroupEqualTheModels) {
   }
 }
 
+// The profile read as a sample at interval 64: objects 1-7 stand for 3, 3, 4, 2, 3, 2, 3
+// objects (aggregate_test.cpp, LifetimeSampled). Group ids follow the weighted spaces:
+// classes 1 app.Point 134,400, 2 app.Node 76,800, 3 int[] 56,000, 4 java.lang.String 16,000.
+class SampledShell : public Shell {
+ protected:
+  SampledShell() { profile_ = dragnet::test::lifetimeProfile({{"sample", "64"}}); }
+};
+
+// `stat`: the text report's header (with its "sampled" line) and weighted totals; the
+// precision counts the objects too (17 freed, object 5's 3 alive at the end).
+TEST_F(SampledShell, StatCountsTheObjectsRecordsStandFor) {
+  std::string stat = run("stat");
+  const std::string groups =
+      "  groups       4 classes, 2 methods, 4 nested sites, 6 lifetime patterns\n";
+  ASSERT_TRUE(stat.ends_with(groups)) << stat;
+  std::ostringstream report;
+  dragnet::report::writeLifetimeText(report, model_, {});
+  std::string summary = stat.substr(0, stat.size() - groups.size());
+  EXPECT_EQ(report.str().substr(0, summary.size()), summary);
+  for (const char* line :
+       {"\n  sampled      one object per ~64 bytes allocated, 7 tracked: counts and spaces are "
+        "estimates (each object stands for the objects of its size the sampler skipped)\n",
+        // Gaps 400, 200, 500, 500, 400, 200 weighted 3, 4, 3, 2, 3, 2: 6,100 / 17 = 358.8.
+        "\n  precision    deaths known to within 500 bytes (largest gap), 359 on average, over 17 "
+        "freed objects; 3 objects alive at the end (they die at the end time)\n",
+        "\n  objects      20 (600 bytes): 12 lagged, 8 dragged, 5 void\n",
+        "\n  total space  283,200\n"}) {
+    EXPECT_NE(summary.find(line), std::string::npos) << line << "\nin:\n" << summary;
+  }
+  // After GC 1 (400): objects 1 (void), 2 (drag) and 3 (lag): 3, 3 and 4 x 24 bytes.
+  EXPECT_NE(run("stat long")
+                .find("\n  1                   400     no            240              0       "
+                      "      96             72             72\n"),
+            std::string::npos);
+}
+
+// `obj`: one tracked record, which says how many objects it stands for and their spaces.
+TEST_F(SampledShell, ObjSaysWhatTheRecordStandsFor) {
+  EXPECT_EQ(run("obj 2"),
+            "object 2: app.Point, 24 bytes\n"
+            "  sampled      a tracked record that stands for 3 objects of its size (the times "
+            "and spaces below are one object's)\n"
+            "  groups       class 1, method 1, nested site 1, pattern 1\n"
+            "  alloc        200 (thread 1)\n"
+            "  first get    200\n"
+            "  last get     250\n"
+            "  last use     300\n"
+            "  first put    never\n"
+            "  last put     never\n"
+            "  death        1,000 (GC 3)\n"
+            "  times        lag 0, in use 100, drag 700; lifetime 800\n"
+            "  spaces       lag 0, in use 2,400, drag 16,800; total 19,200\n"
+            "  spaces x 3   lag 0, in use 7,200, drag 50,400; total 57,600\n");
+  std::string three = run("obj 3");
+  EXPECT_NE(three.find("\n  sampled      a tracked record that stands for 4 objects of its size"),
+            std::string::npos)
+      << three;
+  EXPECT_TRUE(
+      three.ends_with("  spaces       lag 3,600, in use 1,200, drag 0; total 4,800\n"
+                      "  spaces x 4   lag 14,400, in use 4,800, drag 0; total 19,200\n"))
+      << three;
+  EXPECT_TRUE(run("obj 1 long")
+                  .find("  spaces x 3   void 28,800; total 28,800\n"
+                        "  allocated at ") != std::string::npos);
+  // The objects table has the same weight and weighted spaces.
+  EXPECT_EQ(run("sql SELECT weight, total_space FROM objects WHERE id = 2"),
+            "  weight  total_space\n  ------  -----------\n       3        57600\n(1 row)\n");
+}
+
+// Groups and rankings count the objects; `long` lists the tracked records, each with the
+// objects it stands for (they add up to the counts above them).
+TEST_F(SampledShell, GroupsAndRankingsAreWeighted) {
+  EXPECT_EQ(run("class 1 long"),
+            "class 1: app.Point\n"
+            "  objects      13 (312 bytes): 7 lagged, 6 dragged, 3 void\n"
+            "  total space  134,400\n"
+            "  lag                              18,000  13.39% of the total space is lag\n"
+            "  in use                           15,600  11.61% of the total space is in use\n"
+            "  drag                             72,000  53.57% of the total space is drag\n"
+            "  void                             28,800  21.43% of the total space is void\n"
+            "  nested sites 1\n"
+            "  lagged records   3 (x4), 7 (x3)\n"
+            "  dragged records  2 (x3), 7 (x3)\n"
+            "  void records     1 (x3)\n");
+  EXPECT_TRUE(run("nested 1 long")
+                  .ends_with("  lagged records   3 (x4), 7 (x3)\n"
+                             "  dragged records  2 (x3), 7 (x3)\n"
+                             "  void records     1 (x3)\n"));
+  // Drag: app.Point 700 x 24 x 3 + 300 x 24 x 3, int[] 400 x 56 x 2, of 116,800.
+  EXPECT_EQ(run("drag class"),
+            "Classes by drag space\n"
+            "  id                     drag space   % all    dragged    objects  class\n"
+            "  1                          72,000  61.64%          6         13  app.Point\n"
+            "  3                          44,800  38.36%          2          2  int[]\n");
+  EXPECT_EQ(run("lag nested 1"),
+            "Lifetime patterns (first get, last get) of nested site 1 by lag space\n"
+            "  nested 1: app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
+            "    pattern 3: 14,400 lag space (80.00% of the site's), 4 objects, 4 lagged, e.g. "
+            "object 3\n"
+            "      first get  app.Main.use(Main.java) < app.Main.main(Main.java)\n"
+            "      last get   app.Main.use(Main.java) < app.Main.main(Main.java)\n"
+            "    pattern 1: 3,600 lag space (20.00% of the site's), 6 objects, 3 lagged, e.g. "
+            "object 2\n"
+            "      first get  app.Main.use(Main.java) < app.Main.main(Main.java)\n"
+            "      last get   app.Main.other(Main.java) < app.Main.use(Main.java)\n");
+  EXPECT_EQ(run("sql SELECT (SELECT SUM(weight) FROM objects) AS objects, "
+                "(SELECT SUM(freed) FROM gcs) AS freed"),
+            "  objects  freed\n  -------  -----\n       20     17\n(1 row)\n");
+}
+
 }  // namespace

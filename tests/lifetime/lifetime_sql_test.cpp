@@ -169,4 +169,44 @@ TEST_F(LifetimeSql, ExportWritesAFileThatReopens) {
   EXPECT_NE(error.find("unable to open database file"), std::string::npos) << error;
 }
 
+// The profile read as a sample at interval 64: objects 1-7 stand for 3, 3, 4, 2, 3, 2, 3
+// objects (aggregate_test.cpp, LifetimeSampled).
+class LifetimeSqlSampled : public LifetimeSql {
+ protected:
+  LifetimeSqlSampled() { profile_ = dragnet::test::lifetimeProfile({{"sample", "64"}}); }
+};
+
+// What each GC freed, and the precision's counts, are the objects the records stand for.
+TEST_F(LifetimeSqlSampled, GcsFreedAndTotalsCountTheObjectsRecordsStandFor) {
+  EXPECT_EQ(query("SELECT id, weight FROM objects ORDER BY id"),
+            (Rows{"1|3", "2|3", "3|4", "4|2", "5|3", "6|2", "7|3"}));
+  // GC 2: objects 1 and 3, 3 + 4 of 24 bytes; GC 3: object 2, 3 x 24; GC 4: objects 4 and 7,
+  // 2 x 56 + 3 x 24; GC 5: object 6, 2 x 40.
+  EXPECT_EQ(query("SELECT gc, freed, freed_bytes FROM gcs ORDER BY gc"),
+            (Rows{"1|0|0", "2|7|168", "3|3|72", "4|5|184", "5|2|80"}));
+  // 17 freed and object 5 (3 x 32 bytes) alive at the end: the 20 objects, 600 bytes.
+  // Mean gap: (400 x 3 + 200 x 4 + 500 x 3 + 500 x 2 + 400 x 3 + 200 x 2) / 17.
+  EXPECT_EQ(query("SELECT freed, alive_at_end, max_death_gap, ROUND(mean_death_gap, 3), objects, "
+                  "bytes FROM totals"),
+            (Rows{"17|3|500|358.824|20|600"}));
+  EXPECT_EQ(query("SELECT (SELECT SUM(freed) FROM gcs) + alive_at_end = objects, "
+                  "(SELECT SUM(freed_bytes) FROM gcs) + 3 * 32 = bytes FROM totals"),
+            (Rows{"1|1"}));
+  // Every group's counts are its records' weighted sums.
+  for (const char* column : {"class", "method", "nested"}) {
+    std::string table = std::string(column) == "class"    ? "classes"
+                        : std::string(column) == "method" ? "methods"
+                                                          : "nested";
+    EXPECT_EQ(
+        query("SELECT SUM(g.objects != o.n OR g.lagged != o.l OR g.dragged != o.d OR "
+              "g.void != o.v OR g.bytes != o.b) FROM " +
+              table + " g JOIN (SELECT " + column +
+              " AS gid, SUM(weight) AS n, SUM(lagged * weight) AS l, SUM(dragged * weight) "
+              "AS d, SUM(void * weight) AS v, SUM(size * weight) AS b FROM objects GROUP BY " +
+              column + ") o ON o.gid = g.id"),
+        (Rows{"0"}))
+        << column;
+  }
+}
+
 }  // namespace

@@ -151,8 +151,8 @@ bool isLifetimeProfile(const Profile& p) {
 namespace {
 
 // Deaths: the gap between the last forced GC before the freeing one (or the allocation)
-// and the freeing GC.
-Precision precisionOf(const Profile& p) {
+// and the freeing GC. Counts and the mean are over the objects the records stand for.
+Precision precisionOf(const Profile& p, uint64_t sample) {
   Precision pr;
   pr.gcs = p.gcs.size();
   std::vector<uint64_t> lastForced(p.gcs.size() + 1, 0);  // among the first k GCs
@@ -162,16 +162,17 @@ Precision precisionOf(const Profile& p) {
   }
   long double sum = 0;
   for (const ObjectRecord& r : p.objects) {
+    uint64_t weight = weightOf(r, sample);
     if (r.deathGc == 0) {
-      ++pr.aliveAtEnd;
+      pr.aliveAtEnd += weight;
       continue;
     }
     size_t before = std::min<size_t>(r.deathGc - 1, p.gcs.size());
     uint64_t from = std::max(r.alloc, lastForced[before]);
     uint64_t gap = r.death > from ? r.death - from : 0;
     pr.maxGap = std::max(pr.maxGap, gap);
-    sum += static_cast<long double>(gap);
-    ++pr.freed;
+    sum += static_cast<long double>(gap) * static_cast<long double>(weight);
+    pr.freed += weight;
   }
   pr.meanGap = pr.freed ? static_cast<double>(sum / static_cast<long double>(pr.freed)) : 0.0;
   return pr;
@@ -420,7 +421,7 @@ Model buildModel(const Profile& p) {
   m.profile = &p;
   m.settings = settingsOf(p);
   m.endTime = endTimeOf(p);
-  m.precision = precisionOf(p);
+  m.precision = precisionOf(p, m.settings.sample);
   m.byId.resize(p.objects.size());
   for (uint32_t i = 0; i < m.byId.size(); ++i) m.byId[i] = i;
   std::stable_sort(m.byId.begin(), m.byId.end(),

@@ -93,7 +93,9 @@ struct Stats {
 };
 
 // How precisely deaths are known: a freed object died somewhere between the last forced
-// GC before the one that freed it (or its allocation, if later) and that GC.
+// GC before the one that freed it (or its allocation, if later) and that GC. In a sampled
+// profile the counts and the mean are over the objects the records stand for (weightOf),
+// like Stats.
 struct Precision {
   uint64_t maxGap = 0;      // largest such gap (bytes)
   double meanGap = 0;       // over the freed objects

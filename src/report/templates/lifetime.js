@@ -10,6 +10,7 @@
   const $ = (id) => document.getElementById(id);
   const { el, fmt, pct, count, card, writeHeading, loadHash, saveHash } = dragnetReport;
   const T = data.totals;
+  const SAMPLE = data.settings.sample;  // 0: every object tracked; else data.sampled says so
   const PHASES = ['lag', 'use', 'drag', 'void'];
   const NAMES = { lag: 'lag', use: 'in use', drag: 'drag', void: 'void', total: 'total' };
   const SVG = 'http://www.w3.org/2000/svg';
@@ -45,6 +46,11 @@
 
   function writeHeader() {
     writeHeading(data, 'Lifetime profile');
+    if (SAMPLE) {
+      $('badges').appendChild(el('span', 'badge est', 'sampled: estimates')).id = 'sampled-badge';
+      $('warnings').appendChild(el('p', 'warning', 'Sampled profile (sample=' + fmt(SAMPLE) +
+        '): ' + data.sampled + '.')).id = 'sampled-warning';
+    }
     if (data.stacks === 'off') {
       $('warnings').appendChild(el('p', 'warning', 'Recorded with stacks=off: the places of ' +
         'uses are not known, so every nested site has one lifetime pattern.'));
@@ -80,7 +86,8 @@
     const st = data.settings;
     const pr = data.precision;
     const rows = [
-      ['time', fmt(data.endTime) + ' bytes allocated (time is bytes allocated)'],
+      ['time', fmt(data.endTime) + ' bytes allocated (time is bytes allocated' +
+        (SAMPLE ? ', estimated from the samples)' : ')')],
       ['gc interval', (st.gcInterval ? fmt(st.gcInterval) + ' bytes' : 'not recorded') + '; ' +
         count(pr.gcs, 'GC', 'GCs') + ', ' + fmt(pr.forcedGcs) + ' forced'],
       ['use epoch', fmt(st.useEpoch) + ' bytes (a last use counts until the end of its epoch)'],
@@ -91,6 +98,7 @@
         'freed objects') + '; ' + count(pr.aliveAtEnd, 'object', 'objects') +
         ' alive at the end (they die at the end time)'],
     ];
+    if (SAMPLE) rows.splice(1, 0, ['sampled', data.sampled]);
     kvTable($('settings'), rows);
     kvTable($('meta'), Object.keys(data.meta).sort().map((k) => [k, data.meta[k]]));
   }
@@ -491,8 +499,11 @@
     part('Last get', p.lastGet);
     const r = p.representative;
     if (!r) return div;
+    // In a sampled profile the representative is one tracked record: say how many it is.
+    const weight = SAMPLE ? '; a tracked record that stands for ' +
+      count(r.weight, 'object', 'objects') : '';
     div.appendChild(el('div', 'label', 'For example object ' + r.id + ' (' + fmt(r.size) +
-      ' bytes): allocated at ' + fmt(r.alloc) + ', first get ' + when(r.firstGet) +
+      ' bytes' + weight + '): allocated at ' + fmt(r.alloc) + ', first get ' + when(r.firstGet) +
       ', last get ' + when(r.lastGet) + ', first put ' + when(r.firstPut) + ', last put ' +
       when(r.lastPut) + ', dead at ' + fmt(r.death) + (r.deathGc ? ' (GC ' + r.deathGc + ')'
         : ' (alive at the end)')));
