@@ -28,11 +28,13 @@ class Reader {
 
   // The checks inline into every read; the failure paths (which build messages) do not.
   void need(size_t n) const {
-    if (n > remaining()) [[unlikely]] failTruncated(n);
+    if (n > remaining()) [[unlikely]]
+      failTruncated(n);
   }
   // need(count * elemSize) without overflow.
   void needArray(size_t count, size_t elemSize) const {
-    if (elemSize != 0 && count > remaining() / elemSize) [[unlikely]] failCount(count);
+    if (elemSize != 0 && count > remaining() / elemSize) [[unlikely]]
+      failCount(count);
   }
 
   uint8_t u1() {
@@ -96,13 +98,24 @@ class Reader {
 // Appends to `out`. The vector is sized to its capacity up front and written through a
 // raw cursor, so each primitive is a bounds check and a store (no per-byte push_back);
 // the destructor trims the vector to what was written.
+//
+// Overwrite mode (a reused buffer): writes from the start of `out` and leaves its size
+// alone, so that a buffer kept at its full size is never zero-filled again (growing a
+// vector value-initializes the new bytes); the caller takes the first size() bytes.
 class Writer {
  public:
+  struct Overwrite {};
   explicit Writer(std::vector<uint8_t>& out) : out_(out), pos_(out.size()) {
     out_.resize(std::max(out_.capacity(), pos_ + 64));
     base_ = out_.data();
   }
-  ~Writer() { out_.resize(pos_); }
+  Writer(std::vector<uint8_t>& out, Overwrite) : out_(out), pos_(0), trim_(false) {
+    if (out_.size() < 64) out_.resize(std::max<size_t>(out_.capacity(), 64));
+    base_ = out_.data();
+  }
+  ~Writer() {
+    if (trim_) out_.resize(pos_);
+  }
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
@@ -163,7 +176,8 @@ class Writer {
 
  private:
   void ensure(size_t n) {
-    if (n > out_.size() - pos_) [[unlikely]] grow(n);
+    if (n > out_.size() - pos_) [[unlikely]]
+      grow(n);
   }
   [[gnu::noinline]] void grow(size_t n) {
     out_.resize(std::max(out_.size() * 2, pos_ + n));
@@ -173,6 +187,7 @@ class Writer {
   std::vector<uint8_t>& out_;
   size_t pos_;
   uint8_t* base_;
+  bool trim_ = true;
 };
 
 }  // namespace dragnet::classfile

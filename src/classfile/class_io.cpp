@@ -3,6 +3,7 @@
 #include <string>
 
 #include "classfile/class_file.h"
+#include "classfile/scratch.h"
 #include "classfile/serial.h"
 
 namespace dragnet::classfile {
@@ -125,10 +126,14 @@ Result<ClassFile> parseClass(std::span<const uint8_t> bytes, const ParseOptions&
 }
 
 Result<std::vector<uint8_t>> writeClass(const ClassFile& c) {
-  std::vector<uint8_t> out;
-  out.reserve(c.sizeHint + c.sizeHint / 4 + 256);
+  // Written into a per-thread buffer that stays at its full size, then copied out at the
+  // exact length: a fresh vector would be zero-filled first (the Writer sizes it up front).
+  Scratch<std::vector<uint8_t>> buf;
+  std::vector<uint8_t>& out = *buf;
+  if (out.size() < c.sizeHint + c.sizeHint / 4 + 256) out.resize(c.sizeHint + c.sizeHint / 4 + 256);
+  size_t length = 0;
   try {
-    Writer w(out);
+    Writer w(out, Writer::Overwrite{});
     w.u4(kMagic);
     w.u2(c.minor);
     w.u2(c.major);
@@ -142,12 +147,13 @@ Result<std::vector<uint8_t>> writeClass(const ClassFile& c) {
     writeMembers(w, ctx, c.fields);
     writeMembers(w, ctx, c.methods);
     detail::writeAttributes(w, ctx, c.attributes);
+    length = w.size();
   } catch (ParseFailure& e) {
     Error err = std::move(e.error());
     err.className = c.pool.valid(c.thisClass) ? std::string(c.name()) : std::string();
     return err;
   }
-  return out;
+  return std::vector<uint8_t>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(length));
 }
 
 }  // namespace dragnet::classfile

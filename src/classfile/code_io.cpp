@@ -183,8 +183,10 @@ uint32_t decodeInsn(Reader& r, uint32_t pc, const ConstantPool& pool, Code& code
   return static_cast<uint32_t>(r.offset() - at);
 }
 
-// Turns the absolute target offsets left by decodeInsn into labels.
-void resolveTargets(CodeLabels& cl, const std::vector<uint32_t>& insnOffsets, size_t codeStart) {
+// Turns the absolute target offsets left by decodeInsn into labels, for the instructions
+// listed in `jumps` (the branches and switches, in order).
+void resolveTargets(CodeLabels& cl, const std::vector<uint32_t>& jumps,
+                    const std::vector<uint32_t>& insnOffsets, size_t codeStart) {
   Code& code = *cl.mutableCode;
   auto target = [&](uint32_t raw, size_t insnIndex) {
     size_t errAt = codeStart + insnOffsets[insnIndex];
@@ -195,18 +197,29 @@ void resolveTargets(CodeLabels& cl, const std::vector<uint32_t>& insnOffsets, si
     }
     return cl.labelFor(raw, errAt);
   };
-  for (size_t i = 0; i < code.insns.size(); ++i) {
+  for (uint32_t i : jumps) {
     Insn& insn = code.insns[i];
     Format f = opInfo(insn.op).format;
     if (f == Format::Branch2 || f == Format::Branch4) {
       insn.a = static_cast<int32_t>(target(static_cast<uint32_t>(insn.a), i));
-    } else if (f == Format::TableSwitch || f == Format::LookupSwitch) {
+    } else {
       Switch& sw = code.switches[static_cast<size_t>(insn.a)];
       sw.defaultTarget = target(static_cast<uint32_t>(sw.defaultTarget), i);
       for (auto& t : sw.targets) t = target(static_cast<uint32_t>(t), i);
     }
   }
 }
+
+bool hasTargets(Format f) {
+  return f == Format::Branch2 || f == Format::Branch4 || f == Format::TableSwitch ||
+         f == Format::LookupSwitch;
+}
+
+// Tables reused from one method to the next (classfile/scratch.h).
+struct ReadScratch {
+  CodeLabels labels;
+  std::vector<uint32_t> jumps;  // instructions with branch or switch targets
+};
 
 bool oldCodeLayout(const Context& ctx) { return ctx.major == 45 && ctx.minor < 3; }
 
@@ -230,8 +243,10 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
   size_t codeStart = r.offset();
   Reader code = r.sub(length);
 
-  Scratch<CodeLabels> scratch;
-  CodeLabels& cl = *scratch;
+  Scratch<ReadScratch> scratch;
+  CodeLabels& cl = scratch->labels;
+  std::vector<uint32_t>& jumps = scratch->jumps;
+  jumps.clear();
   cl.mutableCode = &out.code;
   cl.code = &out.code;
   cl.insnAt.assign(length + 1, kNoIndex);
@@ -244,11 +259,13 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
     auto pc = static_cast<uint32_t>(code.offset() - codeStart);
     cl.insnAt[pc] = static_cast<uint32_t>(out.code.insns.size());
     cl.offsets.push_back(pc);
-    decodeInsn(code, pc, *ctx.pool, out.code, out.code.insns.emplace_back());
+    Insn& insn = out.code.insns.emplace_back();
+    decodeInsn(code, pc, *ctx.pool, out.code, insn);
+    if (hasTargets(opInfo(insn.op).format)) jumps.push_back(cl.insnAt[pc]);
   }
   cl.insnAt[length] = static_cast<uint32_t>(out.code.insns.size());
   cl.offsets.push_back(length);
-  resolveTargets(cl, cl.offsets, codeStart);
+  resolveTargets(cl, jumps, cl.offsets, codeStart);
 
   CodeLabels* outer = ctx.labels;
   ctx.labels = &cl;
@@ -278,89 +295,71 @@ bool fits(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
 // one 64-bit word, byte k of the encoding in bits 8k..8k+7, and stored with one memcpy.
 // Built in a register, not in a byte array: byte stores followed by a word load of the
 // same bytes defeat store-to-load forwarding, which cost half of encodeCode's time.
-struct Encoded {
-  uint64_t word = 0;
-  size_t length = 0;
-  void u1(uint32_t v) { word |= uint64_t{static_cast<uint8_t>(v)} << (8 * length++); }
-  void u2(uint32_t v) {  // big-endian
-    u1(v >> 8);
-    u1(v);
-  }
-};
-
-// Encodes an instruction of a fixed-size format (not a switch); returns its length (0 if
-// its operands do not fit its encoding: an edited model may carry an ldc of pool index
-// 300, or iload 300 without wide: refused rather than truncated). Branch targets are
-// written as zeros and filled in by patchTargets once every offset is known, so that the
-// code is checked and encoded in a single pass.
 constexpr size_t kMaxFixed = 8;
-size_t encodeFixed(Encoded& e, const Insn& insn, Format f) {
-  if (insn.wide && !isWidenable(insn.op)) return 0;
-  if (insn.wide) e.u1(static_cast<uint8_t>(Op::wide));
-  e.u1(static_cast<uint8_t>(insn.op));
+
+// A big-endian u2 as the two bytes of a word's low 16 bits.
+uint64_t be2(uint32_t v) { return (v >> 8 & 0xFF) | (v & 0xFF) << 8; }
+
+// The wide forms (JVMS 6.5.wide): wide, opcode, u2 index [, s2 increment].
+size_t encodeWide(uint64_t& word, const Insn& insn, Format f) {
+  if (!isWidenable(insn.op)) return 0;
+  const auto ua = static_cast<uint32_t>(insn.a), ub = static_cast<uint32_t>(insn.b);
+  word =
+      static_cast<uint8_t>(Op::wide) | uint64_t{static_cast<uint8_t>(insn.op)} << 8 | be2(ua) << 16;
+  if (f == Format::Iinc) {
+    word |= be2(ub) << 32;
+    return fits(insn.a, 0, 0xFFFF) && fits(insn.b, INT16_MIN, INT16_MAX) ? 6 : 0;
+  }
+  return fits(insn.a, 0, 0xFFFF) ? 4 : 0;
+}
+
+// Encodes an instruction of a fixed-size format (not a switch) into `word`; returns its
+// length, or 0 if its operands do not fit its encoding (an edited model may carry an ldc
+// of pool index 300, or iload 300 without wide: refused rather than truncated). Branch
+// targets are written as zeros and filled in by patchTargets once every offset is known,
+// so that the code is checked and encoded in a single pass.
+size_t encodeFixed(uint64_t& word, const Insn& insn, Format f) {
+  if (insn.wide) [[unlikely]]
+    return encodeWide(word, insn, f);
   const int64_t a = insn.a, b = insn.b;
   const auto ua = static_cast<uint32_t>(insn.a), ub = static_cast<uint32_t>(insn.b);
-  bool ok = true;
+  const uint64_t op = static_cast<uint8_t>(insn.op);
   switch (f) {
     case Format::None:
-      break;
+      word = op;
+      return 1;
     case Format::S1:
     case Format::NewArray:
     case Format::Cp1:
-      ok = f == Format::S1 ? fits(a, INT8_MIN, INT8_MAX) : fits(a, f == Format::Cp1, 0xFF);
-      e.u1(ua);
-      break;
+    case Format::Local:
+      word = op | uint64_t{ua & 0xFF} << 8;
+      if (f == Format::S1) return fits(a, INT8_MIN, INT8_MAX) ? 2 : 0;
+      return fits(a, f == Format::Cp1, 0xFF) ? 2 : 0;
     case Format::S2:
     case Format::Cp2:
-      ok = f == Format::S2 ? fits(a, INT16_MIN, INT16_MAX) : fits(a, 1, 0xFFFF);
-      e.u2(ua);
-      break;
-    case Format::Local:
-      if (!insn.wide) {
-        ok = fits(a, 0, 0xFF);
-        e.u1(ua);
-      } else {
-        ok = fits(a, 0, 0xFFFF);
-        e.u2(ua);
-      }
-      break;
+      word = op | be2(ua) << 8;
+      return (f == Format::S2 ? fits(a, INT16_MIN, INT16_MAX) : fits(a, 1, 0xFFFF)) ? 3 : 0;
     case Format::Iinc:
-      if (!insn.wide) {
-        ok = fits(a, 0, 0xFF) && fits(b, INT8_MIN, INT8_MAX);
-        e.u1(ua);
-        e.u1(ub);
-      } else {
-        ok = fits(a, 0, 0xFFFF) && fits(b, INT16_MIN, INT16_MAX);
-        e.u2(ua);
-        e.u2(ub);
-      }
-      break;
+      word = op | uint64_t{ua & 0xFF} << 8 | uint64_t{ub & 0xFF} << 16;
+      return fits(a, 0, 0xFF) && fits(b, INT8_MIN, INT8_MAX) ? 3 : 0;
     case Format::Branch2:  // offsets are checked when patched
-      e.length += 2;
-      break;
+      word = op;
+      return 3;
     case Format::Branch4:
-      e.length += 4;
-      break;
+      word = op;
+      return 5;
     case Format::InvokeInterface:
-      ok = fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF);
-      e.u2(ua);
-      e.u1(ub);
-      e.u1(ub >> 8);
-      break;
+      word = op | be2(ua) << 8 | uint64_t{ub & 0xFF} << 24 | uint64_t{ub >> 8 & 0xFF} << 32;
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF) ? 5 : 0;
     case Format::InvokeDynamic:
-      ok = fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF);
-      e.u2(ua);
-      e.u2(ub);
-      break;
+      word = op | be2(ua) << 8 | be2(ub) << 24;
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFFFF) ? 5 : 0;
     case Format::MultiANewArray:
-      ok = fits(a, 1, 0xFFFF) && fits(b, 0, 0xFF);
-      e.u2(ua);
-      e.u1(ub);
-      break;
+      word = op | be2(ua) << 8 | uint64_t{ub & 0xFF} << 24;
+      return fits(a, 1, 0xFFFF) && fits(b, 0, 0xFF) ? 4 : 0;
     default:
       return 0;  // wide as an opcode of its own, reserved opcodes
   }
-  return ok ? e.length : 0;
 }
 
 // Writes a tableswitch or lookupswitch at code offset `pc`, targets as zeros (see above).
@@ -436,11 +435,6 @@ void failOperands(const Insn& insn, size_t i) {
                          std::to_string(insn.a) + ", " + std::to_string(insn.b));
 }
 
-bool hasTargets(Format f) {
-  return f == Format::Branch2 || f == Format::Branch4 || f == Format::TableSwitch ||
-         f == Format::LookupSwitch;
-}
-
 // Encodes the instructions in one pass, checking on the way that each can be encoded and
 // recording its offset in cl.offsets (size insns + 1); returns the code length. Targets
 // are patched afterwards (patchTargets). The checks fail in the order a separate checking
@@ -464,10 +458,9 @@ uint32_t encodeCode(Writer& w, const Code& code, CodeLabels& cl, std::vector<uin
     }
     // Copied as one word: stores through the output pointer could alias anything and
     // would make the compiler reload around each.
-    Encoded e;
-    size_t len = encodeFixed(e, insn, f);
+    uint64_t le = 0;
+    size_t len = encodeFixed(le, insn, f);
     if (len == 0) failOperands(insn, i);
-    uint64_t le = e.word;
     if constexpr (std::endian::native == std::endian::big) le = __builtin_bswap64(le);
     std::memcpy(w.room(kMaxFixed), &le, kMaxFixed);
     w.advance(len);

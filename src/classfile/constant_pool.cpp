@@ -133,6 +133,7 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
   offsets_.reserve(count + kAddRoom);
   offsets_.resize(count);
   parsedCount_ = count;
+  lastAdded_ = 0;
   for (uint16_t i = 1; i < count; ++i) {
     offsets_[i] = r.offset();
     CpEntry& e = entries_[i];
@@ -456,8 +457,12 @@ bool ConstantPool::refersToNewest(const CpEntry& e) const {
 }
 
 CpIndex ConstantPool::add(const CpEntry& entry) {
+  if (lastAdded_ != 0 && sameEntry(entries_[lastAdded_], entry)) return CpIndex{lastAdded_};
   if (!refersToNewest(entry)) {
-    if (auto existing = find(entry)) return *existing;
+    if (auto existing = find(entry)) {
+      lastAdded_ = raw(*existing);
+      return *existing;
+    }
   }
   bool wide = entry.tag == Tag::Long || entry.tag == Tag::Double;
   if (entries_.size() + (wide ? 2 : 1) > 65535) {
@@ -477,6 +482,7 @@ CpIndex ConstantPool::add(const CpEntry& entry) {
     offsets_.push_back(0);
   }
   if (indexedTags_ != 0) syncIndex();  // indexes just the new entry, or grows the table
+  lastAdded_ = idx;
   return CpIndex{idx};
 }
 

@@ -176,6 +176,10 @@ class ConstantPool {
   mutable uint32_t indexedTags_ = 0;  // bit per Tag value
   static constexpr uint8_t kUtf8ScansBeforeIndex = 12, kScansBeforeIndex = 1;
   mutable std::array<uint8_t, 21> scans_{};  // per Tag value
+  // The entry the last add() returned: a tool adds the same constant over and over (the
+  // Integer of a method id before each of the method's probes). Entries never change once
+  // in the pool, so an index stays right for as long as the pool lives.
+  uint16_t lastAdded_ = 0;
 };
 
 }  // namespace dragnet::classfile
