@@ -44,6 +44,34 @@ struct Layout {
   std::vector<uint32_t>& at;
 };
 
+// The new instruction and label lists come from a per-thread pool and the lists they
+// replace go back to it, so that editing a method allocates neither (an edit given up
+// returns its own lists).
+struct LayoutLists {
+  std::vector<Insn> insns;
+  std::vector<uint32_t> labels;
+};
+class PooledLists {
+ public:
+  explicit PooledLists(Layout& lay) : lay_(lay) {
+    LayoutLists l;
+    ScratchPool<LayoutLists>::take(l);
+    lay_.insns = std::move(l.insns);
+    lay_.labels = std::move(l.labels);
+    lay_.insns.clear();
+    lay_.labels.clear();
+  }
+  ~PooledLists() {
+    LayoutLists l{std::move(lay_.insns), std::move(lay_.labels)};
+    ScratchPool<LayoutLists>::give(l);
+  }
+  PooledLists(const PooledLists&) = delete;
+  PooledLists& operator=(const PooledLists&) = delete;
+
+ private:
+  Layout& lay_;
+};
+
 // Gives every label used as Uninitialized(label) or as a type-annotation offset a label of
 // its own that is pinned to the instruction (these name the `new`/cast itself, not the
 // probe inserted in front of it). Done in place: a new label at the same position changes
@@ -434,6 +462,7 @@ EditOutcome CodeEditor::commitEdits() {
   const size_t n = code.insns.size();
   Scratch<std::vector<uint32_t>> before, at;
   Layout lay{{}, {}, *before, *at};
+  PooledLists lists(lay);
   lay.insns.reserve(n + patchInsns.size() + 1);
   lay.before.resize(n + 1);
   lay.at.resize(n + 1);
@@ -543,9 +572,10 @@ EditOutcome CodeEditor::commitEdits() {
   }
 
   // Success: commit everything. Unknown Code attributes may hold stale offsets: drop them.
-  code.insns = std::move(lay.insns);
+  // Swapped: the replaced lists go back to the pool with `lists`.
+  code.insns.swap(lay.insns);
   code.switches = std::move(switches);
-  code.labels = std::move(lay.labels);
+  code.labels.swap(lay.labels);
   std::erase_if(code_->attributes,
                 [](const Attribute& a) { return std::holds_alternative<RawAttr>(a.body); });
   // Looked up again: erasing raw attributes above may have moved the table.
