@@ -18,6 +18,19 @@ using dragnet::report::LifetimeShell;
 using dragnet::test::readFile;
 using Status = LifetimeShell::Status;
 
+// `obj 2` after its first line, in the fixture's profile (exact or sampled).
+const std::string kObj2Body =
+    "  groups       class 1, method 1, nested site 1, pattern 1\n"
+    "  alloc        200 (thread 1)\n"
+    "  first get    200\n"
+    "  last get     250\n"
+    "  last use     300\n"
+    "  first put    never\n"
+    "  last put     never\n"
+    "  death        1,000 (GC 3)\n"
+    "  times        lag 0, in use 100, drag 700; lifetime 800\n"
+    "  spaces       lag 0, in use 2,400, drag 16,800; total 19,200\n";
+
 class Shell : public ::testing::Test {
  protected:
   void SetUp() override { model_ = buildModel(profile_); }
@@ -39,6 +52,21 @@ class Shell : public ::testing::Test {
     return o.error;
   }
 
+  // `stat` without its last line (the group counts, which the fixture's profiles share):
+  // it must be the start of the text report, byte for byte.
+  std::string statSummary() {
+    std::string stat = run("stat");
+    const std::string groups =
+        "  groups       4 classes, 2 methods, 4 nested sites, 6 lifetime patterns\n";
+    EXPECT_TRUE(stat.ends_with(groups)) << stat;
+    if (!stat.ends_with(groups)) return {};
+    std::ostringstream report;
+    dragnet::report::writeLifetimeText(report, model_, {});
+    std::string summary = stat.substr(0, stat.size() - groups.size());
+    EXPECT_EQ(report.str().substr(0, summary.size()), summary);
+    return summary;
+  }
+
   dragnet::profile::Profile profile_ = dragnet::test::lifetimeProfile();
   Model model_;
   std::ostringstream out_;
@@ -58,15 +86,8 @@ TEST_F(Shell, HelpListsEveryCommand) {
 }
 
 TEST_F(Shell, StatIsTheReportsSummaryAndGroupCounts) {
-  std::string stat = run("stat");
-  const std::string groups =
-      "  groups       4 classes, 2 methods, 4 nested sites, 6 lifetime patterns\n";
-  ASSERT_TRUE(stat.ends_with(groups)) << stat;
-  // Everything before the group counts is the text report's start, byte for byte.
-  std::ostringstream report;
-  dragnet::report::writeLifetimeText(report, model_, {});
-  std::string summary = stat.substr(0, stat.size() - groups.size());
-  EXPECT_EQ(report.str().substr(0, summary.size()), summary);
+  std::string summary = statSummary();
+  ASSERT_FALSE(summary.empty());
   EXPECT_NE(summary.find("\n  total space  104,800\n"), std::string::npos) << summary;
   EXPECT_NE(summary.find("\n  drag                             46,400  44.27% of the total space "
                          "is drag\n"),
@@ -96,18 +117,7 @@ TEST_F(Shell, StatLongAddsTheHeapAfterEachGc) {
 }
 
 TEST_F(Shell, ObjUsedAndDragged) {
-  EXPECT_EQ(run("obj 2"),
-            "object 2: app.Point, 24 bytes\n"
-            "  groups       class 1, method 1, nested site 1, pattern 1\n"
-            "  alloc        200 (thread 1)\n"
-            "  first get    200\n"
-            "  last get     250\n"
-            "  last use     300\n"
-            "  first put    never\n"
-            "  last put     never\n"
-            "  death        1,000 (GC 3)\n"
-            "  times        lag 0, in use 100, drag 700; lifetime 800\n"
-            "  spaces       lag 0, in use 2,400, drag 16,800; total 19,200\n");
+  EXPECT_EQ(run("obj 2"), "object 2: app.Point, 24 bytes\n" + kObj2Body);
   std::string detailed = run("obj 2 long");
   EXPECT_TRUE(
       detailed.ends_with("  allocated at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
@@ -393,14 +403,8 @@ class SampledShell : public Shell {
 // `stat`: the text report's header (with its "sampled" line) and weighted totals; the
 // precision counts the objects too (17 freed, object 5's 3 alive at the end).
 TEST_F(SampledShell, StatCountsTheObjectsRecordsStandFor) {
-  std::string stat = run("stat");
-  const std::string groups =
-      "  groups       4 classes, 2 methods, 4 nested sites, 6 lifetime patterns\n";
-  ASSERT_TRUE(stat.ends_with(groups)) << stat;
-  std::ostringstream report;
-  dragnet::report::writeLifetimeText(report, model_, {});
-  std::string summary = stat.substr(0, stat.size() - groups.size());
-  EXPECT_EQ(report.str().substr(0, summary.size()), summary);
+  std::string summary = statSummary();
+  ASSERT_FALSE(summary.empty());
   for (const char* line :
        {"\n  sampled      one object per ~64 bytes allocated, 7 tracked: counts and spaces are "
         "estimates (each object stands for the objects of its size the sampler skipped)\n",
@@ -420,21 +424,12 @@ TEST_F(SampledShell, StatCountsTheObjectsRecordsStandFor) {
 
 // `obj`: one tracked record, which says how many objects it stands for and their spaces.
 TEST_F(SampledShell, ObjSaysWhatTheRecordStandsFor) {
+  // The exact profile's output plus what the weight adds.
   EXPECT_EQ(run("obj 2"),
             "object 2: app.Point, 24 bytes\n"
             "  sampled      a tracked record that stands for 3 objects of its size (the times "
-            "and spaces below are one object's)\n"
-            "  groups       class 1, method 1, nested site 1, pattern 1\n"
-            "  alloc        200 (thread 1)\n"
-            "  first get    200\n"
-            "  last get     250\n"
-            "  last use     300\n"
-            "  first put    never\n"
-            "  last put     never\n"
-            "  death        1,000 (GC 3)\n"
-            "  times        lag 0, in use 100, drag 700; lifetime 800\n"
-            "  spaces       lag 0, in use 2,400, drag 16,800; total 19,200\n"
-            "  spaces x 3   lag 0, in use 7,200, drag 50,400; total 57,600\n");
+            "and spaces below are one object's)\n" +
+                kObj2Body + "  spaces x 3   lag 0, in use 7,200, drag 50,400; total 57,600\n");
   std::string three = run("obj 3");
   EXPECT_NE(three.find("\n  sampled      a tracked record that stands for 4 objects of its size"),
             std::string::npos)
