@@ -304,19 +304,24 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
       });
 }
 
+// The JVM's allocation sampler (sample=SIZE), its stacks `depth` frames deep; false, said
+// on stderr, if the JVM refuses it.
+bool startSampler(Agent& a, uint32_t depth) {
+  std::string error;
+  a.sampler = std::make_unique<Sampler>(a.jvmti, a.writer, a.options.sample, depth);
+  if (a.sampler->configure(error)) return true;
+  std::fprintf(stderr, "dragnet: %s\n", error.c_str());
+  return false;
+}
+
 // mode=lifetime,sample=SIZE: classes get use probes only; the JVM's allocation sampler
 // picks the objects (lifetime_sampled.h).
 jint startLifetimeSampling(Agent& a) {
-  std::string error;
-  a.sampler = std::make_unique<Sampler>(a.jvmti, a.writer, a.options.sample, a.options.stack);
   if (!addRewritingCapabilities(a.jvmti) || !addLifetimeCapabilities(a.jvmti)) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;
   }
-  if (!a.sampler->configure(error)) {
-    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
-    return JNI_ERR;
-  }
+  if (!startSampler(a, a.options.stack)) return JNI_ERR;
   jvmtiEventCallbacks cb{};
   cb.ClassFileLoadHook = onClassFileLoad;
   cb.VMStart = onVMStart;
@@ -337,12 +342,7 @@ jint startLifetimeSampling(Agent& a) {
 
 // sample=SIZE: nothing is rewritten; the JVM's allocation sampler feeds the profile.
 jint startSampled(Agent& a) {
-  std::string error;
-  a.sampler = std::make_unique<Sampler>(a.jvmti, a.writer, a.options.sample, a.options.depth);
-  if (!a.sampler->configure(error)) {
-    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
-    return JNI_ERR;
-  }
+  if (!startSampler(a, a.options.depth)) return JNI_ERR;
   jvmtiEventCallbacks cb{};
   cb.SampledObjectAlloc = onSampledAlloc;
   cb.VMInit = onVMInitSampled;
