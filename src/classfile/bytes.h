@@ -79,6 +79,8 @@ class Reader {
   }
   size_t pos() const { return pos_; }
   void seek(size_t pos) { pos_ = pos; }
+  // The bytes read since pos() was `from`.
+  std::span<const uint8_t> since(size_t from) const { return data_.subspan(from, pos_ - from); }
 
  private:
   [[noreturn]] [[gnu::noinline, gnu::cold]] void failTruncated(size_t n) const {

@@ -1,7 +1,8 @@
 // The class-file model (JVMS chapter 4) and its entry points: parse and write.
 //
-// Lossless: for any class file that parses, writeClass(parseClass(b)) == b, byte for byte,
-// and the writer always serializes from the model (never copies the input wholesale).
+// Lossless: for any class file that parses, writeClass(parseClass(b)) == b, byte for byte.
+// The writer serializes from the model; the one exception is the parsed part of the
+// constant pool, which cannot change and is copied as read (ConstantPool::write).
 #pragma once
 
 #include <cstdint>

@@ -59,7 +59,7 @@ std::string TagSet::describe() const {
   return s;
 }
 
-ConstantPool::ConstantPool() : entries_(1), owned_(std::make_unique<std::deque<std::string>>()) {}
+ConstantPool::ConstantPool() : entries_(1) {}
 
 void ConstantPool::parse(Reader& r, uint16_t majorVersion) {
   parseEntries(r, majorVersion);
@@ -134,6 +134,7 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
   offsets_.resize(count);
   parsedCount_ = count;
   lastAdded_ = 0;
+  const size_t entriesStart = r.pos();
   for (uint16_t i = 1; i < count; ++i) {
     offsets_[i] = r.offset();
     CpEntry& e = entries_[i];
@@ -179,6 +180,7 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
            i);
     }
   }
+  parsedBytes_ = r.since(entriesStart);
 }
 
 // Called by check() when `i` is invalid or has a tag not in `allowed`.
@@ -276,7 +278,20 @@ void ConstantPool::checkHandleName(size_t i) const {
 
 void ConstantPool::write(Writer& w) const {
   w.u2(count());
-  for (size_t i = 1; i < entries_.size(); ++i) {
+  // Parsed entries never change (only additions follow them) and parseEntries accepted
+  // each one's bytes as exactly the encoding the loop below would produce (every layout
+  // has one encoding), so they are copied as read. Added entries are encoded.
+  w.bytes(parsedBytes_);
+  writeEntries(w, parsedCount_);
+}
+
+void ConstantPool::writeEncoded(Writer& w) const {
+  w.u2(count());
+  writeEntries(w, 1);
+}
+
+void ConstantPool::writeEntries(Writer& w, size_t from) const {
+  for (size_t i = from; i < entries_.size(); ++i) {
     const CpEntry& e = entries_[i];
     if (e.tag == Tag::Unusable) continue;
     w.u1(static_cast<uint8_t>(e.tag));
@@ -472,6 +487,9 @@ CpIndex ConstantPool::add(const CpEntry& entry) {
   CpEntry e = entry;
   if (e.tag == Tag::Utf8) {
     if (e.utf8.size() > 65535) fail(std::nullopt, "Utf8 constant longer than 65535 bytes");
+    // Made at the first added Utf8: most parsed classes never get one, and an empty deque
+    // already costs three allocations.
+    if (!owned_) owned_ = std::make_unique<std::deque<std::string>>();
     e.utf8 = owned_->emplace_back(entry.utf8);
   }
   auto idx = static_cast<uint16_t>(entries_.size());

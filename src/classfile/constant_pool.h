@@ -94,6 +94,9 @@ class ConstantPool {
   // pass). Utf8 views point into `r`'s buffer, which must outlive the pool.
   void parse(Reader& r, uint16_t majorVersion);
   void write(Writer& w) const;
+  // The same bytes as write(), every entry encoded from the model: write() copies the
+  // parsed entries as read, so the corpus tests call this to keep the encoder tested.
+  void writeEncoded(Writer& w) const;
 
   // constant_pool_count: number of slots including slot 0.
   uint16_t count() const { return static_cast<uint16_t>(entries_.size()); }
@@ -149,8 +152,9 @@ class ConstantPool {
 
  private:
   [[noreturn]] [[gnu::noinline, gnu::cold]] void failCheck(CpIndex i, TagSet allowed,
-                                                          size_t offset) const;
+                                                           size_t offset) const;
   void parseEntries(Reader& r, uint16_t majorVersion);
+  void writeEntries(Writer& w, size_t from) const;
   void checkReferences(uint16_t majorVersion) const;
   void checkHandleName(size_t i) const;
   void indexInsert(uint16_t i) const;
@@ -161,8 +165,9 @@ class ConstantPool {
   bool refersToNewest(const CpEntry& e) const;
 
   std::vector<CpEntry> entries_;
-  std::vector<size_t> offsets_;  // file offset of each parsed entry, for error messages
-  size_t parsedCount_ = 1;        // entries before this one were parsed, the rest added
+  std::vector<size_t> offsets_;           // file offset of each parsed entry, for error messages
+  size_t parsedCount_ = 1;                // entries before this one were parsed, the rest added
+  std::span<const uint8_t> parsedBytes_;  // the input's bytes of entries 1..parsedCount_-1
   // Storage for Utf8 bytes of added entries; a deque keeps views stable.
   std::unique_ptr<std::deque<std::string>> owned_;
   // Hash index of the entries of some tags (first occurrence wins), kept up to date by
@@ -172,7 +177,7 @@ class ConstantPool {
   // sake of its Integers cost more than the lookups. Indexing another tag costs about one
   // scan (only its own entries are hashed), so those are indexed at the second lookup.
   mutable std::vector<uint16_t> slots_;
-  mutable size_t indexedCount_ = 1;  // entries below this one are in the index if indexed
+  mutable size_t indexedCount_ = 1;   // entries below this one are in the index if indexed
   mutable uint32_t indexedTags_ = 0;  // bit per Tag value
   static constexpr uint8_t kUtf8ScansBeforeIndex = 12, kScansBeforeIndex = 1;
   mutable std::array<uint8_t, 21> scans_{};  // per Tag value

@@ -48,7 +48,7 @@ void forEachTarget(const Code& code, const Insn& insn, F&& f) {
 
 // Tables reused from one method to the next (classfile/scratch.h).
 struct BlockScratch {
-  std::vector<uint32_t> blockOf;  // per instruction: leader flags, then block id
+  std::vector<uint32_t> blockOf;                  // per instruction: leader flags, then block id
   std::vector<std::array<uint32_t, 3>> handlers;  // start, end (instructions), handler block
   std::vector<std::array<uint32_t, 3>> ranges;    // per block: its edges, handlers from [1]
 };
@@ -72,7 +72,8 @@ uint32_t markLeaders(const CodeAttr& attr, std::vector<uint32_t>& flags) {
     forEachTarget(code, insn, [&](uint32_t t) { mark(t, kLeader); });
     mark(static_cast<uint32_t>(i + 1), kLeader);
   }
-  for (const ExceptionHandler& h : attr.handlers) mark(code.position(h.handler), kLeader | kHandler);
+  for (const ExceptionHandler& h : attr.handlers)
+    mark(code.position(h.handler), kLeader | kHandler);
   return count;
 }
 
@@ -107,23 +108,27 @@ BlockGraph basicBlocks(const CodeAttr& attr) {
   std::vector<uint32_t>& blockOf = scratch->blockOf;
   BlockGraph g;
   g.blocks.reserve(markLeaders(attr, blockOf));
+  // Only leaders get their block id in blockOf: every instruction it is read at (branch
+  // and switch targets, handlers, the instruction after a block's last) is a leader, so
+  // the other entries are left as they are instead of being written once per instruction.
   for (uint32_t i = 0; i < n; ++i) {
-    if (blockOf[i] != 0) {
-      BasicBlock b;
-      b.id = static_cast<uint32_t>(g.blocks.size());
-      b.first = i;
-      b.isHandlerEntry = blockOf[i] & kHandler;
-      g.blocks.push_back(b);
-    }
-    g.blocks.back().last = i;
-    blockOf[i] = g.blocks.back().id;
+    const uint32_t flags = blockOf[i];
+    if (flags == 0) continue;
+    if (!g.blocks.empty()) g.blocks.back().last = i - 1;
+    BasicBlock b;
+    b.id = static_cast<uint32_t>(g.blocks.size());
+    b.first = i;
+    b.isHandlerEntry = flags & kHandler;
+    g.blocks.push_back(b);
+    blockOf[i] = b.id;
   }
+  if (n > 0) g.blocks.back().last = static_cast<uint32_t>(n - 1);
   blockOf[n] = 0;  // the end of the code (a malformed handler may point there)
   auto& handlers = scratch->handlers;
   handlers.clear();
   for (const ExceptionHandler& h : attr.handlers) {
-    handlers.push_back({code.position(h.start), code.position(h.end),
-                        blockOf[code.position(h.handler)]});
+    handlers.push_back(
+        {code.position(h.start), code.position(h.end), blockOf[code.position(h.handler)]});
   }
   // Edges go to one vector first (as begin/end pairs); spans are made once it is final.
   auto& ranges = scratch->ranges;

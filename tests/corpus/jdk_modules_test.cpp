@@ -3,6 +3,7 @@
 // `jimage extract` into the build tree and reused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "classfile/bytes.h"
 #include "classfile/class_file.h"
 #include "jdk_image.h"
 
@@ -71,6 +73,15 @@ void roundTrip(const fs::path& file, Tally& t) {
     t.problems.push_back("write: " + out.error().toString());
   } else if (out.value() != in) {
     t.problems.push_back("differs: " + name);
+  }
+  // write() copies the parsed pool entries; their encoding from the model must match too.
+  std::vector<uint8_t> pool;
+  {
+    Writer w(pool);
+    c.pool.writeEncoded(w);
+  }
+  if (pool.size() > in.size() - 8 || !std::equal(pool.begin(), pool.end(), in.begin() + 8)) {
+    t.problems.push_back("pool encoding differs: " + name);
   }
 }
 
