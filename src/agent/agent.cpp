@@ -293,7 +293,7 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
   finishProfile(
       a,
       [&] {
-        lifetime = finishLifetime(jni);
+        lifetime = finishLifetime(jni) + sampledLifetimeSummary();
         a.sampler->flush(true, {{"classes.instrumented", std::to_string(a.classesChanged)},
                                 {"failures", std::to_string(a.failures)}});
       },

@@ -31,10 +31,23 @@ struct Sampled {
   bool due = false;
   uint64_t collections = 0;                       // forced collections completed
   jfieldID stackLo = nullptr, stackHi = nullptr;  // Thread.dragnet$stackLo / Hi
+  jfieldID clonePending = nullptr;                // Thread.dragnet$clonePending
+  std::atomic<uint64_t> lateClones{0}, lostClones{0};
 };
 // Never destroyed: the collection thread waits on its condition variable until the process
 // ends, and destroying a condition variable with a waiter blocks exit.
 Sampled& gSampled = *new Sampled();
+
+// A sample allocated by the native Object.clone, waiting for the probe after the clone
+// call (DragnetSample.cloned): the clone resets the object's header after the callback,
+// identity hash included, and on JDK 20+ the tag map finds objects by that hash, so the
+// object is registered only once it is back in Java code. Its birth is the callback's.
+struct PendingClone {
+  jweak object = nullptr;
+  uint32_t key = 0, node = 0;
+  uint64_t birth = 0, size = 0;
+};
+thread_local PendingClone tPendingClone;
 
 // A bucket's count of live samples, saturating: a saturated bucket is never decremented
 // (onObjectFree), so it only ever costs lookups, never a missed use.
@@ -197,14 +210,29 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     error = "the sampled lifetime runtime helper lacks a configuration field";
     return false;
   }
+  // Linked now, by calling them once (before sampling starts, and before s->probes makes
+  // use0 record anything): the JVM looks a native up at its first call, and the objects it
+  // allocates for that would be sampled as if the program had allocated them.
+  // (RegisterNatives would avoid the lookup but logs a warning for java.base classes.)
+  jmethodID use0 = jni->GetStaticMethodID(helper, "use0", "(Ljava/lang/Object;I)V");
+  jmethodID cloned0 = jni->GetStaticMethodID(helper, "cloned0", "(Ljava/lang/Object;)V");
+  if (use0) jni->CallStaticVoidMethod(helper, use0, nullptr, jint{0});
+  if (cloned0) jni->CallStaticVoidMethod(helper, cloned0, nullptr);
+  if (!use0 || !cloned0 || jni->ExceptionCheck()) {
+    jni->ExceptionClear();
+    error = "cannot link the natives of java/lang/DragnetSample";
+    return false;
+  }
   s->probes = static_cast<jclass>(jni->NewGlobalRef(helper));
   if (jclass t = jni->FindClass("java/lang/Thread")) {
     gSampled.stackLo = jni->GetFieldID(t, kThreadStackLo, "J");
     gSampled.stackHi = jni->GetFieldID(t, kThreadStackHi, "J");
+    gSampled.clonePending = jni->GetFieldID(t, kThreadClonePending, "Z");
   }
-  if (!gSampled.stackLo || !gSampled.stackHi) {
+  if (!gSampled.stackLo || !gSampled.stackHi || !gSampled.clonePending) {
     jni->ExceptionClear();
     gSampled.stackLo = gSampled.stackHi = nullptr;
+    gSampled.clonePending = nullptr;  // clones then registered in the callback, as others
   }
   if (options.gcInterval > 0) {
     s->nextGcAt = static_cast<int64_t>(options.gcInterval);
@@ -223,9 +251,47 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   return true;
 }
 
+namespace {
+
+// Tags and hashes `object` and counts its hash in FILTER.
+void registerSample(jobject object, uint32_t key, uint32_t node, uint64_t birth, uint64_t size) {
+  State& s = *gLife;
+  jint hash = 0;
+  if (s.jvmti->GetObjectHashCode(object, &hash) != JVMTI_ERROR_NONE) return;
+  auto h = static_cast<uint32_t>(hash) & 0x7FFFFFFF;
+  // The object is not in Java code's hands before its hash is counted (the allocating
+  // thread is in the sample's callback, or in the probe after the clone call).
+  if (registerObject(object, key, 1, node, birth, size, h) >= 0) {
+    countHash(s.filter[h & s.filterMask]);
+  }
+}
+
+// Registers this thread's pending clone: `object` if it is that clone, else the clone
+// through its weak reference if it is still alive (its probe never came: a clone called
+// from code without probes), counted either way.
+void settlePendingClone(JNIEnv* jni, jobject object) {
+  PendingClone p = tPendingClone;
+  if (!p.object) return;
+  AgentScope scope;  // its JNI calls are not the program's uses
+  tPendingClone = {};
+  if (object && jni->IsSameObject(p.object, object)) {
+    registerSample(object, p.key, p.node, p.birth, p.size);
+  } else if (jobject late = jni->NewLocalRef(p.object)) {
+    gSampled.lateClones.fetch_add(1, std::memory_order_relaxed);
+    registerSample(late, p.key, p.node, p.birth, p.size);
+    jni->DeleteLocalRef(late);
+  } else {
+    gSampled.lostClones.fetch_add(1, std::memory_order_relaxed);
+  }
+  jni->DeleteWeakGlobalRef(p.object);
+}
+
+}  // namespace
+
 void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size) {
   State& s = *gLife;
   if (s.ended.load(std::memory_order_acquire) || AgentScope::active()) return;
+  AgentScope scope;  // the callback's JNI calls (the sampler's GetArrayLength) are not uses
   Sampler::Site site = gSampled.sampler->onSample(jni, thread, object, cls, size);
   if (!site.ok) return;
   // The bytes this sample stands for (>= its size): the clock's advance.
@@ -233,20 +299,21 @@ void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, j
   auto stands = static_cast<uint64_t>(std::llround(site.weight * static_cast<double>(bytes)));
   if (stands < bytes) stands = bytes;
   int64_t now = s.clock.fetch_add(static_cast<int64_t>(stands)) + static_cast<int64_t>(stands);
-  jint hash = 0;
-  if (s.jvmti->GetObjectHashCode(object, &hash) == JVMTI_ERROR_NONE) {
-    auto h = static_cast<uint32_t>(hash) & 0x7FFFFFFF;
-    // The allocating thread is still in this callback: no one can use the object before
-    // its hash is counted.
-    if (registerObject(object, site.key, 1, site.node, static_cast<uint64_t>(now) - bytes, bytes,
-                       h) >= 0) {
-      countHash(s.filter[h & s.filterMask]);
+  uint64_t birth = static_cast<uint64_t>(now) - bytes;
+  Sampled& g = gSampled;
+  if (site.inClone && g.clonePending && thread) {
+    settlePendingClone(jni, nullptr);  // an earlier clone whose probe never came
+    jweak weak = jni->NewWeakGlobalRef(object);
+    if (weak) {
+      tPendingClone = {weak, site.key, site.node, birth, bytes};
+      jni->SetBooleanField(thread, g.clonePending, JNI_TRUE);
     }
+  } else {
+    registerSample(object, site.key, site.node, birth, bytes);
   }
   // Past the threshold: the sampling thread waits for the collection (in native code, so
   // the collection's safepoint does not wait for it), as the exact variant's allocating
   // thread does: a collection every gc-interval bytes, whatever the threads allocate.
-  Sampled& g = gSampled;
   if (now >= s.nextGcAt.load(std::memory_order_relaxed)) {
     std::unique_lock lock(g.mu);
     uint64_t seen = g.collections;
@@ -258,6 +325,13 @@ void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, j
   }
 }
 
+std::string sampledLifetimeSummary() {
+  uint64_t late = gSampled.lateClones.load(), lost = gSampled.lostClones.load();
+  if (late == 0 && lost == 0) return "";
+  return "; sampled clones without their probe: " + std::to_string(late) + " registered late, " +
+         std::to_string(lost) + " lost";
+}
+
 }  // namespace dragnet::agent
 
 using namespace dragnet::agent;
@@ -266,6 +340,10 @@ extern "C" {
 
 JNIEXPORT void JNICALL Java_java_lang_DragnetSample_use0(JNIEnv*, jclass, jobject o, jint kind) {
   nativeUse(o, kind != 0);
+}
+
+JNIEXPORT void JNICALL Java_java_lang_DragnetSample_cloned0(JNIEnv* jni, jclass, jobject o) {
+  settlePendingClone(jni, o);
 }
 
 }  // extern "C"

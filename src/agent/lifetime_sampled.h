@@ -38,4 +38,8 @@ void onLifetimeThreadStart(JNIEnv* jni, jthread thread);
 // The SampledObjectAlloc callback.
 void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size);
 
+// For the closing line: sampled clones registered late (their probe never came) or lost
+// (dead before that), if any.
+std::string sampledLifetimeSummary();
+
 }  // namespace dragnet::agent

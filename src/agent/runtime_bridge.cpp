@@ -96,6 +96,7 @@ void addThreadStateField(classfile::ClassFile& thread) {
   add(kThreadStateField, kThreadStateDesc);
   add(kThreadStackLo, "J");
   add(kThreadStackHi, "J");
+  add(kThreadClonePending, "Z");
 }
 
 bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFunction run,

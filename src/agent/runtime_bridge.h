@@ -19,9 +19,12 @@ inline constexpr const char* kThreadStateDesc = "Ljava/lang/DragnetState;";
 // the probes read a locked object's displaced header only from the current thread's stack).
 inline constexpr const char* kThreadStackLo = "dragnet$stackLo";
 inline constexpr const char* kThreadStackHi = "dragnet$stackHi";
+// Set when the thread's last sample was allocated by Object.clone and waits for the probe
+// after the clone call (lifetime_sampled.cpp).
+inline constexpr const char* kThreadClonePending = "dragnet$clonePending";
 
-// Adds the package-private synthetic fields dragnet$state, dragnet$stackLo and
-// dragnet$stackHi to java/lang/Thread's model.
+// Adds the package-private synthetic fields dragnet$state, dragnet$stackLo,
+// dragnet$stackHi and dragnet$clonePending to java/lang/Thread's model.
 void addThreadStateField(classfile::ClassFile& thread);
 
 // Starts a JVMTI agent thread (a java.lang.Thread named `name` that runs `run`); in the

@@ -50,11 +50,15 @@ bool Sampler::configure(std::string& error) {
   return true;
 }
 
-uint32_t Sampler::methodId(jmethodID m) {
-  auto [it, fresh] = methods_.try_emplace(m, static_cast<uint32_t>(methods_.size() + 1));
-  if (!fresh) return it->second;
+const Sampler::MethodInfo& Sampler::method(jmethodID m) {
+  auto [it, fresh] = methods_.try_emplace(m);
+  MethodInfo& info = it->second;
+  if (!fresh) return info;
+  info.id = static_cast<uint32_t>(methods_.size());
+  jboolean native = JNI_FALSE;
+  info.native = jvmti_->IsMethodNative(m, &native) == JVMTI_ERROR_NONE && native;
   profile::MethodDef d;
-  d.id = it->second;
+  d.id = info.id;
   char *name = nullptr, *desc = nullptr;
   if (jvmti_->GetMethodName(m, &name, &desc, nullptr) == JVMTI_ERROR_NONE) {
     d.name = take(jvmti_, name);
@@ -71,8 +75,9 @@ uint32_t Sampler::methodId(jmethodID m) {
       d.source = take(jvmti_, source);
     }
   }
+  info.objectClone = info.native && d.cls == "java/lang/Object" && d.name == "clone";
   newMethods_.push_back(std::move(d));
-  return it->second;
+  return info;
 }
 
 int32_t Sampler::lineOf(jmethodID m, jlocation bci) {
@@ -140,16 +145,20 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
   if (finished_) return {};
   ++samples_;
   if (n == static_cast<jint>(maxDepth_)) ++truncated_;
+  // The allocating Java frame: the first below any native ones (see Site).
+  jint top = 0;
+  while (top + 1 < n && method(frames[top].method).native) ++top;
+  bool inClone = n > 0 && method(frames[0].method).objectClone;
   uint32_t node = 0;
-  for (jint i = n - 1; i >= 0; --i) node = child(node, methodId(frames[i].method));
-  uint32_t key = n > 0 ? siteKey(methodId(frames[0].method), frames[0].method, frames[0].location,
-                                 std::move(type))
+  for (jint i = n - 1; i >= top; --i) node = child(node, methodId(frames[i].method));
+  uint32_t key = n > 0 ? siteKey(methodId(frames[top].method), frames[top].method,
+                                 frames[top].location, std::move(type))
                        : siteKey(0, nullptr, 0, std::move(type));
   Node& leaf = nodes_[child(node, key)];
   leaf.count += weight;
   leaf.elements += weight * elements;
   leaf.bytes += weight * s;
-  return {true, node, key, weight};
+  return {true, node, key, weight, inClone};
 }
 
 void Sampler::flush(bool final, std::map<std::string, std::string> totals) {

@@ -32,10 +32,18 @@ class Sampler {
 
   // Where a sample was allocated: its context (the allocating method's node in the tree
   // written as thread 1) and its site key; weight is the objects it stands for.
+  //
+  // Native frames on top of the stack are left out: an allocation inside a native method
+  // (Object.clone, Unsafe.allocateInstance, reflection, JNI) belongs to the call site of
+  // that native in the Java method that called it, as in the exact modes, whose probes and
+  // VMObjectAlloc/JNI records attribute it there (natives have no context of their own).
   struct Site {
     bool ok = false;  // false after the final flush
     uint32_t node = 0, key = 0;
     double weight = 0;
+    // The sample was allocated by the native Object.clone, which then copies the original
+    // over it and resets its header: whatever the callback writes there is lost.
+    bool inClone = false;
   };
 
   // The SampledObjectAlloc callback: any thread, concurrently.
@@ -52,7 +60,13 @@ class Sampler {
     uint32_t parent = 0, key = 0;
     double count = 0, elements = 0, bytes = 0;
   };
-  uint32_t methodId(jmethodID m);
+  struct MethodInfo {
+    uint32_t id = 0;
+    bool native = false;
+    bool objectClone = false;  // java/lang/Object.clone()
+  };
+  const MethodInfo& method(jmethodID m);
+  uint32_t methodId(jmethodID m) { return method(m).id; }
   uint32_t siteKey(uint32_t method, jmethodID m, jlocation bci, std::string type);
   uint32_t child(uint32_t parent, uint32_t key);
   int32_t lineOf(jmethodID m, jlocation bci);
@@ -64,7 +78,7 @@ class Sampler {
   uint32_t maxDepth_;
 
   std::mutex mu_;  // everything below; held per sample (samples are rare by design)
-  std::unordered_map<jmethodID, uint32_t> methods_;
+  std::unordered_map<jmethodID, MethodInfo> methods_;
   std::map<std::tuple<uint32_t, jlocation, std::string>, uint32_t> sites_;
   std::vector<profile::MethodDef> newMethods_;
   std::vector<profile::SiteDef> newSites_;

@@ -65,6 +65,18 @@ public class LifetimeOracle {
   }
 
   // Used only by a JDK native that reads its argument inside the JVM (no bytecode, no JNI).
+  static class Copyable implements Cloneable {
+    public int v = 4;
+
+    Copyable copy() {
+      try {
+        return (Copyable) super.clone();
+      } catch (CloneNotSupportedException e) {
+        throw new AssertionError(e);
+      }
+    }
+  }
+
   static class ByIsInstance {}
 
   static class ByIdentityHash {}
@@ -187,6 +199,32 @@ public class LifetimeOracle {
     return j;
   }
 
+  // Object.clone allocates inside the JVM (and resets the copy's header after allocating
+  // it): the copies belong to the method calling clone, and the checkcast after the call
+  // is their first get.
+  static int cloned() {
+    int[] src = new int[250];
+    int[] copy = src.clone();
+    pad(100000);
+    int r = copy[0];
+    Copyable c = new Copyable();
+    pad(100000);
+    Copyable d = c.copy();
+    pad(100000);
+    return r + d.v - 4;
+  }
+
+  // Runs cloned() on a thread of its own, as all() runs (a named class, not a lambda: the
+  // other cases' runs must load the same classes as before).
+  static class Clones implements Runnable {
+    int result;
+
+    public void run() {
+      result = cloned();
+      pad(1000000);
+    }
+  }
+
   static int voided() {
     int[] never = new int[1000];
     Object[] holder = {never};
@@ -218,6 +256,18 @@ public class LifetimeOracle {
   }
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("clones")) {  // alone: lifetime_oracle_test
+      String jni = System.getProperty("lifetime.jni");
+      if (jni != null) System.load(jni);
+      warmUp();
+      Class.forName("LifetimeOracle$Copyable");
+      Clones c = new Clones();
+      Thread t = new Thread(c);
+      t.start();
+      t.join();
+      System.out.println("lifetime oracle: 1 thread(s), result " + (27 + c.result));
+      return;
+    }
     int threads = args.length > 0 ? Integer.parseInt(args[0]) : 1;
     boolean serial = args.length > 1 && args[1].equals("serial");
     String lib = System.getProperty("lifetime.jni");

@@ -206,6 +206,33 @@ void checkSingleThread(const Recording& r) {
   EXPECT_EQ(lag(strings[0]), 24 + 24 + 24 + kPad);
 }
 
+// LifetimeOracle.cloned() alone (argument "clones").
+void checkClones(const Recording& r) {
+  const uint64_t kPad = 100000;
+  // Object.clone: an int[250] (1016 bytes) cloned, the checkcast after the call its first
+  // get, read again after a pad; a Copyable (16 bytes) cloned by super.clone() in copy(),
+  // to which the copy belongs, read after a pad.
+  auto arrays = objects(r, "int[]", "LifetimeOracle.cloned(");
+  ASSERT_EQ(arrays.size(), 2u);
+  const ObjectRecord& orig = arrays[0].alloc < arrays[1].alloc ? arrays[0] : arrays[1];
+  const ObjectRecord& copy = arrays[0].alloc < arrays[1].alloc ? arrays[1] : arrays[0];
+  EXPECT_EQ(copy.size, 1016u);
+  EXPECT_EQ(copy.alloc - orig.alloc, 1016u);
+  EXPECT_EQ(lag(orig), 1016u);  // the clone call's receiver
+  EXPECT_EQ(lag(copy), 1016u);
+  EXPECT_EQ(copy.lastGet - copy.alloc, 1016 + kPad);
+  EXPECT_EQ(copy.firstPut, kNoTime);
+  ASSERT_EQ(objects(r, oracle("Copyable"), "LifetimeOracle.cloned(").size(), 1u);
+  auto copies = objects(r, oracle("Copyable"), "LifetimeOracle$Copyable.copy(");
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(copies[0].lastGet - copies[0].alloc, 16 + kPad);
+  // Known bug of the exact variant (docs/LIFETIME-DESIGN.md, "Open"): the checkcast right
+  // after super.clone() is not recorded, so its first get is the read after the pad.
+  if (r.model.settings.sample != 0) {
+    EXPECT_EQ(lag(copies[0]), 16u);
+  }
+}
+
 TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
   for (const Jvm& jvm : dragnet::test::oracleJvms()) {
     SCOPED_TRACE(jvm.name);
@@ -312,5 +339,21 @@ TEST_F(LifetimeOracle, SampledEveryObjectGivesTheExactTimes) {
     if (HasFatalFailure()) return;
     EXPECT_EQ(r.model.settings.sample, 1u);
     checkSingleThread(r);
+  }
+}
+
+// Object.clone allocates inside the JVM and then resets the copy's header: the copies
+// belong to the method that calls clone, in both variants, and the sampled variant
+// registers a sampled copy once it is back in Java code (DragnetSample.cloned), so its
+// uses count from the checkcast after the call.
+TEST_F(LifetimeOracle, ClonesBelongToTheirCallerAndAreUsed) {
+  for (const Jvm& jvm : dragnet::test::oracleJvms()) {
+    for (const char* options : {"", ",sample=1"}) {
+      SCOPED_TRACE(jvm.name + options);
+      Recording r;
+      run(jvm, "clones", 1, r, options);
+      if (HasFatalFailure()) return;
+      checkClones(r);
+    }
   }
 }

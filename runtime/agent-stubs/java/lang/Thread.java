@@ -6,6 +6,7 @@ package java.lang;
 public class Thread {
   public DragnetState dragnet$state;
   public long dragnet$stackLo, dragnet$stackHi;
+  public boolean dragnet$clonePending;
 
   private Thread() {}
 

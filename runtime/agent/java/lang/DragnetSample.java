@@ -105,6 +105,22 @@ public final class DragnetSample {
     use0(o, kind);
   }
 
+  /**
+   * After a call of a clone() method, with its result: if this thread's last sample was
+   * allocated by the native Object.clone, which resets the new object's header after the
+   * agent saw it (identity hash included), the agent registers it now, with `o` in hand.
+   */
+  @ForceInline
+  public static void cloned(Object o) {
+    if (U != null && Thread.currentThread().dragnet$clonePending) clonedSlow(o);
+  }
+
+  @DontInline
+  private static void clonedSlow(Object o) {
+    Thread.currentThread().dragnet$clonePending = false;
+    if (on) cloned0(o);
+  }
+
   /** The header of `o` while this thread holds its lock (the agent measures the layout). */
   static long lockedMark(Object o) {
     synchronized (o) {
@@ -124,4 +140,7 @@ public final class DragnetSample {
 
   /** Records a use of `o` if it is a sampled object (the agent looks it up by tag). */
   private static native void use0(Object o, int kind);
+
+  /** Registers the thread's pending sampled clone (`o`, unless its probe never came). */
+  private static native void cloned0(Object o);
 }
