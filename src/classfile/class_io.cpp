@@ -130,7 +130,8 @@ Result<std::vector<uint8_t>> writeClass(const ClassFile& c) {
   // exact length: a fresh vector would be zero-filled first (the Writer sizes it up front).
   Scratch<std::vector<uint8_t>> buf;
   std::vector<uint8_t>& out = *buf;
-  if (out.size() < c.sizeHint + c.sizeHint / 4 + 256) out.resize(c.sizeHint + c.sizeHint / 4 + 256);
+  const size_t room = c.sizeHint + c.sizeHint / 4 + 256;
+  if (out.size() < room) out.resize(room);
   size_t length = 0;
   try {
     Writer w(out, Writer::Overwrite{});

@@ -268,8 +268,8 @@ class MethodInstrumenter {
   // Copies made by the native Object.clone: array.clone(), and super.clone() in a class
   // whose superclass is Object (deeper super.clone() chains end in one of those).
   void cloneSite(const instrument::Instruction& in, const classfile::Insn& insn) {
+    if (!isCloneCall(r_.pool(), insn)) return;
     auto ref = r_.pool().memberRef(insn.cp());
-    if (ref.name != "clone" || ref.descriptor != "()Ljava/lang/Object;") return;
     bool array = ref.owner.starts_with("[");
     if (!array && ref.owner != "java/lang/Object") return;
     // For super.clone() the copy's class is the receiver's runtime class: this class (maybe
@@ -340,6 +340,12 @@ std::string sourceFile(const classfile::ClassFile& cls) {
 }  // namespace
 
 bool isRuntimeClass(std::string_view name) { return name.starts_with("java/lang/Dragnet"); }
+
+bool isCloneCall(const classfile::ConstantPool& pool, const classfile::Insn& insn) {
+  if (insn.op != Op::invokevirtual && insn.op != Op::invokespecial) return false;
+  auto ref = pool.memberRef(insn.cp());
+  return ref.name == "clone" && ref.descriptor == "()Ljava/lang/Object;";
+}
 
 ElemKind elementKind(std::string_view desc) {
   if (desc.size() < 2 || desc[0] != '[') return ElemKind::Object;

@@ -109,6 +109,11 @@ class Extension {
 // True for the classes that must never be instrumented: the runtime helper itself.
 bool isRuntimeClass(std::string_view internalName);
 
+// True if `insn` (an instruction of a class with `pool`) is an invokevirtual or
+// invokespecial of clone()Ljava/lang/Object;, the calls that may end in the native
+// Object.clone.
+bool isCloneCall(const classfile::ConstantPool& pool, const classfile::Insn& insn);
+
 // Instruments every method of `cls` in place.
 ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Options& options);
 

@@ -21,17 +21,6 @@ bool receiverUsedAtEntry(const Routine& r) {
   return (r.access() & kAccStatic) == 0 && r.name() != "<init>";
 }
 
-// Whether instruction i calls a clone() that may be the native Object.clone (arrays'
-// clone, super.clone(), or an override that calls it).
-bool callsClone(const Routine& r, uint32_t i) {
-  const classfile::Insn& insn = r.insn(i);
-  if (insn.op != classfile::Op::invokevirtual && insn.op != classfile::Op::invokespecial) {
-    return false;
-  }
-  auto m = r.pool().memberRef(insn.cp());
-  return m.name == "clone" && m.descriptor == "()Ljava/lang/Object;";
-}
-
 // Inserts the method's probes; false if none could be inserted (a use of an object the
 // verifier does not let a probe see, e.g. a constructor's `this` before super(), has none).
 bool probeMethod(Routine& r) {
@@ -52,7 +41,7 @@ bool probeMethod(Routine& r) {
   const Call cloned{kSampleClass, "cloned", {Arg::top(kObjectDesc)}};
   for (const instrument::BasicBlock& b : r.blocks()) {
     for (uint32_t i = b.first; i <= b.last; ++i) {
-      if (callsClone(r, i)) inserted |= r.after(i, cloned);
+      if (alloc::isCloneCall(r.pool(), r.insn(i))) inserted |= r.after(i, cloned);
     }
   }
   return inserted;
