@@ -21,27 +21,64 @@ struct Uses {
 Uses gUses;  // trivially destructible: the wrappers may run until the process ends
 
 // Critical regions the thread is in (Get*Critical without its Release yet). JNI allows
-// no other JNI call there, so no upcall either.
+// no other JNI call there, so no upcall either: uses made there wait until the thread
+// leaves its last region (the collector is held off meanwhile, so their objects stay
+// where they are, and the thread allocates nothing, so its clock does not move).
 thread_local int tCritical = 0;
+struct Deferred {
+  jobject o;
+  Kind k;
+};
+constexpr int kMaxDeferred = 8;
+thread_local Deferred tDeferred[kMaxDeferred];
+thread_local int tDeferredCount = 0;
 
 bool reporting() { return gUses.on.load(std::memory_order_acquire) && !AgentScope::active(); }
+
+void upcall(JNIEnv* jni, jobject o, Kind k) {
+  Uses& u = gUses;
+  // A pending exception forbids calling Java: it is set aside for the upcall and thrown
+  // again after it, as the native left it.
+  jthrowable pending = u.original->ExceptionOccurred(jni);
+  if (pending) u.original->ExceptionClear(jni);
+  {
+    AgentScope scope;  // the upcall's own JNI traffic is not the program's
+    u.original->CallStaticVoidMethod(jni, u.life, u.upcall, o, k == Kind::Put);
+    if (u.original->ExceptionCheck(jni)) u.original->ExceptionClear(jni);  // ours (OOME)
+  }
+  if (pending) {
+    u.original->Throw(jni, pending);
+    u.original->DeleteLocalRef(jni, pending);
+  }
+}
 
 void use(JNIEnv* jni, jobject o, Kind k) {
   Uses& u = gUses;
   if (!o || !reporting()) return;
-  if (!u.upcall || tCritical > 0 || u.original->ExceptionCheck(jni)) {
-    nativeUse(o, k == Kind::Put);  // no Java now: the agent records it at the global clock
-    return;
+  if (!u.upcall || (tCritical > 0 && tDeferredCount == kMaxDeferred)) {
+    nativeUse(o, k == Kind::Put);  // no helper: the agent records it at the global clock
+  } else if (tCritical > 0) {
+    tDeferred[tDeferredCount++] = {o, k};
+  } else {
+    upcall(jni, o, k);
   }
-  AgentScope scope;  // the upcall's own JNI traffic is not the program's
-  u.original->CallStaticVoidMethod(jni, u.life, u.upcall, o, k == Kind::Put);
-  if (u.original->ExceptionCheck(jni)) u.original->ExceptionClear(jni);  // ours (OOME)
+}
+
+// After a Release*Critical: once out of every region, the uses made inside.
+void leftCritical(JNIEnv* jni) {
+  if (tCritical > 0) --tCritical;
+  if (tCritical > 0) return;
+  int n = tDeferredCount;
+  tDeferredCount = 0;
+  for (int i = 0; i < n; ++i) use(jni, tDeferred[i].o, tDeferred[i].k);
 }
 
 // Reading a String through JNI reads its value array too: both are got.
 void useString(JNIEnv* jni, jstring s) {
   Uses& u = gUses;
   use(jni, s, Kind::Get);
+  // Its value array needs a JNI call to find: not inside a critical region, nor with an
+  // exception pending.
   if (!s || !reporting() || tCritical > 0 || u.original->ExceptionCheck(jni)) return;
   jobject value = nullptr;
   {
@@ -97,7 +134,7 @@ void* JNICALL wGetPrimitiveArrayCritical(JNIEnv* jni, jarray array, jboolean* is
 // callers release with mode 0 too; puts do not make an object used, so this errs safely.)
 void JNICALL wReleasePrimitiveArrayCritical(JNIEnv* jni, jarray array, void* p, jint mode) {
   gUses.original->ReleasePrimitiveArrayCritical(jni, array, p, mode);
-  if (tCritical > 0) --tCritical;
+  leftCritical(jni);
   if (mode != JNI_ABORT) use(jni, array, Kind::Put);
 }
 
@@ -110,7 +147,7 @@ const jchar* JNICALL wGetStringCritical(JNIEnv* jni, jstring s, jboolean* isCopy
 
 void JNICALL wReleaseStringCritical(JNIEnv* jni, jstring s, const jchar* p) {
   gUses.original->ReleaseStringCritical(jni, s, p);
-  if (tCritical > 0) --tCritical;
+  leftCritical(jni);
 }
 
 }  // namespace

@@ -8,9 +8,11 @@
 // through the same table, so a byte[] that FileOutputStream.writeBytes reads is used.
 //
 // A use is reported by an upcall to DragnetLife.jni, which takes the thread's exact
-// clock and context and its use cache. Where JNI forbids calls into Java (an exception is
-// pending, or the thread is inside a critical region) the agent records the use itself
-// at the global clock, without a context (lifetime.h, nativeUse).
+// clock and context and its use cache. With an exception pending the exception is set
+// aside for the upcall and thrown again after it; uses inside a critical region, where
+// JNI allows no call, are reported when the thread leaves its last region (its clock has
+// not moved: it cannot allocate there). The sampled variant (no upcall) records uses
+// itself at the global clock, without a context (lifetime.h, nativeUse).
 #pragma once
 
 #include <jni.h>

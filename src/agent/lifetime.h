@@ -1,17 +1,20 @@
 // Mode lifetime (HUP): the agent's side of object lifetimes.
 //
-// Objects are registered by the runtime helper (java/lang/DragnetLife.born0) when they are
-// allocated: each gets a JVMTI tag, the index of its record here (slot + 1). Uses come in
-// through DragnetLife.use0 (the first use of an object by a thread in each use epoch) and
-// update the record's first/last get and put times. Deaths come from JVMTI ObjectFree
-// events after a collection: the record is completed with the collection's time and
-// written to the profile (Objects chunks). A GC thread forces a collection every
-// `gc-interval` bytes of allocation (the helper asks for it, gcDue), and every collection
-// the JVM makes on its own ends lives too (GarbageCollectionStart gives its time). At VM
-// death every object still alive ends at the end time.
+// Exact variant: the runtime helper (java/lang/DragnetLife) registers every object when it
+// is allocated, by itself: a record in the agent's table (native memory it writes through
+// Unsafe), a phantom reference, an entry in an identity-hash index. A thread's first use of
+// an object in each use epoch widens the record's first/last get or put times. After a
+// collection the helper finds the cleared phantom references and hands their slots to the
+// agent (died0), which completes the records with the collection's time and writes them
+// (Objects chunks). The allocating thread that passes `gc-interval` bytes forces a
+// collection (gcDue), and every collection the JVM makes on its own ends lives too
+// (GarbageCollectionStart gives its time). At VM death every object still alive ends at
+// the end time. lifetime_exact.cpp has the agent's side; the sampled variant, which tags
+// the objects the JVM's sampler picks, is lifetime_sampled.h.
 //
-// Hot paths (born0, use0) take no lock of ours: records live in chunks indexed by slot,
-// slots come from per-thread batches, and times are updated with compare-and-swap.
+// Hot paths take no lock of ours: records live in chunks indexed by slot, slots come
+// from per-thread batches, the index is pushed to with compare-and-swap, and times are
+// updated with compare-and-swap.
 #pragma once
 
 #include <jni.h>
@@ -40,8 +43,9 @@ void lifetimeCallbacks(jvmtiEventCallbacks& cb);
 bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
                    const LifetimeOptions& options, uint32_t constructedBase, std::string& error);
 
-// A use the agent records itself, where the helper cannot be called (JNI with an
-// exception pending or inside a critical region): at the global clock, without a context.
+// A use through JNI the agent records itself (the sampled variant; the exact one when
+// more than 8 uses wait inside a critical region): by the object's tag, at the global
+// clock, without a context.
 void nativeUse(jobject o, bool put);
 
 // VM death: stops the GC thread, ends every live object at the end time and writes the

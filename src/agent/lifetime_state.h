@@ -1,10 +1,12 @@
 // Mode lifetime, inside the agent: the object records and the collection events that both
-// variants share (lifetime.cpp defines them). The exact variant registers every object
-// from the runtime helper (DragnetLife.born0, lifetime.cpp); the sampled one registers the
-// objects the JVM's allocation sampler picks (lifetime_sampled.cpp). Either way a
-// registered object has a JVMTI tag, its record's slot + 1; uses widen the record's
-// first/last get and put times; its ObjectFree event completes the record with the time of
-// the collection that freed it, and the records' writer thread writes it.
+// variants share (lifetime.cpp defines them). The exact variant's runtime helper
+// (DragnetLife) writes every new object's record itself, keeps a phantom reference per object
+// and an identity-hash index of the records, and hands the slots of the objects the
+// collector cleared to the agent (lifetime_exact.cpp). The sampled variant registers the
+// objects the JVM's allocation sampler picks (lifetime_sampled.cpp) with a JVMTI tag, its
+// record's slot + 1, whose ObjectFree event ends it. Either way uses widen the record's
+// first/last get and put times, a death completes the record with the time of the
+// collection that freed it, and the records' writer thread writes it.
 #pragma once
 
 #include <jni.h>
@@ -32,6 +34,7 @@ struct Rec {
   uint32_t hash = 0;  // sampled variant: the object's identity hash (its FILTER bucket)
   std::atomic<uint64_t> firstGet{profile::kNoTime}, lastGet{profile::kNoTime},
       firstPut{profile::kNoTime}, lastPut{profile::kNoTime};
+  uint32_t next = 0;  // exact variant: the next record in its identity-index chain (slot + 1)
 };
 // DragnetLife.record updates first/last at REC_GET (REC_PUT) and 8 bytes on, by CAS on
 // plain 64-bit words.
@@ -63,7 +66,12 @@ struct State {
   uint32_t committed = 0;  // chunks
   std::mutex poolMu;
   std::vector<uint32_t> freeSlots;  // returned by deaths
-  uint32_t nextSlot = 0;            // slots never used yet start here
+  // Exact variant: slots of the objects the current scan found dead (settling), and of
+  // those the previous scan found (quarantine); a slot is reused only after the scan that
+  // follows its death, so that a lookup walking an identity chain when it was unlinked
+  // does not follow a reused record's link.
+  std::vector<uint32_t> settling, quarantine;
+  std::atomic<uint32_t> nextSlot{0};  // slots never used yet start here (the helper reads it)
   std::atomic<uint64_t> nextIdBlock{0};
   // The global clock (the runtime helper's CLOCK points here), read by the GC callbacks.
   alignas(64) std::atomic<int64_t> clock{0};
@@ -75,6 +83,9 @@ struct State {
   std::atomic<uint64_t> lastGcTime{0};
   std::atomic<uint32_t> gcCount{0};
   std::atomic<bool> forcing{false};
+  // Exact variant: a collection ended whose cleared references no scan has looked at yet
+  // (the helper reads and clears it; an int for Unsafe).
+  alignas(64) std::atomic<int32_t> scanDue{0};
   // Deaths not yet written, and how many were written (every registered object is, once).
   std::mutex outMu;
   std::vector<profile::ObjectRecord> out;
@@ -109,15 +120,27 @@ bool initRecords(State& s, std::string& error);
 // Registers object `o` (tags it): its record's slot, or -1 if it goes untracked.
 jint registerObject(jobject o, uint32_t key, uint32_t thread, uint32_t node, uint64_t time,
                     uint64_t size, uint32_t hash);
+// Takes up to `max` free slots (committing record chunks as needed) into `out`; how many.
+uint32_t takeSlots(uint32_t* out, uint32_t max);
 // Moves the record's first/last get or put times to include t (any thread: CAS). Returns
-// the object's slot, or -1 if it is not registered.
+// the object's slot, or -1 if it is not registered (has no tag).
 jint use(jobject o, bool put, uint64_t t, profile::EventAt at);
+// The same for the record in `slot`.
+void useSlot(uint32_t slot, bool put, uint64_t t, profile::EventAt at);
 // The record of `slot` completed with its death (deathGc 0: alive at the end).
 profile::ObjectRecord finished(uint32_t slot, uint64_t death, uint32_t deathGc);
 // Writes the collections and, if `all` or enough of them wait, the dead objects' records.
 void writeOut(bool all);
 void JNICALL onGcStart(jvmtiEnv*);
 void JNICALL onObjectFree(jvmtiEnv*, jlong tag);
+void JNICALL onGcFinish(jvmtiEnv*);
+void wakeWriter();
+// Exact variant (lifetime_exact.cpp; no-ops in the sampled one): the helper's last scan
+// for deaths at VM death, the identity index's memory, and a note on the Java heap its
+// phantom references hold, for the closing line.
+void scanAtEnd(JNIEnv* jni);
+uint64_t exactIndexBytes();
+std::string exactHeapNote();
 // Turns on ObjectFree and GarbageCollectionStart and starts the records' writer.
 void startEvents();
 // After a forced collection: delivers its deaths (on this thread) and wakes the writer.

@@ -208,6 +208,9 @@ bool countedByProbe(State& s, jthread thread) {
   if (!covered) return false;
   std::string cls, name, desc;
   if (!methodNames(s, frames[1].method, cls, name, desc)) return false;
+  // The runtime helper's own objects (DragnetLife's weak references, made with
+  // Unsafe.allocateInstance) are not the program's.
+  if (cls.starts_with("java/lang/Dragnet")) return true;
   auto bci = static_cast<uint32_t>(frames[1].location);
   std::lock_guard lock(s.mu);
   return s.probed.count({cls, name, desc, bci}) != 0;

@@ -4,11 +4,19 @@ import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 
 /**
- * The probes of dragnet's lifetime mode (HUP): objects are registered with the agent when
- * they are allocated (native born0: the agent tags them and keeps their record), and their
- * uses (HUP's gets and puts) are reported when a thread uses an object for the first time
- * in a use epoch (native use0). Between those, a thread's repeated uses of the objects it
- * used last hit a small cache and cost a compare.
+ * The probes of dragnet's lifetime mode (HUP). Objects are registered when they are
+ * allocated, here, without a call into the agent: each gets a record slot in the agent's
+ * record table (native memory, written through Unsafe), a phantom reference (REFS, by slot)
+ * through which the collector tells its death, and an entry in an identity-hash index
+ * (native memory: bucket heads HEADS, chains through the records) that finds the slot of
+ * an object a thread meets for the first time. After each collection, scan() finds the
+ * cleared references and hands their slots to the agent (died0), which completes and
+ * writes the records. JVMTI object tags did all of this before: the tag map was about 70 %
+ * of an allocation-heavy run (docs/LIFETIME-DESIGN.md, "Identity and death").
+ *
+ * <p>Uses (HUP's gets and puts) are recorded when a thread uses an object for the first
+ * time in a use epoch; between those, a thread's repeated uses of the objects it used last
+ * hit a small cache and cost a compare.
  *
  * <p>Time is the global allocation clock: bytes allocated by all threads, kept in native
  * memory (CLOCK, written with compare-and-set, read by the agent's GC callbacks). Each
@@ -28,8 +36,43 @@ public final class DragnetLife {
   static Unsafe U;
   static long REF_BASE = 16;  // Unsafe.arrayBaseOffset(Object[].class), set by the agent
   // The agent's record table (native memory): record `slot` is at RECS + slot * REC_SIZE,
-  // its first and last get times at REC_GET and REC_GET + 8, puts at REC_PUT.
+  // its first and last get times at REC_GET and REC_GET + 8, puts at REC_PUT; the other
+  // offsets are its fields (lifetime_state.h, Rec), all set by the agent.
   static long RECS, REC_SIZE, REC_GET, REC_PUT;
+  static long REC_ID, REC_ALLOC, REC_BYTES, REC_KEY, REC_THREAD, REC_NODE, REC_HASH, REC_NEXT;
+  // With stacks: the places of the four uses, 32 bytes a slot (zeroed at birth).
+  static long PLACES;
+  // The identity-hash index: HMASK + 1 bucket heads (ints in native memory, slot + 1 of the
+  // chain's first record, 0: empty); a record's REC_NEXT continues its chain.
+  static long HEADS;
+  static int HMASK;
+  // Native words the agent shares: the next object id (a long), the number of slots ever
+  // handed out (an int: scan() looks at [0, HIGH)), a collection not yet scanned (an int,
+  // set by the agent's GarbageCollectionFinish), uses of unregistered objects (a long),
+  // and the buffer of dead slots for died0 (DEAD_CAP ints).
+  static long IDS, HIGH, SCAN_DUE, UNTRACKED, DEAD;
+  static int DEAD_CAP;
+  // java.lang.ref.Reference's referent and queue fields, and ReferenceQueue.NULL: the phantom
+  // references are made with Unsafe.allocateInstance and these stores, so that no
+  // instrumented constructor runs (this class must never call instrumented code).
+  static long REFERENT, QUEUE;
+  static Object NULL_QUEUE;
+
+  /**
+   * The reference of a registered object: phantom, so that the collector clears it only
+   * when the object is gone for good (after finalization, which may still use it: a weak
+   * reference would be cleared before), as JVMTI's ObjectFree did. A class of its own, so
+   * that the probes can tell it from the program's objects. The JDK's Reference Handler thread reads every
+   * cleared one (instrumented code: Reference.processPendingReferences); those reads are
+   * reference processing, not uses, and looking each up would cost a hash lookup per death.
+   */
+  static final class Ref extends java.lang.ref.PhantomReference<Object> {
+    private Ref() {  // never runs: made with Unsafe.allocateInstance
+      super(null, null);
+    }
+  }
+  // The phantom references by slot, in chunks of 2^16 (the agent's record chunks).
+  static final Object[][] REFS = new Object[4096][];
   static volatile int epoch;
 
   static final int CHUNK = 4096;
@@ -39,17 +82,20 @@ public final class DragnetLife {
 
   // --- natives, registered by the agent ------------------------------------------------
 
-  /** Registers a new object: the agent tags it and starts its record; returns its slot or -1. */
-  private static native int born0(Object o, int key, int thread, int node, long time, long size);
+  /** Fills `into` with free record slots; returns how many (0: the table is full). */
+  private static native int refill0(int[] into);
 
-  /** A use of `o` (GET or PUT) at `time` in context (thread, node); returns o's slot or -1. */
-  private static native int use0(Object o, int kind, long time, int thread, int node);
+  /** The first `n` slots of DEAD belong to dead objects; `done`: the scan is complete. */
+  private static native void died0(int n, boolean done);
+
+  /** stacks=on: a use of record `slot` at `time` in context (thread, node). */
+  private static native void useAt0(int slot, int kind, long time, int thread, int node);
 
   /** The size of `o` in bytes, as the JVM laid it out. */
   private static native long sizeOf(Object o);
 
-  /** The clock passed nextGc: the agent's GC thread should collect. */
-  private static native void gcDue();
+  /** The clock passed nextGc: collects if no other thread did; true if this one did. */
+  private static native boolean gcDue();
 
   // --- probes ---------------------------------------------------------------------------
 
@@ -101,7 +147,7 @@ public final class DragnetLife {
 
   @DontInline
   private static void getMiss(Object o, DragnetState s, int e) {
-    if (o == null || !on || s == DragnetRt.SINK) return;
+    if (o == null || !on || s == DragnetRt.SINK || o.getClass() == Ref.class) return;
     s.g1 = s.g0;
     s.ge1 = s.ge0;
     s.g0 = o;
@@ -111,16 +157,15 @@ public final class DragnetLife {
 
   @DontInline
   private static void putMiss(Object o, DragnetState s, int e) {
-    if (o == null || !on || s == DragnetRt.SINK) return;
+    if (o == null || !on || s == DragnetRt.SINK || o.getClass() == Ref.class) return;
     s.p0 = o;
     s.pe0 = e;
     second(o, s, e, s.put, s.putAt, s.putSlot, PUT, REC_PUT);
   }
 
   // The second level of one kind of use: the entry for o's address holds the epoch o was
-  // last recorded in (at) and its slot (-1: not registered). Known slots are recorded
-  // here, without the agent's tag lookup; the agent is asked only for objects the thread
-  // has not seen.
+  // last recorded in (at) and its slot (-1: not registered). An object the thread has not
+  // seen since the last forced collection is looked up in the identity index.
   private static void second(Object o, DragnetState s, int e, Object[] c, int[] at,
       int[] slots, int kind, long field) {
     int h = addressHash(s, o) & (c.length - 1);
@@ -128,16 +173,46 @@ public final class DragnetLife {
       if (at[h] == e) return;
       at[h] = e;
       int slot = slots[h];
-      if (slot < 0) return;  // not registered: nothing to record
-      if (!stacks) {
-        record(slot, field, s.time);
-        return;
-      }
-    } else {
-      c[h] = o;
-      at[h] = e;
+      if (slot >= 0) recordUse(s, slot, kind, field);  // else not registered: nothing to record
+      return;
     }
-    slots[h] = use0(o, kind, s.time, s.id, stacks ? s.current() : 0);
+    c[h] = o;
+    at[h] = e;
+    int slot = slots[h] = find(o);
+    if (slot >= 0) {
+      recordUse(s, slot, kind, field);
+    } else {
+      U.getAndAddLong(null, UNTRACKED, 1);
+    }
+  }
+
+  private static void recordUse(DragnetState s, int slot, int kind, long field) {
+    if (stacks) {
+      useAt0(slot, kind, s.time, s.id, s.current());
+    } else {
+      record(slot, field, s.time);
+    }
+  }
+
+  // The slot of registered object `o`, or -1. Its identity hash picks the chain; a
+  // record of the same hash is o's if its reference refers to o. (A chain may change
+  // under the walk: the scanner unlinks dead records, and their slots are reused only
+  // after the next scan; the walk gives up after 2^20 steps all the same.)
+  private static int find(Object o) {
+    Unsafe u = U;
+    int h = System.identityHashCode(o);
+    int v = u.getIntVolatile(null, HEADS + (long) (h & HMASK) * 4);
+    for (int steps = 0; v != 0 && steps < (1 << 20); steps++) {
+      int slot = v - 1;
+      long r = RECS + slot * REC_SIZE;
+      if (u.getInt(null, r + REC_HASH) == h) {
+        Object[] chunk = REFS[slot >>> 16];
+        Object w = chunk == null ? null : chunk[slot & 0xFFFF];
+        if (w != null && u.getReference(w, REFERENT) == o) return slot;
+      }
+      v = u.getIntVolatile(null, r + REC_NEXT);
+    }
+    return -1;
   }
 
   // first = min(first, t), last = max(last, t) in record `slot` (what the agent's use0
@@ -263,8 +338,119 @@ public final class DragnetLife {
     long t = advance(s, size);
     if (newAt > 0 && newAt < t) t = newAt;
     s.lastBorn = o;
-    int slot = born0(o, key, s.id, node, t, size);
+    int slot = register(s, o, key, node, t, size);
     if (slot >= 0) known(s, o, slot);
+  }
+
+  // Starts o's record in a slot of the thread's batch, makes its phantom reference and links
+  // it into the identity index; its slot, or -1 if the record table is full.
+  private static int register(DragnetState s, Object o, int key, int node, long t, long size) {
+    int n = s.slotCount;
+    if (n == 0 && (n = refill0(s.slots)) == 0) return -1;
+    int slot = s.slots[n - 1];
+    Object[] chunk = REFS[slot >>> 16];
+    if (chunk == null) chunk = refsChunk(slot >>> 16);
+    Unsafe u = U;
+    Object w;
+    try {
+      w = u.allocateInstance(Ref.class);
+    } catch (InstantiationException e) {
+      s.slotCount = n;
+      return -1;
+    }
+    s.slotCount = n - 1;
+    u.putReference(w, QUEUE, NULL_QUEUE);
+    u.putReference(w, REFERENT, o);
+    int h = System.identityHashCode(o);
+    if (s.nextId == s.idEnd) {
+      s.nextId = u.getAndAddLong(null, IDS, 1024) + 1;
+      s.idEnd = s.nextId + 1024;
+    }
+    long r = RECS + slot * REC_SIZE;
+    u.putLong(null, r + REC_ID, s.nextId++);
+    u.putLong(null, r + REC_ALLOC, t);
+    u.putLong(null, r + REC_BYTES, size);
+    u.putInt(null, r + REC_KEY, key);
+    u.putInt(null, r + REC_THREAD, s.id);
+    u.putInt(null, r + REC_NODE, node);
+    u.putInt(null, r + REC_HASH, h);
+    u.putLong(null, r + REC_GET, -1L);
+    u.putLong(null, r + REC_GET + 8, -1L);
+    u.putLong(null, r + REC_PUT, -1L);
+    u.putLong(null, r + REC_PUT + 8, -1L);
+    if (stacks) u.setMemory(PLACES + slot * 32L, 32, (byte) 0);
+    // The record is complete before the scanner can see the reference, and before
+    // another thread can find it through the index (the compare-and-set publishes it).
+    u.storeFence();
+    chunk[slot & 0xFFFF] = w;
+    long head = HEADS + (long) (h & HMASK) * 4;
+    int first;
+    do {
+      first = u.getIntVolatile(null, head);
+      u.putIntVolatile(null, r + REC_NEXT, first);
+    } while (!u.compareAndSetInt(null, head, first, slot + 1));
+    return slot;
+  }
+
+  private static synchronized Object[] refsChunk(int c) {
+    Object[] chunk = REFS[c];
+    if (chunk == null) REFS[c] = chunk = new Object[1 << 16];
+    return chunk;
+  }
+
+  private static final Object SCAN = new Object();
+  private static int scanned;  // collections whose deaths scan() delivered (for tests)
+
+  /**
+   * After a collection: every registered object whose phantom reference the collector
+   * cleared is dead. Its record leaves the identity index and its slot goes to the agent,
+   * which gives it the time of the latest collection (the one that cleared it, or a later
+   * one that began meanwhile: never an earlier one) and writes it.
+   */
+  static void scan() {
+    synchronized (SCAN) {
+      Unsafe u = U;
+      u.putIntVolatile(null, SCAN_DUE, 0);  // a collection during the scan asks again
+      int high = u.getIntVolatile(null, HIGH);
+      int dead = 0;
+      for (int c = 0; c << 16 < high; c++) {
+        Object[] chunk = REFS[c];
+        if (chunk == null) continue;
+        int end = Math.min(1 << 16, high - (c << 16));
+        for (int i = 0; i < end; i++) {
+          Object w = chunk[i];
+          if (w == null || u.getReference(w, REFERENT) != null) continue;
+          chunk[i] = null;
+          int slot = (c << 16) | i;
+          unlink(u, slot);
+          u.putInt(null, DEAD + dead * 4L, slot);
+          if (++dead == DEAD_CAP) {
+            died0(dead, false);
+            dead = 0;
+          }
+        }
+      }
+      died0(dead, true);
+      scanned++;
+    }
+  }
+
+  // Removes record `slot` from its chain (only scan() removes; births push at the head).
+  private static void unlink(Unsafe u, int slot) {
+    long r = RECS + slot * REC_SIZE;
+    int next = u.getIntVolatile(null, r + REC_NEXT);
+    long head = HEADS + (long) (u.getInt(null, r + REC_HASH) & HMASK) * 4;
+    if (u.compareAndSetInt(null, head, slot + 1, next)) return;
+    int v = u.getIntVolatile(null, head);
+    while (v != 0) {
+      long p = RECS + (v - 1) * REC_SIZE + REC_NEXT;
+      int after = u.getIntVolatile(null, p);
+      if (after == slot + 1) {
+        u.putIntVolatile(null, p, next);
+        return;
+      }
+      v = after;
+    }
   }
 
   private static long sizeOf(Object o, int key) {
@@ -308,7 +494,11 @@ public final class DragnetLife {
     long start = g == s.timeEnd ? s.time : g;
     s.timeEnd = g + want;
     epoch = (int) ((g + want) >>> epochShift);
-    if (g + want >= nextGc) gcDue();
+    if (g + want >= nextGc) {
+      if (gcDue()) scan();
+    } else if (u.getInt(null, SCAN_DUE) != 0) {
+      scan();  // the JVM collected on its own: its deaths
+    }
     return start;
   }
 

@@ -96,6 +96,11 @@ public final class DragnetState {
   Object addr = new Object[1];
   // The object registered last (reflection registers it before its constructor runs).
   Object lastBorn;
+  // Record slots taken from the agent's pool (slots[0, slotCount) are free), and the
+  // object ids [nextId, idEnd) reserved for this thread's objects.
+  int[] slots = new int[256];
+  int slotCount;
+  long nextId, idEnd;
   // Allocation sites (`new`) whose object's construction has not reached Object.<init>
   // yet: site key, the depth of the allocating frame and the thread's clock at the `new`.
   int[] pendKey = new int[16];
