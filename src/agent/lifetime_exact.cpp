@@ -81,8 +81,8 @@ bool setRecordLayout(JNIEnv* jni, jclass life) {
 // The exact variant's runtime helper (DragnetLife) and the per-thread caches it keeps.
 struct Exact {
   jfieldID nextGc = nullptr, threadState = nullptr;
-  jfieldID cacheFields[4] = {};
-  jfieldID cacheArrays[3] = {};  // DragnetState.got, .put (second-level caches), .addr
+  jfieldID lastBorn = nullptr;
+  jfieldID cacheArrays[2] = {};  // DragnetState.got, .put (second-level caches)
 };
 Exact gExact;
 
@@ -201,7 +201,7 @@ void clearCaches(JNIEnv* jni) {
   for (jint i = 0; i < n; ++i) {
     jobject st = jni->GetObjectField(threads[i], gExact.threadState);
     if (st) {
-      for (jfieldID f : gExact.cacheFields) jni->SetObjectField(st, f, nullptr);
+      jni->SetObjectField(st, gExact.lastBorn, nullptr);
       for (jfieldID f : gExact.cacheArrays) {
         auto a = static_cast<jobjectArray>(jni->GetObjectField(st, f));
         if (!a) continue;
@@ -215,26 +215,6 @@ void clearCaches(JNIEnv* jni) {
     jni->DeleteLocalRef(threads[i]);
   }
   s.jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
-}
-
-// Where an Object[]'s first element is (the runtime reads references as bits there), or
-// -1. Unsafe.arrayBaseOffset returns an int up to JDK 22, a long since.
-jlong refArrayBase(JNIEnv* jni, jclass unsafe, jobject theUnsafe) {
-  jclass objects = jni->FindClass("[Ljava/lang/Object;");
-  if (!objects) return -1;
-  jlong base = -1;
-  if (jmethodID m = jni->GetMethodID(unsafe, "arrayBaseOffset", "(Ljava/lang/Class;)I")) {
-    base = jni->CallIntMethod(theUnsafe, m, objects);
-  } else {
-    jni->ExceptionClear();  // NoSuchMethodError: the newer signature
-    jmethodID l = jni->GetMethodID(unsafe, "arrayBaseOffset", "(Ljava/lang/Class;)J");
-    if (l) base = jni->CallLongMethod(theUnsafe, l, objects);
-  }
-  if (jni->ExceptionCheck()) {
-    jni->ExceptionClear();
-    return -1;
-  }
-  return base;
 }
 
 void setNextGc(JNIEnv* jni, int64_t at) {
@@ -344,12 +324,9 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   Exact& x = gExact;
   x.nextGc = jni->GetStaticFieldID(life, "nextGc", "J");
   x.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
-  const char* caches[4] = {"g0", "g1", "p0", "lastBorn"};
-  for (int i = 0; i < 4; ++i)
-    x.cacheFields[i] = jni->GetFieldID(state, caches[i], "Ljava/lang/Object;");
+  x.lastBorn = jni->GetFieldID(state, "lastBorn", "Ljava/lang/Object;");
   x.cacheArrays[0] = jni->GetFieldID(state, "got", "[Ljava/lang/Object;");
   x.cacheArrays[1] = jni->GetFieldID(state, "put", "[Ljava/lang/Object;");
-  x.cacheArrays[2] = jni->GetFieldID(state, "addr", "Ljava/lang/Object;");
   jfieldID theUnsafe = jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;");
   jfieldID u = jni->GetStaticFieldID(life, "U", "Ljdk/internal/misc/Unsafe;");
   jfieldID clock = jni->GetStaticFieldID(life, "CLOCK", "J");
@@ -365,14 +342,6 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   }
   jobject theU = jni->GetStaticObjectField(unsafe, theUnsafe);
   jni->SetStaticObjectField(life, u, theU);
-  jfieldID refBase = jni->GetStaticFieldID(life, "REF_BASE", "J");
-  jlong refOffset = refArrayBase(jni, unsafe, theU);
-  if (refBase && refOffset > 0) jni->SetStaticLongField(life, refBase, refOffset);
-  if (jni->ExceptionCheck() || refOffset <= 0) {
-    jni->ExceptionClear();
-    error = "cannot read the layout of Object[]";
-    return false;
-  }
   jni->SetStaticLongField(life, clock, reinterpret_cast<jlong>(&s->clock));
   jni->SetStaticIntField(life, shift, options.epochShift);
   jni->SetStaticBooleanField(life, stacks, options.stacks ? JNI_TRUE : JNI_FALSE);

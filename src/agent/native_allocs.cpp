@@ -251,7 +251,7 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
                                                              {"putAt", "[I"},
                                                              {"gotSlot", "[I"},
                                                              {"putSlot", "[I"},
-                                                             {"addr", "Ljava/lang/Object;"}};
+                                                             {"slots", "[I"}};
   for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
   const std::pair<const char*, const char*> rtFields[] = {
       {"dynClass", "[Ljava/lang/Class;"}, {"dynBase", "[I"}, {"dynKeys", "[I"}, {"dynIndex", "[I"}};

@@ -34,7 +34,6 @@ public final class DragnetLife {
   static long CLOCK;  // address of the global clock (a long in native memory)
   static long nextGc = Long.MAX_VALUE;  // clock value at which the agent wants a GC
   static Unsafe U;
-  static long REF_BASE = 16;  // Unsafe.arrayBaseOffset(Object[].class), set by the agent
   // The agent's record table (native memory): record `slot` is at RECS + slot * REC_SIZE,
   // its first and last get times at REC_GET and REC_GET + 8, puts at REC_PUT; the other
   // offsets are its fields (lifetime_state.h, Rec), all set by the agent.
@@ -116,19 +115,39 @@ public final class DragnetLife {
     get(self, s);
   }
 
+  // The first level: the header words of the objects the thread used last (g0, g1 for
+  // gets, p0 for puts) with the use epoch they were recorded in. A registered object's
+  // header holds its identity hash (given at birth), so an unlocked header names its
+  // object (two objects alike in all 31 bits of their hash and their age collide: one use
+  // in an epoch may go unrecorded). Header words, not references: storing a reference
+  // here would cost a G1 write barrier, with a fence, at every first-level miss. Only
+  // unlocked hashed headers are entered (a locked one points at a lock, which another
+  // object may use next).
   @DontInline
   public static void get(Object o, DragnetState s) {
+    if (o == null || !on) return;  // U is set with `on`, at VM init
+    long m = U.getLong(o, 0L);
     int e = epoch;
-    if (o == s.g0 && s.ge0 == e) return;
-    if (o == s.g1 && s.ge1 == e) return;
-    getMiss(o, s, e);
+    if (m == s.g0 && s.ge0 == e) return;
+    if (m == s.g1 && s.ge1 == e) return;
+    getMiss(o, m, s, e);
   }
 
   @DontInline
   public static void put(Object o, DragnetState s) {
+    if (o == null || !on) return;  // U is set with `on`, at VM init
+    long m = U.getLong(o, 0L);
     int e = epoch;
-    if (o == s.p0 && s.pe0 == e) return;
-    putMiss(o, s, e);
+    if (m == s.p0 && s.pe0 == e) return;
+    putMiss(o, m, s, e);
+  }
+
+  // Bits 8-41 (the identity hash on JDK 17-25) and the lock bits: a header names its
+  // object in the first level if these are "hashed and unlocked".
+  private static final long HASH_AND_LOCK = ((1L << 34) - 1) << 8 | 3;
+
+  private static boolean names(long m) {
+    return (m & 3) == 1 && (m & HASH_AND_LOCK) != 1;
   }
 
   /**
@@ -146,29 +165,31 @@ public final class DragnetLife {
   }
 
   @DontInline
-  private static void getMiss(Object o, DragnetState s, int e) {
-    if (o == null || !on || s == DragnetRt.SINK || o.getClass() == Ref.class) return;
+  private static void getMiss(Object o, long m, DragnetState s, int e) {
+    if (s == DragnetRt.SINK || o.getClass() == Ref.class) return;
+    second(o, m, s, e, s.got, s.gotAt, s.gotSlot, GET, REC_GET);
+    if (!names(m)) return;
     s.g1 = s.g0;
     s.ge1 = s.ge0;
-    s.g0 = o;
+    s.g0 = m;
     s.ge0 = e;
-    second(o, s, e, s.got, s.gotAt, s.gotSlot, GET, REC_GET);
   }
 
   @DontInline
-  private static void putMiss(Object o, DragnetState s, int e) {
-    if (o == null || !on || s == DragnetRt.SINK || o.getClass() == Ref.class) return;
-    s.p0 = o;
+  private static void putMiss(Object o, long m, DragnetState s, int e) {
+    if (s == DragnetRt.SINK || o.getClass() == Ref.class) return;
+    second(o, m, s, e, s.put, s.putAt, s.putSlot, PUT, REC_PUT);
+    if (!names(m)) return;
+    s.p0 = m;
     s.pe0 = e;
-    second(o, s, e, s.put, s.putAt, s.putSlot, PUT, REC_PUT);
   }
 
-  // The second level of one kind of use: the entry for o's address holds the epoch o was
+  // The second level of one kind of use: the entry for o's header holds the epoch o was
   // last recorded in (at) and its slot (-1: not registered). An object the thread has not
   // seen since the last forced collection is looked up in the identity index.
-  private static void second(Object o, DragnetState s, int e, Object[] c, int[] at,
+  private static void second(Object o, long m, DragnetState s, int e, Object[] c, int[] at,
       int[] slots, int kind, long field) {
-    int h = addressHash(s, o) & (c.length - 1);
+    int h = headerHash(m) & (c.length - 1);
     if (c[h] == o) {
       if (at[h] == e) return;
       at[h] = e;
@@ -233,7 +254,7 @@ public final class DragnetLife {
   // A new object's slot goes into both caches (not yet used in any epoch), so that its
   // first uses need no tag lookup.
   private static void known(DragnetState s, Object o, int slot) {
-    int x = addressHash(s, o);
+    int x = headerHash(U.getLong(o, 0L));
     int h = x & (s.got.length - 1);
     s.got[h] = o;
     s.gotAt[h] = -1;
@@ -244,13 +265,16 @@ public final class DragnetLife {
     s.putSlot[h] = slot;
   }
 
-  // A hash of o's current address (the reference's bits as stored in an array: a
-  // compressed oop, or the low half of a full one). Only a cache index: o is compared too.
-  private static int addressHash(DragnetState s, Object o) {
-    Object a = s.addr;
-    U.putReference(a, REF_BASE, o);
-    int x = U.getInt(a, REF_BASE);
-    return x ^ (x >>> 11);
+  // A cache index from o's header word: a registered object got its identity hash at
+  // birth, which the header holds (bits 8-38 up to JDK 23, 11-41 since) unless the object
+  // is locked (then the header points at the lock, which is as good an index while it
+  // lasts). The lock and age bits (0-6) are left out: they change with locking and
+  // collections. Only an index: the entry's object is compared too, and an object whose
+  // header changed is simply looked up again. Read with a load, where the object's address
+  // (read before) took a reference store, whose G1 barrier fences.
+  private static int headerHash(long m) {
+    int x = (int) (m >>> 7) ^ (int) (m >>> 29);
+    return x ^ (x >>> 12);
   }
 
   /** After newarray / anewarray: the array counted in its context and registered. */

@@ -71,17 +71,17 @@ public final class DragnetState {
   // The thread's allocation clock: times [time, timeEnd) are reserved for it from the
   // global clock (bytes allocated by all threads).
   long time, timeEnd;
-  // Use caches: the objects this thread recorded a get (g0, g1) or a put (p0) of last, and
-  // the use epoch they were recorded in. Strong references: the agent clears them before
-  // each collection it forces, so that they keep nothing alive.
-  Object g0, g1, p0;
+  // Use caches: the header words of the objects this thread got (g0, g1) or put (p0)
+  // last, and the use epoch they were recorded in (DragnetLife.get: a registered object's
+  // header holds its identity hash).
+  long g0, g1, p0;
   int ge0 = -1, ge1 = -1, pe0 = -1;
   // Second-level use caches, looked at when the first level misses: direct mapped by the
-  // object's address (gotAt/putAt: the use epoch of each entry). Code that walks many
+  // object's header word (gotAt/putAt: the use epoch of each entry). Code that walks many
   // objects in turn (a loop over a list's nodes and their fields) misses the two entries
-  // above all the time but hits here: each hit saves the agent a tag lookup. An object
-  // the collector moved is looked for in the wrong entry: a miss, one more (harmless)
-  // record of the same use. Cleared by the agent before each collection it forces (until
+  // above all the time but hits here: each hit saves an identity-index lookup. An object
+  // whose header changed (locked, aged by a collection) is looked for in another entry: a
+  // miss, one more (harmless) record of the same use. Cleared by the agent before each collection it forces (until
   // then they keep up to 4352 objects per thread alive). Sizes from fop: 1024 get entries
   // left 1.42 M uses of unregistered objects to look up, 8192 left 0.76 M; 4096 costs
   // 32 KB per thread.
@@ -91,9 +91,6 @@ public final class DragnetState {
   Object[] put = new Object[256];
   int[] putAt = new int[256];
   int[] putSlot = new int[256];
-  // Scratch to read an object's address through: an Object[1], typed Object so that the
-  // JIT does not see an int read of a reference slot (which it refuses to intrinsify).
-  Object addr = new Object[1];
   // The object registered last (reflection registers it before its constructor runs).
   Object lastBorn;
   // Record slots taken from the agent's pool (slots[0, slotCount) are free), and the
