@@ -245,6 +245,8 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
                                                              {"pendKey", "[I"},
                                                              {"pendDepth", "[I"},
                                                              {"pendTime", "[J"},
+                                                             {"gets", "[J"},
+                                                             {"puts", "[J"},
                                                              {"got", "[Ljava/lang/Object;"},
                                                              {"gotAt", "[I"},
                                                              {"put", "[Ljava/lang/Object;"},

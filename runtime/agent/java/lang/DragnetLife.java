@@ -115,21 +115,21 @@ public final class DragnetLife {
     get(self, s);
   }
 
-  // The first level: the header words of the objects the thread used last (g0, g1 for
-  // gets, p0 for puts) with the use epoch they were recorded in. A registered object's
-  // header holds its identity hash (given at birth), so an unlocked header names its
-  // object (two objects alike in all 31 bits of their hash and their age collide: one use
-  // in an epoch may go unrecorded). Header words, not references: storing a reference
-  // here would cost a G1 write barrier, with a fence, at every first-level miss. Only
-  // unlocked hashed headers are entered (a locked one points at a lock, which another
-  // object may use next).
+  // The first level: small direct-mapped tables (s.gets, s.puts) of the header words of
+  // the objects the thread recorded last, each combined with the use epoch it was
+  // recorded in (key). A registered object's header holds its identity hash (given at
+  // birth), so an unlocked header names its object (two objects alike in all 31 bits of
+  // their hash and their age collide: one use in an epoch may go unrecorded). Header
+  // words, not references: storing a reference here would cost a G1 write barrier, with a
+  // fence, at every first-level miss. Only unlocked hashed headers are entered (a locked
+  // one points at a lock, which another object may use next); an entry is never 0.
   @DontInline
   public static void get(Object o, DragnetState s) {
     if (o == null || !on) return;  // U is set with `on`, at VM init
     long m = U.getLong(o, 0L);
     int e = epoch;
-    if (m == s.g0 && s.ge0 == e) return;
-    if (m == s.g1 && s.ge1 == e) return;
+    long[] t = s.gets;
+    if (t[slotOf(m, t)] == key(m, e)) return;
     getMiss(o, m, s, e);
   }
 
@@ -138,8 +138,20 @@ public final class DragnetLife {
     if (o == null || !on) return;  // U is set with `on`, at VM init
     long m = U.getLong(o, 0L);
     int e = epoch;
-    if (m == s.p0 && s.pe0 == e) return;
+    long[] t = s.puts;
+    if (t[slotOf(m, t)] == key(m, e)) return;
     putMiss(o, m, s, e);
+  }
+
+  // The header with the epoch above bit 42 (the identity hash ends at bit 38 up to JDK 23
+  // and at bit 41 since; epochs wrap after 2^22, 256 GB of allocation at the default).
+  private static long key(long m, int e) {
+    return m ^ ((long) e << 42);
+  }
+
+  // The hash's low bits: at bit 8 up to JDK 23, at bit 11 since.
+  private static int slotOf(long m, long[] t) {
+    return (int) ((m >>> 8) ^ (m >>> 12)) & (t.length - 1);
   }
 
   // Bits 8-41 (the identity hash on JDK 17-25) and the lock bits: a header names its
@@ -168,20 +180,14 @@ public final class DragnetLife {
   private static void getMiss(Object o, long m, DragnetState s, int e) {
     if (s == DragnetRt.SINK || o.getClass() == Ref.class) return;
     second(o, m, s, e, s.got, s.gotAt, s.gotSlot, GET, REC_GET);
-    if (!names(m)) return;
-    s.g1 = s.g0;
-    s.ge1 = s.ge0;
-    s.g0 = m;
-    s.ge0 = e;
+    if (names(m)) s.gets[slotOf(m, s.gets)] = key(m, e);
   }
 
   @DontInline
   private static void putMiss(Object o, long m, DragnetState s, int e) {
     if (s == DragnetRt.SINK || o.getClass() == Ref.class) return;
     second(o, m, s, e, s.put, s.putAt, s.putSlot, PUT, REC_PUT);
-    if (!names(m)) return;
-    s.p0 = m;
-    s.pe0 = e;
+    if (names(m)) s.puts[slotOf(m, s.puts)] = key(m, e);
   }
 
   // The second level of one kind of use: the entry for o's header holds the epoch o was

@@ -71,11 +71,11 @@ public final class DragnetState {
   // The thread's allocation clock: times [time, timeEnd) are reserved for it from the
   // global clock (bytes allocated by all threads).
   long time, timeEnd;
-  // Use caches: the header words of the objects this thread got (g0, g1) or put (p0)
-  // last, and the use epoch they were recorded in (DragnetLife.get: a registered object's
-  // header holds its identity hash).
-  long g0, g1, p0;
-  int ge0 = -1, ge1 = -1, pe0 = -1;
+  // First-level use caches: the header words of the objects this thread got or put last,
+  // each with the use epoch it was recorded in, direct mapped by the header's hash bits
+  // (DragnetLife.get: a registered object's header holds its identity hash).
+  long[] gets = new long[256];
+  long[] puts = new long[64];
   // Second-level use caches, looked at when the first level misses: direct mapped by the
   // object's header word (gotAt/putAt: the use epoch of each entry). Code that walks many
   // objects in turn (a loop over a list's nodes and their fields) misses the two entries
