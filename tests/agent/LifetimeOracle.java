@@ -14,7 +14,9 @@
 //     Thread.holdsLock after <pad 100000> (JVM natives that read their argument)
 //   jni (with -Dlifetime.jni=LIB): objects read or written only by native code through
 //     JNI after <pad 100000>: GetIntField, SetIntField, GetIntArrayRegion,
-//     SetByteArrayRegion, GetPrimitiveArrayCritical, GetStringUTFLength
+//     SetByteArrayRegion, GetPrimitiveArrayCritical, GetStringUTFLength, a critical region
+//     inside another (its get reported when both end), ReleaseIntArrayElements with an
+//     exception pending
 //
 // Each case's objects are of their own class or allocated in their own method, so the
 // test finds them. Pads allocate in chunks of at most 4 KB, so a forced collection comes
@@ -116,6 +118,8 @@ public class LifetimeOracle {
     sumInts(new int[10]);
     fillBytes(new byte[24]);
     criticalSum(new short[12]);
+    nestedCritical(new short[4], new int[8]);
+    throwCaught(new int[6]);
     utfLength("warm");
   }
 
@@ -150,6 +154,34 @@ public class LifetimeOracle {
 
   static native int utfLength(String s);
 
+  static native int nestedCritical(short[] a, int[] b);
+
+  static native void throwAfterWrite(int[] c, RuntimeException e);
+
+  static final RuntimeException THROWN = new IllegalStateException("thrown by the native");
+
+  static int throwCaught(int[] c) {
+    try {
+      throwAfterWrite(c, THROWN);
+      return -1;
+    } catch (IllegalStateException e) {
+      return 0;
+    }
+  }
+
+  static int jniNested() {
+    short[] a = new short[4];
+    int[] b = new int[8];
+    pad(100000);
+    return nestedCritical(a, b);
+  }
+
+  static int jniPending() {
+    int[] c = new int[6];
+    pad(100000);
+    return throwCaught(c);
+  }
+
   static int jniInts() {
     int[] a = new int[10];
     pad(100000);
@@ -182,7 +214,7 @@ public class LifetimeOracle {
     SetByJni w = new SetByJni();
     pad(100000);
     setInt(w, SetByJni.class, 3);
-    return v + jniInts() + jniBytes() + jniCritical() + jniString();
+    return v + jniInts() + jniBytes() + jniCritical() + jniString() + jniNested() + jniPending();
   }
 
   static int fig11() {

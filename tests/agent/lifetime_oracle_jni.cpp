@@ -39,6 +39,30 @@ JNIEXPORT jint JNICALL Java_LifetimeOracle_criticalSum(JNIEnv* env, jclass, jsho
   return sum;
 }
 
+// b's critical region opens inside a's: JNI allows no call there, so its get is reported
+// when the thread leaves both.
+JNIEXPORT jint JNICALL Java_LifetimeOracle_nestedCritical(JNIEnv* env, jclass, jshortArray a,
+                                                          jintArray b) {
+  auto* p = static_cast<jshort*>(env->GetPrimitiveArrayCritical(a, nullptr));
+  if (!p) return -1;
+  auto* q = static_cast<jint*>(env->GetPrimitiveArrayCritical(b, nullptr));
+  jint sum = p[0] + (q ? q[0] : 0);
+  if (q) env->ReleasePrimitiveArrayCritical(b, q, JNI_ABORT);
+  env->ReleasePrimitiveArrayCritical(a, p, JNI_ABORT);
+  return sum;
+}
+
+// Writes c's elements, throws e, then releases c with the exception pending (JNI allows
+// the release then): the release's copy back is a put.
+JNIEXPORT void JNICALL Java_LifetimeOracle_throwAfterWrite(JNIEnv* env, jclass, jintArray c,
+                                                           jthrowable e) {
+  jint* p = env->GetIntArrayElements(c, nullptr);
+  if (!p) return;
+  p[0] = 1;
+  env->Throw(e);
+  env->ReleaseIntArrayElements(c, p, 0);
+}
+
 JNIEXPORT jint JNICALL Java_LifetimeOracle_utfLength(JNIEnv* env, jclass, jstring s) {
   return env->GetStringUTFLength(s);
 }

@@ -198,6 +198,19 @@ void checkSingleThread(const Recording& r) {
   ASSERT_EQ(shorts.size(), 1u);
   EXPECT_EQ(lag(shorts[0]), 40 + kPad);    // GetPrimitiveArrayCritical
   EXPECT_EQ(shorts[0].firstPut, kNoTime);  // released with JNI_ABORT
+  // Nested critical regions: the inner array's get waits for the outer region's end, at
+  // the same time (nothing is allocated inside).
+  auto outer = objects(r, "short[]", "LifetimeOracle.jniNested(");
+  auto inner = objects(r, "int[]", "LifetimeOracle.jniNested(");
+  ASSERT_EQ(outer.size(), 1u);
+  ASSERT_EQ(inner.size(), 1u);
+  EXPECT_EQ(lag(outer[0]), 24 + 48 + kPad);  // short[4], then int[8], then the pad
+  EXPECT_EQ(lag(inner[0]), 48 + kPad);
+  // Released with an exception pending: the copy back is a put all the same.
+  auto pending = objects(r, "int[]", "LifetimeOracle.jniPending(");
+  ASSERT_EQ(pending.size(), 1u);
+  EXPECT_EQ(lag(pending[0]), 40 + kPad);                         // GetIntArrayElements of an int[6]
+  EXPECT_EQ(pending[0].firstPut - pending[0].alloc, 40 + kPad);  // the release
   auto strings = objects(r, "java.lang.String", "LifetimeOracle.jniString(");
   ASSERT_EQ(strings.size(), 1u);
   // new String(char[4]): the String, the char[] and the String's byte[] value, then the
