@@ -26,6 +26,9 @@ struct State {
 
   // The runtime's own arrays (see ownArray).
   jclass intArray = nullptr, longArray = nullptr, classArray = nullptr, objectArray = nullptr;
+  // DragnetLife's own reference class: Unsafe.allocateInstance makes them, and JDK 25's C2
+  // does not always inline it, so each may come as a VMObjectAlloc event.
+  jclass lifeRef = nullptr;
   jfieldID threadState = nullptr;
   std::vector<jfieldID> stateArrays;  // DragnetState's array fields
   std::vector<jfieldID> rtArrays;     // DragnetRt's static array fields
@@ -225,9 +228,11 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
   s.longArray = global("[J");
   s.classArray = global("[Ljava/lang/Class;");
   s.objectArray = global("[Ljava/lang/Object;");
+  s.lifeRef = global("java/lang/DragnetLife$Ref");
   jclass thread = jni->FindClass("java/lang/Thread");
   jclass state = jni->FindClass("java/lang/DragnetState");
-  if (!s.intArray || !s.longArray || !s.classArray || !s.objectArray || !thread || !state) {
+  if (!s.intArray || !s.longArray || !s.classArray || !s.objectArray || !s.lifeRef || !thread ||
+      !state) {
     return false;
   }
   s.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
@@ -353,10 +358,11 @@ bool startJniUsesOnly(jvmtiEnv* jvmti, std::string& error) {
 
 void stopNativeAllocs() { state().active.store(false, std::memory_order_release); }
 
-void JNICALL onVMObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass,
+void JNICALL onVMObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass cls,
                              jlong) {
   State& s = state();
   if (tInAgent || !s.active.load(std::memory_order_acquire)) return;
+  if (s.original->IsSameObject(jni, cls, s.lifeRef)) return;  // before the stack walk below
   if (countedByProbe(s, thread) || ownArray(s, jni, thread, object)) return;
   record(jni, object, s.vmBase);
 }
