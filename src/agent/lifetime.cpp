@@ -134,8 +134,6 @@ void writeOut(bool all) {
   s.writer->objects(batch);
 }
 
-namespace {}  // namespace
-
 void wakeWriter() {
   State& s = *gLife;
   {
@@ -189,7 +187,7 @@ void JNICALL onGcStart(jvmtiEnv*) {
 }
 
 void JNICALL onGcFinish(jvmtiEnv*) {
-  // The exact variant's helper scans the weak references at its next clock reservation.
+  // The exact variant's helper scans its phantom references at its next clock reservation.
   gLife->scanDue.store(1, std::memory_order_release);
 }
 

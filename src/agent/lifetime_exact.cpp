@@ -28,22 +28,25 @@ using namespace life;
 constexpr uint32_t kHeadBits = 22;
 constexpr int kDeadCap = 4096;  // dead slots died0 takes at a time
 
-// The exact variant's memory shared with the helper.
-struct Shared {
-  uint32_t* heads = nullptr;
-  int32_t* dead = nullptr;
-  std::atomic<uint64_t> ids{0};  // object ids handed out (the helper adds 1024 at a time)
-  jclass life = nullptr;         // java/lang/DragnetLife (global ref), null until started
+// The exact variant's runtime helper (DragnetLife): the memory it shares with the agent,
+// and the fields of the per-thread caches the agent clears before a forced collection.
+struct Exact {
+  uint32_t* heads = nullptr;  // the identity index's bucket heads
+  int32_t* dead = nullptr;    // dead slots, kDeadCap at a time (died0)
+  jclass life = nullptr;      // java/lang/DragnetLife (global ref), null until started
   jmethodID scan = nullptr;
+  jfieldID nextGc = nullptr, threadState = nullptr;
+  jfieldID lastBorn = nullptr;
+  jfieldID cacheArrays[2] = {};  // DragnetState.got, .put (second-level caches)
 };
-Shared gShared;
+Exact gExact;
 
 uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
 // Tells the runtime helper where records are, the layout of a record, and where the
 // memory it shares with the agent lies.
 bool setRecordLayout(JNIEnv* jni, jclass life) {
-  const Shared& x = gShared;
+  const Exact& x = gExact;
   State& s = *gLife;
   const std::pair<const char*, jlong> fields[] = {
       {"RECS", static_cast<jlong>(addr(s.recs))},
@@ -60,7 +63,7 @@ bool setRecordLayout(JNIEnv* jni, jclass life) {
       {"REC_NEXT", static_cast<jlong>(offsetof(Rec, next))},
       {"PLACES", static_cast<jlong>(addr(s.places))},
       {"HEADS", static_cast<jlong>(addr(x.heads))},
-      {"IDS", static_cast<jlong>(addr(&x.ids))},
+      {"IDS", static_cast<jlong>(addr(&s.nextIdBlock))},  // the helper adds 1024 at a time
       {"HIGH", static_cast<jlong>(addr(&s.nextSlot))},
       {"SCAN_DUE", static_cast<jlong>(addr(&s.scanDue))},
       {"UNTRACKED", static_cast<jlong>(addr(&s.untrackedUses))},
@@ -78,14 +81,6 @@ bool setRecordLayout(JNIEnv* jni, jclass life) {
   return true;
 }
 
-// The exact variant's runtime helper (DragnetLife) and the per-thread caches it keeps.
-struct Exact {
-  jfieldID nextGc = nullptr, threadState = nullptr;
-  jfieldID lastBorn = nullptr;
-  jfieldID cacheArrays[2] = {};  // DragnetState.got, .put (second-level caches)
-};
-Exact gExact;
-
 void collect(JNIEnv* jni);
 
 }  // namespace
@@ -93,16 +88,16 @@ void collect(JNIEnv* jni);
 namespace life {
 
 void scanAtEnd(JNIEnv* jni) {
-  const Shared& x = gShared;
+  const Exact& x = gExact;
   if (!x.life) return;
   jni->CallStaticVoidMethod(x.life, x.scan);
   if (jni->ExceptionCheck()) jni->ExceptionClear();
 }
 
-uint64_t exactIndexBytes() { return gShared.heads ? (uint64_t{4} << kHeadBits) : 0; }
+uint64_t exactIndexBytes() { return gExact.heads ? (uint64_t{4} << kHeadBits) : 0; }
 
 std::string exactHeapNote() {
-  if (!gShared.life) return "";
+  if (!gExact.life) return "";
   return " (and in the Java heap a phantom reference per live object, 32 bytes, and " +
          std::to_string((gLife->committed * kChunkSlots * 4) >> 20) + " MB of arrays for them)";
 }
@@ -133,7 +128,7 @@ JNIEXPORT jint JNICALL Java_java_lang_DragnetLife_refill0(JNIEnv* jni, jclass, j
 // latest collection: the one that cleared them or a later one that began meanwhile.
 JNIEXPORT void JNICALL Java_java_lang_DragnetLife_died0(JNIEnv*, jclass, jint n, jboolean done) {
   State& s = *gLife;
-  const int32_t* dead = gShared.dead;
+  const int32_t* dead = gExact.dead;
   uint64_t time = s.lastGcTime.load(std::memory_order_acquire);
   uint32_t gc = s.gcCount.load(std::memory_order_acquire);
   std::vector<ObjectRecord> batch;
@@ -237,7 +232,7 @@ void collect(JNIEnv* jni) {
 // The identity index's memory, and what the helper needs to make phantom references without
 // running a constructor: Reference's field offsets and ReferenceQueue.NULL.
 bool startIdentity(JNIEnv* jni, jclass life, jclass unsafe, jobject theU, std::string& error) {
-  Shared& x = gShared;
+  Exact& x = gExact;
   void* heads = mmap(nullptr, size_t{4} << kHeadBits, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   x.dead = static_cast<int32_t*>(std::calloc(kDeadCap, sizeof(int32_t)));

@@ -71,8 +71,8 @@ struct State {
   // follows its death, so that a lookup walking an identity chain when it was unlinked
   // does not follow a reused record's link.
   std::vector<uint32_t> settling, quarantine;
-  std::atomic<uint32_t> nextSlot{0};  // slots never used yet start here (the helper reads it)
-  std::atomic<uint64_t> nextIdBlock{0};
+  std::atomic<uint32_t> nextSlot{0};     // slots never used yet start here (the helper reads it)
+  std::atomic<uint64_t> nextIdBlock{0};  // object ids, 1024 at a time (also DragnetLife.IDS)
   // The global clock (the runtime helper's CLOCK points here), read by the GC callbacks.
   alignas(64) std::atomic<int64_t> clock{0};
   // Collections not yet written, and the latest one (the time deaths get; gcCount is its

@@ -154,12 +154,11 @@ public final class DragnetLife {
     return (int) ((m >>> 8) ^ (m >>> 12)) & (t.length - 1);
   }
 
-  // Bits 8-41 (the identity hash on JDK 17-25) and the lock bits: a header names its
-  // object in the first level if these are "hashed and unlocked".
-  private static final long HASH_AND_LOCK = ((1L << 34) - 1) << 8 | 3;
-
+  // A header names its object in the first level if it is unlocked and hashed: the
+  // sampled probes' header test (DragnetSample.FAST_MASK covers the hash bits of JDK 17
+  // to 25 and the lock bits; compile-time constants, so DragnetSample is not loaded).
   private static boolean names(long m) {
-    return (m & 3) == 1 && (m & HASH_AND_LOCK) != 1;
+    return (m & 3) == DragnetSample.UNLOCKED && (m & DragnetSample.FAST_MASK) != DragnetSample.UNLOCKED;
   }
 
   /**
@@ -429,7 +428,6 @@ public final class DragnetLife {
   }
 
   private static final Object SCAN = new Object();
-  private static int scanned;  // collections whose deaths scan() delivered (for tests)
 
   /**
    * After a collection: every registered object whose phantom reference the collector
@@ -461,7 +459,6 @@ public final class DragnetLife {
         }
       }
       died0(dead, true);
-      scanned++;
     }
   }
 
