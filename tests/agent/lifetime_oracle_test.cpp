@@ -322,11 +322,8 @@ void checkClones(const Recording& r) {
   auto copies = objects(r, oracle("Copyable"), "LifetimeOracle$Copyable.copy(");
   ASSERT_EQ(copies.size(), 1u);
   EXPECT_TRUE(elapsed(r, copies[0], copies[0].lastGet, 16 + kPad));
-  // Known bug of the exact variant (docs/LIFETIME-DESIGN.md, "Open"): the checkcast right
-  // after super.clone() is not recorded, so its first get is the read after the pad.
-  if (r.model.settings.sample != 0) {
-    EXPECT_TRUE(elapsed(r, copies[0], copies[0].firstGet, 16u));
-  }
+  // The checkcast right after super.clone() is its first get.
+  EXPECT_TRUE(elapsed(r, copies[0], copies[0].firstGet, 16u));
 }
 
 TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
