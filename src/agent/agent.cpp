@@ -238,8 +238,8 @@ void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject obje
   }
 }
 
-void JNICALL onVMInitSampled(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
-  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+void JNICALL onVMInitSampled(jvmtiEnv*, JNIEnv* jni, jthread) {
+  gAgent->sampler->start();
   if (gAgent->options.flushSeconds > 0) startFlushThread(jni);
 }
 

@@ -242,7 +242,7 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     }
   }
   startEvents();
-  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  sampler.start();
   jfieldID on = jni->GetStaticFieldID(helper, "on", "Z");
   jni->SetStaticBooleanField(helper, on, JNI_TRUE);  // last: the probes start recording
   if (!startJniUsesOnly(jvmti, error) || !startJniUses(jni, nullptr, error)) {

@@ -50,6 +50,18 @@ bool Sampler::configure(std::string& error) {
   return true;
 }
 
+void Sampler::start() {
+  jvmti_->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  // HotSpot sets a thread's next sample point only when the thread takes a new TLAB (or
+  // allocates outside one) with the event on. A TLAB taken before, during start-up, runs
+  // to its end unsampled, and with the serial and parallel collectors the main thread's
+  // first TLAB can hold all of a small program's allocations (1,000 byte[1000] in `main`:
+  // 400 bytes sampled of 1 MB, at an interval of 1 byte). A collection retires every
+  // thread's TLAB, so each thread's next allocation takes a new one: one collection of the
+  // start-up heap, before the program's main runs.
+  jvmti_->ForceGarbageCollection();
+}
+
 const Sampler::MethodInfo& Sampler::method(jmethodID m) {
   auto [it, fresh] = methods_.try_emplace(m);
   MethodInfo& info = it->second;

@@ -29,6 +29,9 @@ class Sampler {
 
   // Capabilities and the sampling interval (Agent_OnLoad).
   bool configure(std::string& error);
+  // Turns the SampledObjectAlloc events on (VM init) and makes every thread's next
+  // allocation a sample point (see there).
+  void start();
 
   // Where a sample was allocated: its context (the allocating method's node in the tree
   // written as thread 1) and its site key; weight is the objects it stands for.

@@ -22,7 +22,7 @@
 // test finds them. Pads allocate in chunks of at most 4 KB, so a forced collection comes
 // at most 4 KB after its gc-interval threshold.
 // Arguments: N [serial]: the cases run in N threads, at once or (serial) one thread
-// after the other.
+// after the other; `main`: on the main thread; `clones`: the clone case alone.
 public class LifetimeOracle {
   static class A {
     public int i;
@@ -300,6 +300,13 @@ public class LifetimeOracle {
       t.start();
       t.join();
       System.out.println("lifetime oracle: 1 thread(s), result " + (27 + c.result));
+      return;
+    }
+    if (args.length > 0 && args[0].equals("main")) {  // the cases on the main thread
+      String jni = System.getProperty("lifetime.jni");
+      if (jni != null) System.load(jni);
+      warmUp();
+      System.out.println("lifetime oracle: 1 thread(s), result " + all());
       return;
     }
     int threads = args.length > 0 ? Integer.parseInt(args[0]) : 1;
