@@ -150,7 +150,10 @@ void ioVType(S& s, V& v) {
 template <class S, class F>
 void ioFrameBody(S& s, F& f) {
   auto vtypes = [&](auto& list, size_t n) {
-    if constexpr (S::kReading) list.resize(n);
+    if constexpr (S::kReading) {
+      reuse(list);  // a pooled buffer
+      list.resize(n);
+    }
     if (list.size() != n) fail(s.at(), "frame type does not match its verification types");
     for (auto& v : list) ioVType(s, v);
   };

@@ -73,7 +73,7 @@ struct LineNumberTableAttr {
     Label start = Label::None;
     uint16_t line = 0;
   };
-  std::vector<Entry> lines;
+  PooledVector<Entry> lines;
 };
 
 // LocalVariableTable (descriptor) and LocalVariableTypeTable (signature).
@@ -84,7 +84,7 @@ struct LocalVariableTableAttr {
     CpIndex name{}, descriptor{};
     uint16_t slot = 0;
   };
-  std::vector<Entry> vars;
+  PooledVector<Entry> vars;
 };
 struct LocalVariableTypeTableAttr : LocalVariableTableAttr {};
 
@@ -103,11 +103,11 @@ struct VType {
 struct Frame {
   uint8_t type = 0;
   Label at = Label::None;
-  std::vector<VType> locals;
-  std::vector<VType> stack;
+  PooledVector<VType> locals;
+  PooledVector<VType> stack;
 };
 struct StackMapTableAttr {
-  std::vector<Frame> frames;
+  PooledVector<Frame> frames;
 };
 
 struct AnnotationsAttr {
@@ -188,7 +188,7 @@ struct CodeAttr {
   uint16_t maxLocals = 0;
   Code code;
   std::vector<ExceptionHandler> handlers;
-  std::vector<Attribute> attributes;
+  PooledVector<Attribute> attributes;
 };
 
 using AttrBody = std::variant<

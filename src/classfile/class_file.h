@@ -24,7 +24,7 @@ struct Member {
   uint16_t access = 0;
   CpIndex name{};
   CpIndex descriptor{};
-  std::vector<Attribute> attributes;
+  PooledVector<Attribute> attributes;
 
   CodeAttr* code() { return findAttr<CodeAttr>(attributes); }
   const CodeAttr* code() const { return findAttr<CodeAttr>(attributes); }

@@ -42,6 +42,7 @@ void readMembers(Reader& r, Context& ctx, Where where, std::vector<Member>& out)
     at = r.offset();
     m.descriptor = CpIndex{r.u2()};
     ctx.pool->check(m.descriptor, {Tag::Utf8}, at);
+    m.attributes.reuse();
     detail::readAttributes(r, ctx, where, m.attributes);
   }
 }

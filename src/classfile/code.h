@@ -9,6 +9,7 @@
 
 #include "classfile/constant_pool.h"
 #include "classfile/opcodes.h"
+#include "classfile/pooled_vector.h"
 
 namespace dragnet::classfile {
 
@@ -42,9 +43,9 @@ struct Switch {
 
 class Code {
  public:
-  std::vector<Insn> insns;
+  PooledVector<Insn> insns;
   std::vector<Switch> switches;
-  std::vector<uint32_t> labels;  // label id -> instruction index
+  PooledVector<uint32_t> labels;  // label id -> instruction index
 
   Label newLabel(uint32_t insnIndex) {
     labels.push_back(insnIndex);

@@ -254,6 +254,7 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
   cl.offsets.clear();
   cl.labelBuffer.clear();
   out.code.labels.swap(cl.labelBuffer);
+  out.code.insns.reuse();
   out.code.insns.reserve(length / 2 + 1);
   while (!code.atEnd()) {
     auto pc = static_cast<uint32_t>(code.offset() - codeStart);
@@ -281,9 +282,11 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
       fail(hAt, "exception handler range is empty or reversed");
     }
   });
+  out.attributes.reuse();
   readAttributes(r, ctx, Where::Code, out.attributes);
   ctx.labels = outer;
   cl.labelBuffer.swap(out.code.labels);
+  out.code.labels.reuse();
   out.code.labels.assign(cl.labelBuffer.begin(), cl.labelBuffer.end());
 }
 

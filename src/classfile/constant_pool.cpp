@@ -126,10 +126,10 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
   // Room for a few additions (an instrumenter adds a handful per class) without moving
   // the whole pool; still one allocation each.
   constexpr size_t kAddRoom = 16;
-  entries_.clear();
+  entries_.reuse();
   entries_.reserve(count + kAddRoom);
   entries_.resize(count);
-  offsets_.clear();
+  offsets_.reuse();
   offsets_.reserve(count + kAddRoom);
   offsets_.resize(count);
   parsedCount_ = count;

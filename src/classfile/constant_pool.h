@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "classfile/bytes.h"
+#include "classfile/pooled_vector.h"
 
 namespace dragnet::classfile {
 
@@ -164,8 +165,8 @@ class ConstantPool {
   std::optional<CpIndex> scan(const CpEntry& e) const;
   bool refersToNewest(const CpEntry& e) const;
 
-  std::vector<CpEntry> entries_;
-  std::vector<size_t> offsets_;           // file offset of each parsed entry, for error messages
+  PooledVector<CpEntry> entries_;
+  PooledVector<size_t> offsets_;          // file offset of each parsed entry, for error messages
   size_t parsedCount_ = 1;                // entries before this one were parsed, the rest added
   std::span<const uint8_t> parsedBytes_;  // the input's bytes of entries 1..parsedCount_-1
   // Storage for Utf8 bytes of added entries; a deque keeps views stable.

@@ -95,14 +95,14 @@ class In {
   }
   // A counted list: count in `countBytes` (1 or 2) bytes; each element at least `minSize`
   // bytes, so the allocation is bounded by the input before it happens.
-  template <class T, class F>
-  void list(std::vector<T>& v, int countBytes, size_t minSize, F&& each) {
+  template <class V, class F>
+  void list(V& v, int countBytes, size_t minSize, F&& each) {
     size_t n = countBytes == 1 ? r.u1() : r.u2();
     r.needArray(n, minSize);
     // Elements are added as they are read, not all up front: nested lists (annotation
     // element values, 128 deep) would otherwise each allocate their full count before any
     // element is read, and a few KB of input could claim hundreds of MB.
-    v.clear();
+    reuse(v);  // a pooled buffer for a PooledVector
     v.reserve(n < 64 ? n : 64);
     for (size_t i = 0; i < n; ++i) each(v.emplace_back());
   }

@@ -107,6 +107,8 @@ BlockGraph basicBlocks(const CodeAttr& attr) {
   classfile::Scratch<BlockScratch> scratch;
   std::vector<uint32_t>& blockOf = scratch->blockOf;
   BlockGraph g;
+  g.blocks.reuse();
+  g.edges.reuse();
   g.blocks.reserve(markLeaders(attr, blockOf));
   // Only leaders get their block id in blockOf: every instruction it is read at (branch
   // and switch targets, handlers, the instruction after a block's last) is a leader, so

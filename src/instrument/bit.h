@@ -95,8 +95,8 @@ struct BasicBlock {
 // The blocks of a method; their successor and handler lists are views into `edges` (one
 // allocation for all of them), valid while the graph lives and is not modified.
 struct BlockGraph {
-  std::vector<BasicBlock> blocks;
-  std::vector<uint32_t> edges;
+  classfile::PooledVector<BasicBlock> blocks;
+  classfile::PooledVector<uint32_t> edges;
 };
 
 class Routine {
