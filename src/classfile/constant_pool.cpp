@@ -124,7 +124,7 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
   // Every entry takes at least 3 bytes: bound the allocation by the input size.
   r.needArray(count - 1u, 3);
   // Room for a few additions (an instrumenter adds a handful per class) without moving
-  // the whole pool; still one allocation each.
+  // the whole pool; the buffers are a previous class's when the thread's pool has them.
   constexpr size_t kAddRoom = 16;
   entries_.reuse();
   entries_.reserve(count + kAddRoom);
