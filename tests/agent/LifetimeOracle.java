@@ -206,8 +206,9 @@ public class LifetimeOracle {
   }
 
   static int jni() {
-    // Linked here, not in warmUp: a native throwing there made the sampled variant's clone
-    // case (which runs warmUp too) register its copy late now and then.
+    // These two natives are linked here, before the case's first object, not in warmUp.
+    // (Moved here in session 6 against a "late" clone registration that was in fact other
+    // threads' allocations on the clock; harmless either way.)
     nestedCritical(new short[4], new int[8]);
     throwCaught(new int[6]);
     ViaJni r = new ViaJni();
@@ -290,10 +291,10 @@ public class LifetimeOracle {
   }
 
   public static void main(String[] args) throws Exception {
+    String lib = System.getProperty("lifetime.jni");
+    if (lib != null) System.load(lib);
+    warmUp();
     if (args.length > 0 && args[0].equals("clones")) {  // alone: lifetime_oracle_test
-      String jni = System.getProperty("lifetime.jni");
-      if (jni != null) System.load(jni);
-      warmUp();
       Class.forName("LifetimeOracle$Copyable");
       Clones c = new Clones();
       Thread t = new Thread(c);
@@ -303,17 +304,11 @@ public class LifetimeOracle {
       return;
     }
     if (args.length > 0 && args[0].equals("main")) {  // the cases on the main thread
-      String jni = System.getProperty("lifetime.jni");
-      if (jni != null) System.load(jni);
-      warmUp();
       System.out.println("lifetime oracle: 1 thread(s), result " + all());
       return;
     }
     int threads = args.length > 0 ? Integer.parseInt(args[0]) : 1;
     boolean serial = args.length > 1 && args[1].equals("serial");
-    String lib = System.getProperty("lifetime.jni");
-    if (lib != null) System.load(lib);
-    warmUp();
     int[] results = new int[threads];
     Thread[] ts = new Thread[threads];
     for (int t = 0; t < threads; t++) {

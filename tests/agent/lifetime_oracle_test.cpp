@@ -46,14 +46,15 @@ struct Allocation {
   uint64_t time = 0, size = 0;
   uint32_t thread = 0;
   bool underOracle = false;  // a LifetimeOracle frame in its allocation stack
-  std::string what;          // class < frames, for messages
+  uint32_t site = 0;         // index into Model::nested (and Recording::siteNames)
 };
 
 struct Recording {
   dragnet::profile::Profile profile;
   lt::Model model;
-  std::string messages;            // the JVM's standard error
-  std::vector<Allocation> byTime;  // every record, by allocation time
+  std::string messages;                // the JVM's standard error
+  std::vector<Allocation> byTime;      // every record, by allocation time
+  std::vector<std::string> siteNames;  // per nested site: class < frames, for messages
 };
 
 void indexAllocations(Recording& r) {
@@ -61,11 +62,12 @@ void indexAllocations(Recording& r) {
     std::vector<std::string> frames = lt::nestedFrames(r.model, site);
     bool under = std::any_of(frames.begin(), frames.end(),
                              [](const std::string& f) { return f.starts_with("LifetimeOracle"); });
-    std::string what = r.model.classes[site.cls].name;
-    for (size_t i = 0; i < frames.size() && i < 4; ++i) what += " < " + frames[i];
+    std::string& name = r.siteNames.emplace_back(r.model.classes[site.cls].name);
+    for (size_t i = 0; i < frames.size() && i < 4; ++i) name += " < " + frames[i];
+    auto index = static_cast<uint32_t>(r.siteNames.size() - 1);
     for (uint32_t i : lt::objectsOf(r.model, site)) {
       const ObjectRecord& o = lt::object(r.model, i);
-      r.byTime.push_back({o.alloc, o.size, o.thread, under, what});
+      r.byTime.push_back({o.alloc, o.size, o.thread, under, index});
     }
   }
   std::sort(r.byTime.begin(), r.byTime.end(),
@@ -150,7 +152,7 @@ Window window(const Recording& r, const ObjectRecord& o, uint64_t t) {
     } else {
       w.others += it->size;
       ++w.count;
-      w.list += "\n    at " + std::to_string(it->time) + ": " + it->what;
+      w.list += "\n    at " + std::to_string(it->time) + ": " + r.siteNames[it->site];
     }
   }
   return w;
