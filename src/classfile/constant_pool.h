@@ -50,6 +50,7 @@ class TagSet {
     for (Tag t : tags) bits_ |= 1u << static_cast<unsigned>(t);
   }
   constexpr bool has(Tag t) const { return bits_ >> static_cast<unsigned>(t) & 1u; }
+  constexpr bool empty() const { return bits_ == 0; }
   std::string describe() const;
 
  private:
@@ -158,6 +159,8 @@ class ConstantPool {
   void writeEntries(Writer& w, size_t from) const;
   void checkReferences(uint16_t majorVersion) const;
   void checkHandleName(size_t i) const;
+  [[noreturn]] [[gnu::noinline, gnu::cold]] void failReference(size_t i, uint16_t target,
+                                                               TagSet allowed) const;
   void indexInsert(uint16_t i) const;
   void syncIndex() const;
   void indexTag(Tag t) const;

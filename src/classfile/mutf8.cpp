@@ -47,14 +47,6 @@ uint32_t decodeUnit(std::string_view s, size_t& i) {
   i += 1;
   return 0xFFFD;
 }
-
-// True if the 8 bytes at p are all 0x01..0x7F. A high bit anywhere, or a zero byte (whose
-// decrement borrows into its high bit), leaves a bit under the mask; the test is exact.
-bool asciiWord(const char* p) {
-  uint64_t w;
-  std::memcpy(&w, p, 8);
-  return ((w | (w - 0x0101010101010101ull)) & 0x8080808080808080ull) == 0;
-}
 }  // namespace
 
 std::optional<size_t> firstInvalid(std::string_view bytes, bool rejectOverlong) {
@@ -63,7 +55,7 @@ std::optional<size_t> firstInvalid(std::string_view bytes, bool rejectOverlong) 
   while (i < n) {
     // Almost every constant is plain ASCII: skip it 8 bytes at a time. Anything else goes
     // through the byte-wise rules below, which report the exact offset.
-    while (n - i >= 8 && asciiWord(bytes.data() + i)) i += 8;
+    while (n - i >= 8 && detail::notAscii8(bytes.data() + i) == 0) i += 8;
     if (i == n) break;
     auto b0 = static_cast<uint8_t>(bytes[i]);
     if (b0 >= 0x01 && b0 < 0x80) {
@@ -88,14 +80,6 @@ std::optional<size_t> firstInvalid(std::string_view bytes, bool rejectOverlong) 
     }
   }
   return std::nullopt;
-}
-
-bool isPlainAscii(std::string_view bytes) {
-  for (char c : bytes) {
-    auto b = static_cast<uint8_t>(c);
-    if (b == 0 || b >= 0x80) return false;
-  }
-  return true;
 }
 
 std::string toUtf8(std::string_view s) {

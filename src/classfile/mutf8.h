@@ -2,6 +2,8 @@
 // two 3-byte surrogates, and no 4-byte forms exist.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,7 +22,38 @@ std::string toUtf8(std::string_view mutf8);
 // Standard UTF-8 -> modified UTF-8. Invalid input bytes are encoded as U+FFFD.
 std::string fromUtf8(std::string_view utf8);
 
-// True if every byte is 0x01..0x7F, in which case both encodings are identical.
-bool isPlainAscii(std::string_view bytes);
+namespace detail {
+// Nonzero unless each of the 8 (or 4) bytes is 0x01..0x7F: a high bit, or a zero byte
+// (whose decrement borrows into its high bit), leaves a bit under the mask. Borrows only
+// arise from a byte that is itself bad, so a zero result is exact.
+inline uint64_t notAscii8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return (w | (w - 0x0101010101010101ull)) & 0x8080808080808080ull;
+}
+inline uint32_t notAscii4(const char* p) {
+  uint32_t w;
+  std::memcpy(&w, p, 4);
+  return (w | (w - 0x01010101u)) & 0x80808080u;
+}
+}  // namespace detail
+
+// True if every byte is 0x01..0x7F, in which case both encodings are identical. Inline and
+// branch-light: the parser asks it of every Utf8 constant (nearly all are plain ASCII)
+// before the full rules of firstInvalid. The last word overlaps the previous one rather
+// than finishing byte by byte.
+inline bool isPlainAscii(std::string_view bytes) {
+  const char* p = bytes.data();
+  const size_t n = bytes.size();
+  if (n >= 8) {
+    uint64_t bad = 0;
+    for (size_t i = 0; i + 8 < n; i += 8) bad |= detail::notAscii8(p + i);
+    return (bad | detail::notAscii8(p + n - 8)) == 0;
+  }
+  if (n >= 4) return (detail::notAscii4(p) | detail::notAscii4(p + n - 4)) == 0;
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i) ok &= static_cast<uint8_t>(p[i] - 1) < 0x7F;
+  return ok;
+}
 
 }  // namespace dragnet::classfile::mutf8

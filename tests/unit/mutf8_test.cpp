@@ -1,9 +1,10 @@
 // Modified UTF-8: conversion both ways and validation (mutf8.h), and how the parser applies
 // the validation to Utf8 constants.
+#include "classfile/mutf8.h"
+
 #include <gtest/gtest.h>
 
 #include "class_builder.h"
-#include "classfile/mutf8.h"
 
 namespace dragnet::test {
 namespace {
@@ -20,10 +21,34 @@ TEST(Mutf8Test, AsciiIsUnchanged) {
   EXPECT_FALSE(mutf8::isPlainAscii("\xC3\xA9"));
 }
 
+// The word-at-a-time test against the byte rule, for every length up to 40 and every
+// position and kind of bad byte (0x00, 0x80, 0xFF), plus the all-good string.
+TEST(Mutf8Test, PlainAsciiAgreesWithTheByteRuleAtEveryLengthAndPosition) {
+  for (size_t n = 0; n <= 40; ++n) {
+    std::string s(n, 'a');
+    for (size_t i = 0; i < n; ++i) s[i] = static_cast<char>(0x01 + (i * 37) % 0x7F);
+    ASSERT_TRUE(mutf8::isPlainAscii(s)) << n;
+    for (size_t at = 0; at < n; ++at) {
+      for (char bad : {'\0', '\x80', '\xFF'}) {
+        std::string t = s;
+        t[at] = bad;
+        ASSERT_FALSE(mutf8::isPlainAscii(t)) << "length " << n << ", bad byte at " << at;
+        // A bad byte just outside the view is not seen.
+        std::string wider = s + bad;
+        ASSERT_TRUE(mutf8::isPlainAscii(std::string_view(wider).substr(0, n))) << n;
+      }
+    }
+  }
+}
+
 TEST(Mutf8Test, NulIsTwoBytes) {
-  EXPECT_EQ(mutf8::fromUtf8("a\0b"s), "a\xC0\x80" "b");
+  EXPECT_EQ(mutf8::fromUtf8("a\0b"s),
+            "a\xC0\x80"
+            "b");
   EXPECT_EQ(mutf8::fromUtf8("\0"s), "\xC0\x80");
-  EXPECT_EQ(mutf8::toUtf8("a\xC0\x80" "b"), "a\0b"s);
+  EXPECT_EQ(mutf8::toUtf8("a\xC0\x80"
+                          "b"),
+            "a\0b"s);
   EXPECT_EQ(mutf8::toUtf8("\xC0\x80\xC0\x80"), "\0\0"s);
 }
 
@@ -54,13 +79,22 @@ TEST(Mutf8Test, SupplementaryCharactersBecomeSurrogatePairs) {
 }
 
 TEST(Mutf8Test, LoneSurrogatesAreKept) {
-  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"), "\xED\xA0\x80");           // lone high
-  EXPECT_EQ(mutf8::toUtf8("\xED\xB0\x80" "a"), "\xED\xB0\x80" "a");   // lone low
-  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80" "a"), "\xED\xA0\x80" "a");   // high, then no low
+  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"), "\xED\xA0\x80");  // lone high
+  EXPECT_EQ(mutf8::toUtf8("\xED\xB0\x80"
+                          "a"),
+            "\xED\xB0\x80"
+            "a");  // lone low
+  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"
+                          "a"),
+            "\xED\xA0\x80"
+            "a");  // high, then no low
 }
 
 TEST(Mutf8Test, InvalidUtf8InputBecomesReplacementCharacter) {
-  EXPECT_EQ(mutf8::fromUtf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(mutf8::fromUtf8("a\xFF"
+                            "b"),
+            "a\xEF\xBF\xBD"
+            "b");
   EXPECT_EQ(mutf8::fromUtf8("\x80"), "\xEF\xBF\xBD");
   EXPECT_EQ(mutf8::fromUtf8("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated: each byte
   EXPECT_EQ(mutf8::firstInvalid(mutf8::fromUtf8("\xC3(\xF8\xFF")), std::nullopt);
@@ -71,9 +105,18 @@ TEST(Mutf8Test, InvalidUtf8InputBecomesReplacementCharacter) {
 // '/', an overlong NUL C0 80) and turned sequences above U+10FFFF (F4 90.., F5-F7 leads)
 // into unrelated surrogate pairs (F4 90 80 80 -> ED B0 80 ED B0 80).
 TEST(Mutf8Test, FromUtf8ReplacesEveryInvalidSequence) {
-  const std::string cases[] = {"a\xC0\xAF" "b",        "a\xE0\x80\xAF" "b", "a\xF0\x80\x80\xAF" "b",
-                               "\xE0\x80\x80",         "\xF0\x80\x80\x80", "\xF4\x90\x80\x80",
-                               "\xF7\xBF\xBF\xBF",    "\xED\xA0\x80" /* surrogate */};
+  const std::string cases[] = {
+      "a\xC0\xAF"
+      "b",
+      "a\xE0\x80\xAF"
+      "b",
+      "a\xF0\x80\x80\xAF"
+      "b",
+      "\xE0\x80\x80",
+      "\xF0\x80\x80\x80",
+      "\xF4\x90\x80\x80",
+      "\xF7\xBF\xBF\xBF",
+      "\xED\xA0\x80" /* surrogate */};
   for (const std::string& bad : cases) {
     SCOPED_TRACE(hex(Bytes(bad.begin(), bad.end())));
     std::string m = mutf8::fromUtf8(bad);
@@ -114,7 +157,7 @@ TEST(Mutf8Test, EveryCodePointRoundTrips) {
 TEST(Mutf8Test, FirstInvalidAcceptsLegalInput) {
   EXPECT_EQ(mutf8::firstInvalid(""), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid("Ljava/lang/String;"), std::nullopt);
-  EXPECT_EQ(mutf8::firstInvalid("\xC0\x80"), std::nullopt);      // NUL
+  EXPECT_EQ(mutf8::firstInvalid("\xC0\x80"), std::nullopt);  // NUL
   EXPECT_EQ(mutf8::firstInvalid("\xC2\x80\xDF\xBF"), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid("\xE0\xA0\x80\xEF\xBF\xBF"), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid("\xED\xA0\x80"), std::nullopt);  // surrogate (legal here)
@@ -167,7 +210,9 @@ TEST(Mutf8Test, FirstInvalidIsExactInLongText) {
       EXPECT_EQ(mutf8::firstInvalid(ok), std::nullopt) << len;
     }
   }
-  std::string mixed = "abcdefghij\xC3\xA9klmnopqrstuvwxyz\xE2\x82\xAC" "abcdefgh";
+  std::string mixed =
+      "abcdefghij\xC3\xA9klmnopqrstuvwxyz\xE2\x82\xAC"
+      "abcdefgh";
   EXPECT_EQ(mutf8::firstInvalid(mixed), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid(mixed + "12345678\xC3"), std::optional<size_t>(mixed.size() + 8));
   EXPECT_EQ(mutf8::firstInvalid(mixed + "1234567\x7F\0"s), std::optional<size_t>(mixed.size() + 8));
