@@ -14,7 +14,9 @@
 namespace dragnet::classfile {
 
 // A position in the instruction list: the start of instruction `Code::labels[id]`, or the
-// end of the code when that index equals insns.size().
+// end of the code when that index equals insns.size(). In parsed code, label k is
+// instruction k and label insns.size() the end (labels of edits and tools follow them);
+// after an edit, labels keep their ids and follow their instructions.
 enum class Label : uint32_t { None = 0xFFFFFFFF };
 
 // One instruction. Operand use by format (see opcodes.h):

@@ -21,27 +21,23 @@ inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
 struct CodeLabels {
   const Code* code = nullptr;
   std::vector<uint32_t> offsets;  // instruction index -> offset; size insns + 1
-  // Reading only: labels are created in `mutableCode`; offset -> instruction index
-  // (kNoIndex inside an instruction) and offset -> label, both of size code_length + 1.
+  // Reading only: the Code being read, and offset -> instruction index (kNoIndex inside an
+  // instruction), of size code_length + 1.
   Code* mutableCode = nullptr;
   std::vector<uint32_t> insnAt;
-  std::vector<uint32_t> labelAt;
-  // Reading only: the label table grows here (a reused buffer) and is copied to the model
-  // at its final size, which saves the growth reallocations.
-  std::vector<uint32_t> labelBuffer;
 
   // Reading: the label at `offset`; it must be an instruction boundary (or the end, when
-  // allowed). `errAt` is the file offset reported on failure. Inline: every code offset
-  // read goes through here; the failure path is out of line.
-  Label labelFor(uint32_t offset, size_t errAt, bool allowEnd = false) {
+  // allowed). `errAt` is the file offset reported on failure. The reader binds label k to
+  // parsed instruction k (and label n to the end), so a label is its instruction's index:
+  // one lookup, nothing created, the same label for every reference to an offset. Inline:
+  // every code offset read goes through here; the failure path is out of line.
+  Label labelFor(uint32_t offset, size_t errAt, bool allowEnd = false) const {
     auto length = static_cast<uint32_t>(insnAt.size() - 1);
     if (offset > length || (offset == length && !allowEnd) || insnAt[offset] == kNoIndex)
         [[unlikely]] {
       failLabel(offset, errAt);
     }
-    uint32_t& label = labelAt[offset];
-    if (label == kNoIndex) label = static_cast<uint32_t>(mutableCode->newLabel(insnAt[offset]));
-    return static_cast<Label>(label);
+    return static_cast<Label>(insnAt[offset]);
   }
   [[noreturn]] [[gnu::noinline, gnu::cold]] void failLabel(uint32_t offset, size_t errAt) const;
   // Labels of an edited model are checked here: an unknown label id or a position past the
