@@ -303,6 +303,15 @@ const Kind* lookup(std::string_view name, Where where, uint16_t major) {
   return nullptr;
 }
 
+const Kind* lookup(Context& ctx, CpIndex name, Where where) {
+  const uint32_t key = (uint32_t{raw(name)} << 3 | static_cast<uint32_t>(where)) + 1;
+  Context::KindMemo& m = ctx.kindMemo[(key ^ key >> 4) % ctx.kindMemo.size()];
+  if (m.key == key) return m.kind == 0 ? nullptr : &kKinds[m.kind - 1];
+  const Kind* k = lookup(ctx.pool->utf8(name), where, ctx.major);
+  m = {key, static_cast<uint8_t>(k ? k - kKinds + 1 : 0)};
+  return k;
+}
+
 }  // namespace
 
 void readAttributes(Reader& r, Context& ctx, Where where, std::vector<Attribute>& out) {
@@ -315,7 +324,7 @@ void readAttributes(Reader& r, Context& ctx, Where where, std::vector<Attribute>
     ctx.pool->check(attr.name, kUtf8Tag, at);
     uint32_t length = r.u4();
     Reader body = r.sub(length);
-    const Kind* k = lookup(ctx.pool->utf8(attr.name), where, ctx.major);
+    const Kind* k = lookup(ctx, attr.name, where);
     if (!k) {
       attr.body = RawAttr{body.bytes(length), {}};
       continue;

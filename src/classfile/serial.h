@@ -6,6 +6,7 @@
 // round trip byte-identical by construction rather than by care.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,14 @@ struct Context {
   uint16_t minor = 0;
   CodeLabels* labels = nullptr;  // set while inside a Code attribute
   int depth = 0;                 // nesting depth of annotations, to bound recursion
+  // Attribute-name lookups (attribute_io.cpp), by pool index and place: every method names
+  // Code, LineNumberTable, ... through the same few pool entries, and comparing the name
+  // with each known attribute's cost more than reading a small table. key 0: empty slot.
+  struct KindMemo {
+    uint32_t key = 0;  // (pool index << 3 | place) + 1
+    uint8_t kind = 0;  // the attribute kind's index + 1, 0 for none (kept raw)
+  };
+  std::array<KindMemo, 16> kindMemo{};
 };
 
 class In {
