@@ -289,10 +289,6 @@ CodeEditor::CodeEditor(ClassFile& cls, Member& method)
   if (code_) maxLocals_ = code_->maxLocals;
 }
 
-uint32_t CodeEditor::size() const {
-  return code_ ? static_cast<uint32_t>(code_->code.insns.size()) : 0;
-}
-const Insn& CodeEditor::insn(uint32_t i) const { return code_->code.insns[i]; }
 bool CodeEditor::isConstructor() const { return cls_->memberName(*method_) == "<init>"; }
 
 void CodeEditor::add(Where where, uint32_t index, const Patch& patch) {

@@ -57,8 +57,9 @@ class CodeEditor {
   CodeEditor& operator=(const CodeEditor&) = default;
 
   bool hasCode() const { return code_ != nullptr; }
-  uint32_t size() const;
-  const classfile::Insn& insn(uint32_t i) const;
+  // Inline: asked for every probe a tool inserts.
+  uint32_t size() const { return code_ ? static_cast<uint32_t>(code_->code.insns.size()) : 0; }
+  const classfile::Insn& insn(uint32_t i) const { return code_->code.insns[i]; }
   classfile::ConstantPool& pool() { return cls_->pool; }
   bool isConstructor() const;
 

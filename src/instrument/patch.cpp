@@ -10,26 +10,12 @@ using classfile::CpIndex;
 using classfile::Insn;
 using classfile::Op;
 
-Patch& Patch::add(Op op, int32_t a, int32_t b) {
-  Insn insn;
-  insn.op = op;
-  insn.a = a;
-  insn.b = b;
-  insns_.push_back(insn);
-  return *this;
-}
-
 Patch& Patch::ldcIndex(CpIndex index, bool wide) {
   if (wide) return add(Op::ldc2_w, raw(index));
   return add(raw(index) < 256 ? Op::ldc : Op::ldc_w, raw(index));
 }
 
-Patch& Patch::pushInt(int32_t v) {
-  if (v >= -1 && v <= 5) return add(static_cast<Op>(static_cast<int>(Op::iconst_0) + v));
-  if (v >= -128 && v <= 127) return add(Op::bipush, v);
-  if (v >= -32768 && v <= 32767) return add(Op::sipush, v);
-  return ldcIndex(pool_->addInteger(v), false);
-}
+Patch& Patch::pushIntConstant(int32_t v) { return ldcIndex(pool_->addInteger(v), false); }
 
 Patch& Patch::pushLong(int64_t v) {
   if (v == 0 || v == 1) return add(v == 0 ? Op::lconst_0 : Op::lconst_1);

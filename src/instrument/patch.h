@@ -19,9 +19,23 @@ class Patch {
  public:
   explicit Patch(classfile::ConstantPool& pool) : pool_(&pool) {}
 
-  Patch& add(classfile::Op op, int32_t a = 0, int32_t b = 0);
+  // Inline, as pushInt's common cases: a tool builds a patch per probe.
+  Patch& add(classfile::Op op, int32_t a = 0, int32_t b = 0) {
+    classfile::Insn& insn = insns_.emplace_back();
+    insn.op = op;
+    insn.a = a;
+    insn.b = b;
+    return *this;
+  }
   // The shortest push of an int constant: iconst_*, bipush, sipush or ldc/ldc_w.
-  Patch& pushInt(int32_t value);
+  Patch& pushInt(int32_t value) {
+    if (value >= -1 && value <= 5) {
+      return add(static_cast<classfile::Op>(static_cast<int>(classfile::Op::iconst_0) + value));
+    }
+    if (value >= -128 && value <= 127) return add(classfile::Op::bipush, value);
+    if (value >= -32768 && value <= 32767) return add(classfile::Op::sipush, value);
+    return pushIntConstant(value);
+  }
   Patch& pushLong(int64_t value);
   Patch& pushString(std::string_view mutf8);
   Patch& pushNull() { return add(classfile::Op::aconst_null); }
@@ -55,6 +69,7 @@ class Patch {
 
  private:
   Patch& ldcIndex(classfile::CpIndex index, bool wide);
+  Patch& pushIntConstant(int32_t value);  // ldc of a pool Integer
 
   classfile::ConstantPool* pool_;
   std::vector<classfile::Insn> insns_;
