@@ -206,7 +206,9 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
 
 bool Routine::before(uint32_t index, const Call& call) {
   if (index >= editor_.size()) return false;
-  if (!call.args.empty() && !runtimeArgFits(call.args[0], index)) return false;
+  if (!call.args.empty() && call.args[0].isRuntime() && !runtimeArgFits(call.args[0], index)) {
+    return false;
+  }
   Patch& p = patch();
   p.clear();
   if (!build(call, index, p)) return false;
