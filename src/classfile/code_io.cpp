@@ -13,7 +13,7 @@ uint32_t switchPadding(uint32_t offset) { return (4 - (offset + 1) % 4) % 4; }
 }  // namespace
 
 uint32_t encodedLength(const Code& code, const Insn& insn, uint32_t offset) {
-  Format f = opInfo(insn.op).format;
+  Format f = formatOf(insn.op);
   if (f == Format::TableSwitch || f == Format::LookupSwitch) {
     const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
     uint32_t fixed = 1 + switchPadding(offset) + (f == Format::TableSwitch ? 12 : 8);
@@ -90,7 +90,7 @@ TagSet cpOperandTags(Op op) {
   size_t at = r.offset();
   uint8_t opByte = r.u1();
   insn.op = static_cast<Op>(opByte);
-  Format f = opInfo(opByte).format;
+  Format f = formatOf(opByte);
   if (f == Format::Wide) {
     uint8_t inner = r.u1();
     insn.op = static_cast<Op>(inner);
@@ -99,7 +99,7 @@ TagSet cpOperandTags(Op op) {
       fail(at, "wide applied to " + std::string(opInfo(inner).name) + " at code offset " +
                    std::to_string(pc));
     }
-    f = opInfo(inner).format;
+    f = formatOf(inner);
   }
   auto cpOperand = [&](uint16_t index) {
     insn.a = index;
@@ -203,7 +203,7 @@ void resolveTargets(CodeLabels& cl, const std::vector<uint32_t>& jumps,
   };
   for (uint32_t i : jumps) {
     Insn& insn = code.insns[i];
-    Format f = opInfo(insn.op).format;
+    Format f = formatOf(insn.op);
     if (f == Format::Branch2 || f == Format::Branch4) {
       insn.a = static_cast<int32_t>(target(static_cast<uint32_t>(insn.a), i));
     } else {
@@ -263,7 +263,7 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
     cl.offsets.push_back(pc);
     Insn& insn = out.code.insns.emplace_back();
     decodeInsn(code, pc, *ctx.pool, out.code, insn);
-    if (hasTargets(opInfo(insn.op).format)) jumps.push_back(cl.insnAt[pc]);
+    if (hasTargets(formatOf(insn.op))) jumps.push_back(cl.insnAt[pc]);
   }
   const auto n = static_cast<uint32_t>(out.code.insns.size());
   cl.insnAt[length] = n;
@@ -393,7 +393,7 @@ void encodeSwitch(Writer& w, const Code& code, const Insn& insn, uint32_t pc) {
 // byte was written at `at` in the output.
 void patchTargets(Writer& w, const Code& code, const CodeLabels& cl, const Insn& insn, uint32_t pc,
                   size_t at) {
-  Format f = opInfo(insn.op).format;
+  Format f = formatOf(insn.op);
   auto branch = [&](Label l) { return static_cast<int64_t>(cl.offsetOf(l)) - pc; };
   if (f == Format::Branch2) {
     int64_t d = branch(insn.target());
@@ -451,7 +451,7 @@ uint32_t encodeCode(Writer& w, const Code& code, CodeLabels& cl, std::vector<uin
   jumps.clear();
   for (size_t i = 0; i < code.insns.size(); ++i) {
     const Insn& insn = code.insns[i];
-    const Format f = opInfo(insn.op).format;
+    const Format f = formatOf(insn.op);
     const bool isSwitch = f == Format::TableSwitch || f == Format::LookupSwitch;
     auto pc = static_cast<uint32_t>(w.size() - codeStart);
     cl.offsets[i] = pc;

@@ -1,6 +1,7 @@
 // JVM opcodes (JVMS 6.5) and their operand formats.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -453,6 +454,20 @@ constexpr const OpInfo& opInfo(uint8_t opcode) {
   return opcode < 202 ? detail::kOps[opcode] : detail::kInvalidOp;
 }
 constexpr const OpInfo& opInfo(Op op) { return opInfo(static_cast<uint8_t>(op)); }
+
+namespace detail {
+constexpr std::array<Format, 256> makeFormats() {
+  std::array<Format, 256> t{};
+  for (unsigned op = 0; op < 256; ++op) t[op] = opInfo(static_cast<uint8_t>(op)).format;
+  return t;
+}
+inline constexpr std::array<Format, 256> kFormats = makeFormats();
+}  // namespace detail
+
+// opInfo(op).format as one byte load, without the range check: the decoder, the writer
+// and the editor ask it of every instruction.
+constexpr Format formatOf(Op op) { return detail::kFormats[static_cast<uint8_t>(op)]; }
+constexpr Format formatOf(uint8_t opcode) { return detail::kFormats[opcode]; }
 
 // Encoded length in bytes of an instruction with a fixed-size format (not switches).
 inline int fixedLength(Format f, bool wide) {

@@ -168,7 +168,7 @@ std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameFor& fr
     if (length <= static_cast<uint32_t>(INT16_MAX)) return "";
     for (size_t k = 0; k < lay.insns.size(); ++k) {
       Insn& insn = lay.insns[k];
-      if (opInfo(insn.op).format != Format::Branch2) continue;
+      if (formatOf(insn.op) != Format::Branch2) continue;
       int64_t delta = int64_t{off[lay.labels[static_cast<uint32_t>(insn.target())]]} - off[k];
       if (delta >= INT16_MIN && delta <= INT16_MAX) continue;
       changed = true;
