@@ -455,6 +455,10 @@ uint32_t encodeCode(Writer& w, const Code& code, CodeLabels& cl, std::vector<uin
     const bool isSwitch = f == Format::TableSwitch || f == Format::LookupSwitch;
     auto pc = static_cast<uint32_t>(w.size() - codeStart);
     cl.offsets[i] = pc;
+    if (f == Format::None && !insn.wide) {  // half of all instructions: one byte, no operands
+      w.u1(static_cast<uint8_t>(insn.op));
+      continue;
+    }
     if (hasTargets(f)) jumps.push_back(static_cast<uint32_t>(i));
     if (isSwitch) {
       checkSwitch(code, insn);
