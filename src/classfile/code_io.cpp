@@ -254,20 +254,25 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
   cl.mutableCode = &out.code;
   cl.code = &out.code;
   cl.insnAt.assign(length + 1, kNoIndex);
-  cl.offsets.clear();
+  // Sized for the most instructions `length` bytes can hold (one byte each) and cut to the
+  // count at the end: the loop then stores by index, without a capacity check per push.
+  cl.offsets.resize(length + 1);
   out.code.insns.reuse();
-  out.code.insns.reserve(length / 2 + 1);
+  out.code.insns.resize(length);
+  uint32_t n = 0;
   while (!code.atEnd()) {
     auto pc = static_cast<uint32_t>(code.offset() - codeStart);
-    cl.insnAt[pc] = static_cast<uint32_t>(out.code.insns.size());
-    cl.offsets.push_back(pc);
-    Insn& insn = out.code.insns.emplace_back();
+    cl.insnAt[pc] = n;
+    cl.offsets[n] = pc;
+    Insn& insn = out.code.insns[n];
     decodeInsn(code, pc, *ctx.pool, out.code, insn);
-    if (hasTargets(formatOf(insn.op))) jumps.push_back(cl.insnAt[pc]);
+    if (hasTargets(formatOf(insn.op))) jumps.push_back(n);
+    ++n;
   }
-  const auto n = static_cast<uint32_t>(out.code.insns.size());
+  out.code.insns.resize(n);
   cl.insnAt[length] = n;
-  cl.offsets.push_back(length);
+  cl.offsets[n] = length;
+  cl.offsets.resize(n + 1);
   // Label k is instruction k, label n the end (CodeLabels::labelFor).
   out.code.labels.reuse();
   out.code.labels.resize(n + 1);

@@ -70,7 +70,7 @@ void ConstantPool::parse(Reader& r, uint16_t majorVersion) {
 namespace {
 // How an entry's payload is laid out after its tag byte.
 enum class Layout { None, Utf8, U4, U8, Ref, RefRef, Handle };
-Layout layoutOf(Tag t) {
+constexpr Layout layoutOf(Tag t) {
   switch (t) {
     case Tag::Utf8:
       return Layout::Utf8;
@@ -101,7 +101,7 @@ Layout layoutOf(Tag t) {
 }
 
 // Minimum version (major) that allows each tag; HotSpot rejects earlier use.
-uint16_t minVersion(Tag t) {
+constexpr uint16_t minVersion(Tag t) {
   switch (t) {
     case Tag::MethodHandle:
     case Tag::MethodType:
@@ -116,6 +116,22 @@ uint16_t minVersion(Tag t) {
       return 45;
   }
 }
+
+// Both per tag byte in one table: the parser looks them up for every entry.
+struct TagRule {
+  Layout layout = Layout::None;
+  uint16_t minMajor = 0;
+};
+constexpr std::array<TagRule, 256> makeTagRules() {
+  std::array<TagRule, 256> t{};
+  for (unsigned b = 0; b < 256; ++b) {
+    auto tag = static_cast<Tag>(b);
+    t[b] = {layoutOf(tag), minVersion(tag)};
+  }
+  t[0] = {};  // Unusable is not a tag of the format
+  return t;
+}
+constexpr std::array<TagRule, 256> kTagRules = makeTagRules();
 }  // namespace
 
 void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
@@ -141,7 +157,8 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
     CpEntry& e = entries_[i];
     uint8_t tagByte = r.u1();
     e.tag = static_cast<Tag>(tagByte);
-    switch (layoutOf(e.tag)) {
+    const TagRule rule = kTagRules[tagByte];
+    switch (rule.layout) {
       case Layout::Utf8: {
         uint16_t len = r.u2();
         auto b = r.bytes(len);
@@ -175,7 +192,7 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
       case Layout::None:
         fail(offsets_[i], "unknown constant-pool tag " + std::to_string(tagByte), i);
     }
-    if (majorVersion < minVersion(e.tag)) {
+    if (majorVersion < rule.minMajor) {
       fail(offsets_[i],
            std::string(tagName(e.tag)) + " constant needs class-file version " +
                std::to_string(minVersion(e.tag)) + ", this is " + std::to_string(majorVersion),
