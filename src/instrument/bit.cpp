@@ -34,20 +34,8 @@ std::string_view descriptorOf(const Arg& a) {
   return "";
 }
 
-// Whether `key` is the cache key of `call`: owner.name and the argument descriptors,
-// compared piece by piece so that the common case (a hit) builds no string.
-bool isKeyOf(std::string_view key, const Call& call) {
-  auto eat = [&key](std::string_view part) {
-    if (!key.starts_with(part)) return false;
-    key.remove_prefix(part.size());
-    return true;
-  };
-  if (!eat(call.owner) || !eat(".") || !eat(call.name)) return false;
-  for (const Arg& a : call.args) {
-    if (!eat(descriptorOf(a))) return false;
-  }
-  return eat(")") && eat(call.returns) && key.empty();
-}
+// Whether an argument's descriptor is its text (else its kind alone decides it).
+bool descriptorIsText(Arg::Kind k) { return k == Arg::Kind::Local || k == Arg::Kind::Value; }
 }  // namespace
 
 std::string Arg::descriptor() const { return std::string(descriptorOf(*this)); }
@@ -122,6 +110,17 @@ bool pushRuntime(const Arg& arg, const Insn* insn, const ConstantPool& pool, Pat
 
 }  // namespace
 
+bool Routine::CallCache::sameShape(const Call& call) const {
+  if (!valid || args.size() != call.args.size()) return false;
+  for (size_t k = 0; k < args.size(); ++k) {
+    const Arg& a = call.args[k];
+    if (args[k].first != a.kind || (descriptorIsText(a.kind) && args[k].second != a.text)) {
+      return false;
+    }
+  }
+  return owner == call.owner && name == call.name && returns == call.returns;
+}
+
 Routine::Routine(ClassFile& cls, Member& method)
     : cls_(&cls), method_(&method), editor_(cls, method), ownPatch_(cls.pool) {}
 
@@ -181,12 +180,18 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
     }
   }
   bool runtime = !call.args.empty() && call.args[0].isRuntime();
-  if (!isKeyOf(cache_->key, call)) {
+  if (!cache_->sameShape(call)) {
+    cache_->valid = false;  // until the Methodref is in the pool (the pool may be full)
     cache_->ref = cls_->pool.addMethodref(call.owner, call.name, call.descriptor());
-    cache_->key.assign(call.owner).append(".").append(call.name);
-    for (const Arg& a : call.args) cache_->key += descriptorOf(a);
-    cache_->key.append(")").append(call.returns);
+    cache_->owner = call.owner;
+    cache_->name = call.name;
+    cache_->returns = call.returns;
+    cache_->args.clear();
+    for (const Arg& a : call.args) {
+      cache_->args.emplace_back(a.kind, descriptorIsText(a.kind) ? a.text : std::string());
+    }
     cache_->peak.reset();
+    cache_->valid = true;
   }
   p.invokeStatic(cache_->ref);
   if (call.returns != "V") {

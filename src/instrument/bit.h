@@ -165,10 +165,17 @@ class Routine {
   Patch* sharedPatch_ = nullptr;
   // The last analysis method called and its Methodref: a tool calls the same few methods
   // thousands of times, so most calls skip the constant-pool lookups.
+  // Its shape is what the Methodref depends on: owner, name, result, and each argument's
+  // kind (and text, for the kinds whose descriptor is their text). Kept as fields rather
+  // than one key string: comparing them is a few length checks and three string compares
+  // per probe, where matching a key piece by piece took a memcmp call per piece.
   struct CallCache {
-    std::string key;  // owner.name followed by the argument descriptors
+    bool valid = false;
+    std::string owner, name, returns;
+    std::vector<std::pair<Arg::Kind, std::string>> args;
     classfile::CpIndex ref{};
     std::optional<int> peak;  // for calls without runtime arguments
+    bool sameShape(const Call& call) const;
   };
   CallCache ownCache_;
   CallCache* cache_ = &ownCache_;  // shared by the routines of a ClassInstrumenter
