@@ -1,4 +1,5 @@
 // The Code attribute: decoding bytecode into the label-based instruction list and back.
+#include <array>
 #include <bit>
 #include <numeric>
 #include <string>
@@ -53,7 +54,7 @@ void CodeLabels::failLabel(uint32_t offset, size_t errAt) const {
 
 namespace {
 
-TagSet cpOperandTags(Op op) {
+constexpr TagSet cpOperandTags(Op op) {
   switch (op) {
     case Op::ldc:
     case Op::ldc_w:
@@ -80,6 +81,14 @@ TagSet cpOperandTags(Op op) {
   }
 }
 
+constexpr std::array<TagSet, 256> makeCpOperandTags() {
+  std::array<TagSet, 256> t{};
+  for (unsigned op = 0; op < 256; ++op) t[op] = cpOperandTags(static_cast<Op>(op));
+  return t;
+}
+// cpOperandTags per opcode, looked up once per instruction with a pool operand.
+constexpr std::array<TagSet, 256> kCpOperandTags = makeCpOperandTags();
+
 // Decodes one instruction at code[pc]; branch and switch targets are left as absolute
 // offsets (in Insn::a / Switch fields) to be turned into labels once all boundaries are
 // known. Returns the instruction length.
@@ -103,7 +112,7 @@ TagSet cpOperandTags(Op op) {
   }
   auto cpOperand = [&](uint16_t index) {
     insn.a = index;
-    pool.check(CpIndex{index}, cpOperandTags(insn.op), at);
+    pool.check(CpIndex{index}, kCpOperandTags[static_cast<uint8_t>(insn.op)], at);
   };
   switch (f) {
     case Format::None:
