@@ -323,16 +323,18 @@ struct Kind {
   void (*write)(Writer&, Context&, const AttrBody&);
 };
 
+// Read in place: building the value apart and moving it into the variant cost a
+// construction, a move and a destruction of every member per attribute. (The attribute
+// list does not grow while its elements are read, so `body` stays put.)
 template <class T>
 void readAs(Reader& r, Context& ctx, AttrBody& body) {
-  T value;
+  T& value = body.emplace<T>();
   if constexpr (std::is_same_v<T, CodeAttr>) {
     readCode(r, ctx, value);
   } else {
     In in(r, ctx);
     io(in, value);
   }
-  body = std::move(value);
 }
 
 template <class T>
