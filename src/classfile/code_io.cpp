@@ -382,25 +382,38 @@ size_t encodeFixed(uint64_t& word, const Insn& insn, Format f) {
   }
 }
 
-// Writes a tableswitch or lookupswitch at code offset `pc`, targets as zeros (see above).
-void encodeSwitch(Writer& w, const Code& code, const Insn& insn, uint32_t pc) {
+// Big-endian stores through a local cursor (see encodeCode).
+uint8_t* put4(uint8_t* p, uint32_t v) {
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
+  std::memcpy(p, &v, 4);
+  return p + 4;
+}
+
+// Most bytes a switch instruction can take: opcode, 3 padding, default, low and high (or
+// npairs), and 8 per target.
+size_t switchBound(const Switch& sw) { return 16 + 8 * sw.targets.size(); }
+
+// Writes a tableswitch or lookupswitch at code offset `pc` to `p` (room: switchBound),
+// targets as zeros (see above); returns the end.
+uint8_t* encodeSwitch(uint8_t* p, const Code& code, const Insn& insn, uint32_t pc) {
   const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
-  w.u1(static_cast<uint8_t>(insn.op));
+  *p++ = static_cast<uint8_t>(insn.op);
   uint32_t pad = switchPadding(pc);
-  for (uint32_t i = pad; i > 0; --i) w.u1(static_cast<uint8_t>(sw.padding >> (8 * (i - 1))));
-  w.u4(0);  // default
+  for (uint32_t i = pad; i > 0; --i) *p++ = static_cast<uint8_t>(sw.padding >> (8 * (i - 1)));
+  p = put4(p, 0);  // default
   if (insn.op == Op::tableswitch) {
-    w.u4(static_cast<uint32_t>(sw.low));
+    p = put4(p, static_cast<uint32_t>(sw.low));
     // high = low + n - 1 in unsigned arithmetic: high may be INT32_MAX (no signed overflow).
-    w.u4(static_cast<uint32_t>(sw.low) + static_cast<uint32_t>(sw.targets.size()) - 1u);
-    for (size_t i = 0; i < sw.targets.size(); ++i) w.u4(0);
+    p = put4(p, static_cast<uint32_t>(sw.low) + static_cast<uint32_t>(sw.targets.size()) - 1u);
+    for (size_t i = 0; i < sw.targets.size(); ++i) p = put4(p, 0);
   } else {
-    w.u4(static_cast<uint32_t>(sw.targets.size()));
+    p = put4(p, static_cast<uint32_t>(sw.targets.size()));
     for (size_t i = 0; i < sw.targets.size(); ++i) {
-      w.u4(static_cast<uint32_t>(sw.keys[i]));
-      w.u4(0);
+      p = put4(p, static_cast<uint32_t>(sw.keys[i]));
+      p = put4(p, 0);
     }
   }
+  return p;
 }
 
 // Fills in the target fields of the branch or switch at code offset `pc`, whose opcode
@@ -459,38 +472,52 @@ void failOperands(const Insn& insn, size_t i) {
 // recording its offset in cl.offsets (size insns + 1); returns the code length. Targets
 // are patched afterwards (patchTargets). The checks fail in the order a separate checking
 // pass would: operands in instruction order, then the length, then the targets.
+//
+// The bytes go through a local cursor into room made up front (kMaxFixed per instruction,
+// made again at each switch): a store through a byte pointer may alias anything, and
+// through the Writer it made the compiler reload the writer's and the model's fields after
+// every instruction.
 uint32_t encodeCode(Writer& w, const Code& code, CodeLabels& cl, std::vector<uint32_t>& jumps) {
+  const size_t n = code.insns.size();
   const size_t codeStart = w.size();
-  cl.offsets.resize(code.insns.size() + 1);
+  cl.offsets.resize(n + 1);
   jumps.clear();
-  for (size_t i = 0; i < code.insns.size(); ++i) {
-    const Insn& insn = code.insns[i];
+  const Insn* const insns = code.insns.data();
+  uint32_t* const offsets = cl.offsets.data();
+  uint8_t* base = w.room(kMaxFixed * (n + 1));
+  uint8_t* out = base;
+  uint32_t baseOffset = 0;  // code offset of `base`
+  for (size_t i = 0; i < n; ++i) {
+    const Insn& insn = insns[i];
     const Format f = formatOf(insn.op);
-    const bool isSwitch = f == Format::TableSwitch || f == Format::LookupSwitch;
-    auto pc = static_cast<uint32_t>(w.size() - codeStart);
-    cl.offsets[i] = pc;
+    const auto pc = static_cast<uint32_t>(baseOffset + (out - base));
+    offsets[i] = pc;
     if (f == Format::None && !insn.wide) {  // half of all instructions: one byte, no operands
-      w.u1(static_cast<uint8_t>(insn.op));
+      *out++ = static_cast<uint8_t>(insn.op);
       continue;
     }
     if (hasTargets(f)) jumps.push_back(static_cast<uint32_t>(i));
-    if (isSwitch) {
+    if (f == Format::TableSwitch || f == Format::LookupSwitch) {
       checkSwitch(code, insn);
       if (insn.wide) failOperands(insn, i);
-      encodeSwitch(w, code, insn, pc);
+      w.advance(static_cast<size_t>(out - base));
+      const Switch& sw = code.switches[static_cast<size_t>(insn.a)];
+      base = w.room(switchBound(sw) + kMaxFixed * (n - i));
+      baseOffset = pc;
+      out = encodeSwitch(base, code, insn, pc);
       continue;
     }
-    // Copied as one word: stores through the output pointer could alias anything and
-    // would make the compiler reload around each.
+    // Assembled in a register and stored as one word (see encodeFixed).
     uint64_t le = 0;
     size_t len = encodeFixed(le, insn, f);
     if (len == 0) failOperands(insn, i);
     if constexpr (std::endian::native == std::endian::big) le = __builtin_bswap64(le);
-    std::memcpy(w.room(kMaxFixed), &le, kMaxFixed);
-    w.advance(len);
+    std::memcpy(out, &le, kMaxFixed);
+    out += len;
   }
+  w.advance(static_cast<size_t>(out - base));
   auto length = static_cast<uint32_t>(w.size() - codeStart);
-  cl.offsets[code.insns.size()] = length;
+  offsets[n] = length;
   return length;
 }
 
