@@ -31,32 +31,37 @@ CodeLabels& codeLabels(const In& s, size_t at) {
   return *s.ctx.labels;
 }
 
-void readLines(In& s, LineNumberTableAttr& a) {
+// A table's count and entries: `v` gets `count` elements to fill, `at` the file offset of
+// the first entry; returns its bytes.
+template <class V>
+const uint8_t* tableBytes(In& s, V& v, size_t entrySize, size_t& at) {
   const size_t n = s.r.u2();
-  const size_t at = s.r.offset();
-  s.r.needArray(n, 4);
-  const uint8_t* p = s.r.bytes(n * 4).data();
-  a.lines.reuse();
-  a.lines.resize(n);
-  if (n == 0) return;
+  at = s.r.offset();
+  s.r.needArray(n, entrySize);
+  const uint8_t* p = s.r.bytes(n * entrySize).data();
+  v.reuse();
+  v.resize(n);
+  return p;
+}
+
+void readLines(In& s, LineNumberTableAttr& a) {
+  size_t at;
+  const uint8_t* p = tableBytes(s, a.lines, 4, at);
+  if (a.lines.empty()) return;
   const CodeLabels& cl = codeLabels(s, at);
-  for (size_t i = 0; i < n; ++i, p += 4) {
+  for (size_t i = 0; i < a.lines.size(); ++i, p += 4) {
     a.lines[i].start = cl.labelFor(be16(p), at + 4 * i);
     a.lines[i].line = be16(p + 2);
   }
 }
 
 void readVars(In& s, LocalVariableTableAttr& a) {
-  const size_t n = s.r.u2();
-  const size_t at = s.r.offset();
-  s.r.needArray(n, 10);
-  const uint8_t* p = s.r.bytes(n * 10).data();
-  a.vars.reuse();
-  a.vars.resize(n);
-  if (n == 0) return;
+  size_t at;
+  const uint8_t* p = tableBytes(s, a.vars, 10, at);
+  if (a.vars.empty()) return;
   const CodeLabels& cl = codeLabels(s, at);
   const ConstantPool& pool = *s.ctx.pool;
-  for (size_t i = 0; i < n; ++i, p += 10) {
+  for (size_t i = 0; i < a.vars.size(); ++i, p += 10) {
     const size_t e = at + 10 * i;
     auto& v = a.vars[i];
     const uint32_t start = be16(p);
