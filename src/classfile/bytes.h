@@ -110,10 +110,12 @@ class Writer {
   explicit Writer(std::vector<uint8_t>& out) : out_(out), pos_(out.size()) {
     out_.resize(std::max(out_.capacity(), pos_ + 64));
     base_ = out_.data();
+    size_ = out_.size();
   }
   Writer(std::vector<uint8_t>& out, Overwrite) : out_(out), pos_(0), trim_(false) {
     if (out_.size() < 64) out_.resize(std::max<size_t>(out_.capacity(), 64));
     base_ = out_.data();
+    size_ = out_.size();
   }
   ~Writer() {
     if (trim_) out_.resize(pos_);
@@ -177,18 +179,22 @@ class Writer {
   }
 
  private:
+  // Against a copy of the buffer's size: every byte stored through base_ may alias the
+  // vector's own fields, so reading its size here made each primitive reload them.
   void ensure(size_t n) {
-    if (n > out_.size() - pos_) [[unlikely]]
+    if (n > size_ - pos_) [[unlikely]]
       grow(n);
   }
   [[gnu::noinline]] void grow(size_t n) {
     out_.resize(std::max(out_.size() * 2, pos_ + n));
     base_ = out_.data();
+    size_ = out_.size();
   }
 
   std::vector<uint8_t>& out_;
   size_t pos_;
   uint8_t* base_;
+  size_t size_;  // out_.size()
   bool trim_ = true;
 };
 
