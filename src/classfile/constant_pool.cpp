@@ -146,14 +146,12 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
   entries_.reuse();
   entries_.reserve(count + kAddRoom);
   entries_.resize(count);
-  offsets_.reuse();
-  offsets_.reserve(count + kAddRoom);
-  offsets_.resize(count);
   parsedCount_ = count;
   lastAdded_ = 0;
   const size_t entriesStart = r.pos();
+  entriesOffset_ = r.offset();
   for (uint16_t i = 1; i < count; ++i) {
-    offsets_[i] = r.offset();
+    const size_t at = r.offset();
     CpEntry& e = entries_[i];
     uint8_t tagByte = r.u1();
     e.tag = static_cast<Tag>(tagByte);
@@ -165,7 +163,7 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
         e.utf8 = std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
         if (mutf8::isPlainAscii(e.utf8)) break;
         if (auto bad = mutf8::firstInvalid(e.utf8, majorVersion >= 48)) {
-          fail(offsets_[i] + 3 + *bad, "illegal modified UTF-8 byte in Utf8 constant", i);
+          fail(at + 3 + *bad, "illegal modified UTF-8 byte in Utf8 constant", i);
         }
         break;
       }
@@ -175,7 +173,7 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
       case Layout::U8:
         e.value = r.u8();
         // The two-slot rule: the next index is unusable and must exist.
-        if (i + 1 >= count) fail(offsets_[i], "Long/Double in the last constant-pool slot", i);
+        if (i + 1 >= count) fail(at, "Long/Double in the last constant-pool slot", i);
         ++i;
         break;
       case Layout::Ref:
@@ -190,10 +188,10 @@ void ConstantPool::parseEntries(Reader& r, uint16_t majorVersion) {
         e.a = r.u2();
         break;
       case Layout::None:
-        fail(offsets_[i], "unknown constant-pool tag " + std::to_string(tagByte), i);
+        fail(at, "unknown constant-pool tag " + std::to_string(tagByte), i);
     }
     if (majorVersion < rule.minMajor) {
-      fail(offsets_[i],
+      fail(at,
            std::string(tagName(e.tag)) + " constant needs class-file version " +
                std::to_string(minVersion(e.tag)) + ", this is " + std::to_string(majorVersion),
            i);
@@ -264,7 +262,8 @@ void ConstantPool::checkReferences(uint16_t majorVersion) const {
       failReference(i, e.b, rule.b);
     if (e.tag != Tag::MethodHandle) continue;
     if (e.refKind < 1 || e.refKind > 9) {
-      fail(offsets_[i], "MethodHandle reference kind " + std::to_string(e.refKind) + " not in 1..9",
+      fail(entryOffset(i),
+           "MethodHandle reference kind " + std::to_string(e.refKind) + " not in 1..9",
            static_cast<uint16_t>(i));
     }
     auto kind = static_cast<RefKind>(e.refKind);
@@ -274,9 +273,43 @@ void ConstantPool::checkReferences(uint16_t majorVersion) const {
   }
 }
 
+// The file offset of parsed entry i, found again from the parsed bytes (whose layout the
+// parser checked): only errors need it, and keeping an offset per entry cost a store and
+// 8 bytes per entry of every class.
+size_t ConstantPool::entryOffset(size_t i) const {
+  size_t off = 0;
+  for (size_t k = 1; k < i && k < parsedCount_; ++k) {
+    const uint8_t* p = parsedBytes_.data() + off;
+    switch (kTagRules[p[0]].layout) {
+      case Layout::Utf8:
+        off += 3 + (size_t{p[1]} << 8 | p[2]);
+        break;
+      case Layout::U4:
+        off += 5;
+        break;
+      case Layout::U8:
+        off += 9;
+        ++k;  // the unusable slot after it
+        break;
+      case Layout::Ref:
+        off += 3;
+        break;
+      case Layout::RefRef:
+        off += 5;
+        break;
+      case Layout::Handle:
+        off += 4;
+        break;
+      case Layout::None:
+        return entriesOffset_ + off;  // not reached: the parser rejected such tags
+    }
+  }
+  return entriesOffset_ + off;
+}
+
 void ConstantPool::failReference(size_t i, uint16_t target, TagSet allowed) const {
   const CpEntry& e = entries_[i];
-  fail(offsets_[i],
+  fail(entryOffset(i),
        std::string(tagName(e.tag)) + " entry #" + std::to_string(i) + " refers to #" +
            std::to_string(target) + ", which is " +
            (valid(CpIndex{target}) ? tagName(entries_[target].tag) : "not a valid index") +
@@ -297,7 +330,7 @@ void ConstantPool::checkHandleName(size_t i) const {
   bool isInit = name == "<init>";
   if ((static_cast<RefKind>(e.refKind) == RefKind::NewInvokeSpecial) != isInit ||
       name == "<clinit>") {
-    fail(offsets_[i],
+    fail(entryOffset(i),
          "MethodHandle of kind " + std::to_string(e.refKind) + " names method " + std::string(name),
          static_cast<uint16_t>(i));
   }
@@ -521,10 +554,8 @@ CpIndex ConstantPool::add(const CpEntry& entry) {
   }
   auto idx = static_cast<uint16_t>(entries_.size());
   entries_.push_back(e);
-  offsets_.push_back(0);
   if (wide) {
     entries_.emplace_back();
-    offsets_.push_back(0);
   }
   if (indexedTags_ != 0) syncIndex();  // indexes just the new entry, or grows the table
   lastAdded_ = idx;

@@ -159,6 +159,7 @@ class ConstantPool {
   void writeEntries(Writer& w, size_t from) const;
   void checkReferences(uint16_t majorVersion) const;
   void checkHandleName(size_t i) const;
+  size_t entryOffset(size_t i) const;
   [[noreturn]] [[gnu::noinline, gnu::cold]] void failReference(size_t i, uint16_t target,
                                                                TagSet allowed) const;
   void indexInsert(uint16_t i) const;
@@ -169,7 +170,7 @@ class ConstantPool {
   bool refersToNewest(const CpEntry& e) const;
 
   PooledVector<CpEntry> entries_;
-  PooledVector<size_t> offsets_;          // file offset of each parsed entry, for error messages
+  size_t entriesOffset_ = 0;              // file offset of entry 1 (see entryOffset)
   size_t parsedCount_ = 1;                // entries before this one were parsed, the rest added
   std::span<const uint8_t> parsedBytes_;  // the input's bytes of entries 1..parsedCount_-1
   // Storage for Utf8 bytes of added entries; a deque keeps views stable.
