@@ -459,9 +459,15 @@ EditOutcome CodeEditor::commitEdits() {
   Scratch<std::vector<uint32_t>> before, at;
   Layout lay{{}, {}, *before, *at};
   PooledLists lists(lay);
+  // Labels pinned to their instruction (see below) and the super() call need where each
+  // instruction itself lands (`at`), the others where its patch begins (`before`): `at` is
+  // only kept when needed, which for most methods it is not.
+  Pinner pinner(code);
+  pinner.pinAll(code_->attributes);
+  const bool needAt = !pinner.pinned().empty() || superCall.has_value();
   lay.insns.reserve(n + patchInsns.size() + 1);
   lay.before.resize(n + 1);
-  lay.at.resize(n + 1);
+  if (needAt) lay.at.resize(n + 1);
   size_t next = 0;
   auto emit = [&](auto stop) {
     for (; next < inserts.size() && stop(inserts[next]); ++next) {
@@ -477,23 +483,25 @@ EditOutcome CodeEditor::commitEdits() {
                          : static_cast<uint32_t>(n);
     auto base = static_cast<uint32_t>(lay.insns.size()) - i;
     lay.insns.insert(lay.insns.end(), code.insns.begin() + i, code.insns.begin() + stop);
-    for (; i < stop; ++i) lay.before[i] = lay.at[i] = base + i;
+    if (needAt) {
+      for (uint32_t k = i; k < stop; ++k) lay.at[k] = base + k;
+    }
+    for (; i < stop; ++i) lay.before[i] = base + i;
     if (i == n) break;
     lay.before[i] = static_cast<uint32_t>(lay.insns.size());
     emit([&](const Insertion& x) { return x.index == i && x.where == Where::Before; });
-    lay.at[i] = static_cast<uint32_t>(lay.insns.size());
+    if (needAt) lay.at[i] = static_cast<uint32_t>(lay.insns.size());
     lay.insns.push_back(code.insns[i]);
     emit([&](const Insertion& x) {
       return x.index == i && (x.where == Where::After || x.where == Where::AfterSuper);
     });
     ++i;
   }
-  lay.before[n] = lay.at[n] = static_cast<uint32_t>(lay.insns.size());
+  lay.before[n] = static_cast<uint32_t>(lay.insns.size());
+  if (needAt) lay.at[n] = lay.before[n];
 
   // Labels: to the patch in front of their instruction, unless pinned to it. Entry patches
   // come before lay.before[0], so a loop back to the first instruction skips them.
-  Pinner pinner(code);
-  pinner.pinAll(code_->attributes);
   lay.labels.resize(code.labels.size());
   for (size_t id = 0; id < code.labels.size(); ++id) lay.labels[id] = lay.before[code.labels[id]];
   for (uint32_t id : pinner.pinned()) lay.labels[id] = lay.at[code.labels[id]];
