@@ -23,10 +23,11 @@ Bytes richClass(Layout* layout = nullptr) {
   b.pool.longValue(1234567890123LL);
   b.interfaces = {b.pool.cls("java/lang/Runnable"), b.pool.cls("java/io/Serializable")};
   b.addField(0x2, "x", "J");
-  b.addMethod(
-      0x1, "run", "()V",
-      {b.codeAttr(B({0x2A, 0xB6, 0, b.pool.methodref("p/Rich", "hashCode", "()I"), 0x57, 0xB1}), 1,
-                  1, {{0, 5, 5, 0}}, {b.attr("LineNumberTable", B({0, 1, 0, 0, 0, 42}))})});
+  b.addMethod(0x1, "run", "()V",
+              {b.codeAttr(B({0x2A, 0xB6, 0, b.pool.methodref("p/Rich", "hashCode", "()I"), 0x57,
+                             0xB1}),
+                          1, 1, {{0, 5, 5, 0}},
+                          {b.attr("LineNumberTable", B({0, 1, 0, 0, 0, 42}))})});
   b.addMethod(0x401, "abs", "()V");
   b.attributes.push_back(b.attr("SourceFile", B({0, b.pool.utf8("Rich.java")})));
   return b.build(layout);
@@ -95,7 +96,8 @@ TEST(MalformedClassTest, ThisClassIndexErrors) {
       {"zero", [](ClassBuilder&) -> uint16_t { return 0; }, "invalid constant-pool index"},
       {"out of range", [](ClassBuilder& b) -> uint16_t { return b.pool.count() + 40; },
        "invalid constant-pool index"},
-      {"second slot of a Long", [](ClassBuilder& b) -> uint16_t { return b.pool.longValue(5) + 1; },
+      {"second slot of a Long",
+       [](ClassBuilder& b) -> uint16_t { return b.pool.longValue(5) + 1; },
        "invalid constant-pool index"},
       {"an Integer", [](ClassBuilder& b) { return b.pool.integer(5); },
        "expected Class, found Integer"},
@@ -166,9 +168,7 @@ TEST(MalformedClassTest, BrokenPoolReferences) {
        [&](PoolBuilder& p) { return p.raw(9, be(p.cls("A"), p.cls("B"))); },
        "which is Class; expected NameAndType"},
       {"String -> Integer",
-       [&](PoolBuilder& p) {
-         return p.raw(8, B({0, p.integer(1)}));
-       },
+       [&](PoolBuilder& p) { return p.raw(8, B({0, p.integer(1)})); },
        "which is Integer; expected Utf8"},
       // The offset of a broken entry is found again by walking the entries before it: one
       // of every layout (and a non-ASCII Utf8) comes first here.
@@ -182,10 +182,7 @@ TEST(MalformedClassTest, BrokenPoolReferences) {
          return p.raw(8, B({0, p.integer(1)}));
        },
        "which is Integer; expected Utf8"},
-      {"Class -> 0",
-       [&](PoolBuilder& p) {
-         return p.raw(7, B({0, 0}));
-       },
+      {"Class -> 0", [&](PoolBuilder& p) { return p.raw(7, B({0, 0})); },
        "which is not a valid index"},
       {"NameAndType -> second slot of a Long",
        [&](PoolBuilder& p) {

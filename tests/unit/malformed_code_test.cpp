@@ -229,14 +229,15 @@ TEST(MalformedCodeTest, WrongPoolEntryForAnOperand) {
       {"ldc2_w Integer", [](PoolBuilder& p) { return p.integer(1); }, 0x14,
        "expected Long or Double or Dynamic, found Integer"},
       {"ldc_w Utf8", [](PoolBuilder& p) { return p.utf8("x"); }, 0x13, "found Utf8"},
-      {"invokedynamic Methodref", [](PoolBuilder& p) { return p.methodref("A", "m", "()V"); }, 0xBA,
-       "expected InvokeDynamic, found Methodref"},
+      {"invokedynamic Methodref", [](PoolBuilder& p) { return p.methodref("A", "m", "()V"); },
+       0xBA, "expected InvokeDynamic, found Methodref"},
       {"anewarray index 0", [](PoolBuilder&) -> uint16_t { return 0; }, 0xBD,
        "invalid constant-pool index"},
       {"instanceof out of range", [](PoolBuilder&) -> uint16_t { return 0x7777; }, 0xC1,
        "invalid constant-pool index"},
-      {"getstatic second Long slot", [](PoolBuilder& p) -> uint16_t { return p.longValue(3) + 1; },
-       0xB2, "invalid constant-pool index"},
+      {"getstatic second Long slot",
+       [](PoolBuilder& p) -> uint16_t { return p.longValue(3) + 1; }, 0xB2,
+       "invalid constant-pool index"},
   };
   for (const Case& k : cases) {
     SCOPED_TRACE(k.what);
@@ -326,16 +327,14 @@ TEST(MalformedCodeTest, LabelAttributesMustPointAtInstructions) {
       {"LineNumberTable", B({0, 2, 0, 0, 0, 1, 0, 2, 0, 2}), 6, "code offset 2 is inside"},
       {"LineNumberTable", B({0, 1, 0, 6, 0, 1}), 2, "code offset 6 is outside"},
       // start 4, length 3 -> end 7 > 6.
-      {"LocalVariableTable", B({0, 1, 0, 4, 0, 3, 0, 1, 0, 1, 0, 0}), 4,
-       "code offset 7 is outside"},
+      {"LocalVariableTable", B({0, 1, 0, 4, 0, 3, 0, 1, 0, 1, 0, 0}), 4, "code offset 7 is outside"},
       {"LocalVariableTable", B({0, 1, 0, 0, 0, 2, 0, 1, 0, 1, 0, 0}), 4, "code offset 2 is inside"},
       // The second entry's name (index 0) and descriptor (index 300): reported at their u2.
       {"LocalVariableTable", B({0, 2, 0, 0, 0, 6, 0, 1, 0, 1, 0, 0, 0, 0, 0, 6, 0, 0, 0, 1, 0, 0}),
        16, "invalid constant-pool index"},
       {"LocalVariableTable", B({0, 2, 0, 0, 0, 6, 0, 1, 0, 1, 0, 0, 0, 0, 0, 6, 0, 1, 1, 44, 0, 0}),
        18, "invalid constant-pool index"},
-      {"LocalVariableTypeTable", B({0, 1, 0, 4, 0, 3, 0, 1, 0, 1, 0, 0}), 4,
-       "code offset 7 is outside"},
+      {"LocalVariableTypeTable", B({0, 1, 0, 4, 0, 3, 0, 1, 0, 1, 0, 0}), 4, "code offset 7 is outside"},
       // A table whose count promises more entries than the attribute holds.
       {"LineNumberTable", B({0, 3, 0, 0, 0, 1}), 2, "count 3 exceeds"},
       // same_frame at delta 2: inside sipush.

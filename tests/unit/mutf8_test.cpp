@@ -1,10 +1,9 @@
 // Modified UTF-8: conversion both ways and validation (mutf8.h), and how the parser applies
 // the validation to Utf8 constants.
-#include "classfile/mutf8.h"
-
 #include <gtest/gtest.h>
 
 #include "class_builder.h"
+#include "classfile/mutf8.h"
 
 namespace dragnet::test {
 namespace {
@@ -42,13 +41,9 @@ TEST(Mutf8Test, PlainAsciiAgreesWithTheByteRuleAtEveryLengthAndPosition) {
 }
 
 TEST(Mutf8Test, NulIsTwoBytes) {
-  EXPECT_EQ(mutf8::fromUtf8("a\0b"s),
-            "a\xC0\x80"
-            "b");
+  EXPECT_EQ(mutf8::fromUtf8("a\0b"s), "a\xC0\x80" "b");
   EXPECT_EQ(mutf8::fromUtf8("\0"s), "\xC0\x80");
-  EXPECT_EQ(mutf8::toUtf8("a\xC0\x80"
-                          "b"),
-            "a\0b"s);
+  EXPECT_EQ(mutf8::toUtf8("a\xC0\x80" "b"), "a\0b"s);
   EXPECT_EQ(mutf8::toUtf8("\xC0\x80\xC0\x80"), "\0\0"s);
 }
 
@@ -79,22 +74,13 @@ TEST(Mutf8Test, SupplementaryCharactersBecomeSurrogatePairs) {
 }
 
 TEST(Mutf8Test, LoneSurrogatesAreKept) {
-  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"), "\xED\xA0\x80");  // lone high
-  EXPECT_EQ(mutf8::toUtf8("\xED\xB0\x80"
-                          "a"),
-            "\xED\xB0\x80"
-            "a");  // lone low
-  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"
-                          "a"),
-            "\xED\xA0\x80"
-            "a");  // high, then no low
+  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"), "\xED\xA0\x80");           // lone high
+  EXPECT_EQ(mutf8::toUtf8("\xED\xB0\x80" "a"), "\xED\xB0\x80" "a");   // lone low
+  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80" "a"), "\xED\xA0\x80" "a");   // high, then no low
 }
 
 TEST(Mutf8Test, InvalidUtf8InputBecomesReplacementCharacter) {
-  EXPECT_EQ(mutf8::fromUtf8("a\xFF"
-                            "b"),
-            "a\xEF\xBF\xBD"
-            "b");
+  EXPECT_EQ(mutf8::fromUtf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
   EXPECT_EQ(mutf8::fromUtf8("\x80"), "\xEF\xBF\xBD");
   EXPECT_EQ(mutf8::fromUtf8("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated: each byte
   EXPECT_EQ(mutf8::firstInvalid(mutf8::fromUtf8("\xC3(\xF8\xFF")), std::nullopt);
@@ -105,18 +91,9 @@ TEST(Mutf8Test, InvalidUtf8InputBecomesReplacementCharacter) {
 // '/', an overlong NUL C0 80) and turned sequences above U+10FFFF (F4 90.., F5-F7 leads)
 // into unrelated surrogate pairs (F4 90 80 80 -> ED B0 80 ED B0 80).
 TEST(Mutf8Test, FromUtf8ReplacesEveryInvalidSequence) {
-  const std::string cases[] = {
-      "a\xC0\xAF"
-      "b",
-      "a\xE0\x80\xAF"
-      "b",
-      "a\xF0\x80\x80\xAF"
-      "b",
-      "\xE0\x80\x80",
-      "\xF0\x80\x80\x80",
-      "\xF4\x90\x80\x80",
-      "\xF7\xBF\xBF\xBF",
-      "\xED\xA0\x80" /* surrogate */};
+  const std::string cases[] = {"a\xC0\xAF" "b",        "a\xE0\x80\xAF" "b", "a\xF0\x80\x80\xAF" "b",
+                               "\xE0\x80\x80",         "\xF0\x80\x80\x80", "\xF4\x90\x80\x80",
+                               "\xF7\xBF\xBF\xBF",    "\xED\xA0\x80" /* surrogate */};
   for (const std::string& bad : cases) {
     SCOPED_TRACE(hex(Bytes(bad.begin(), bad.end())));
     std::string m = mutf8::fromUtf8(bad);
@@ -157,7 +134,7 @@ TEST(Mutf8Test, EveryCodePointRoundTrips) {
 TEST(Mutf8Test, FirstInvalidAcceptsLegalInput) {
   EXPECT_EQ(mutf8::firstInvalid(""), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid("Ljava/lang/String;"), std::nullopt);
-  EXPECT_EQ(mutf8::firstInvalid("\xC0\x80"), std::nullopt);  // NUL
+  EXPECT_EQ(mutf8::firstInvalid("\xC0\x80"), std::nullopt);      // NUL
   EXPECT_EQ(mutf8::firstInvalid("\xC2\x80\xDF\xBF"), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid("\xE0\xA0\x80\xEF\xBF\xBF"), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid("\xED\xA0\x80"), std::nullopt);  // surrogate (legal here)
@@ -210,9 +187,7 @@ TEST(Mutf8Test, FirstInvalidIsExactInLongText) {
       EXPECT_EQ(mutf8::firstInvalid(ok), std::nullopt) << len;
     }
   }
-  std::string mixed =
-      "abcdefghij\xC3\xA9klmnopqrstuvwxyz\xE2\x82\xAC"
-      "abcdefgh";
+  std::string mixed = "abcdefghij\xC3\xA9klmnopqrstuvwxyz\xE2\x82\xAC" "abcdefgh";
   EXPECT_EQ(mutf8::firstInvalid(mixed), std::nullopt);
   EXPECT_EQ(mutf8::firstInvalid(mixed + "12345678\xC3"), std::optional<size_t>(mixed.size() + 8));
   EXPECT_EQ(mutf8::firstInvalid(mixed + "1234567\x7F\0"s), std::optional<size_t>(mixed.size() + 8));
