@@ -20,12 +20,13 @@ void ioModule(S& s, A& a);
 void ioStackMap(In& s, StackMapTableAttr& a);
 void ioStackMap(Out& s, const StackMapTableAttr& a);
 
-// The debug tables of every method (a third of a method's attribute bytes): read from and
-// written to the table's bytes after one bounds check for the whole table, instead of a
-// checked read or write per field. They follow the layouts spelled out in io() below (which
-// also documents them), with the same checks and the same error offsets.
-uint16_t be16(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
-
+// The debug tables of every method (a third of a method's attribute bytes) are read from
+// and written to the table's bytes after one bounds check for the whole table, instead of
+// a checked read or write per field, with the same checks and error offsets as the field
+// by field layout (In::label, In::length, In::cp). Layouts:
+//   LineNumberTable:             u2 count, then per line {u2 start_pc, u2 line}
+//   LocalVariable(Type)Table:    u2 count, then per variable {u2 start_pc, u2 length,
+//                                u2 name (Utf8), u2 descriptor or signature (Utf8), u2 slot}
 CodeLabels& codeLabels(const In& s, size_t at) {
   if (!s.ctx.labels) fail(at, "code offset outside of a Code attribute");
   return *s.ctx.labels;
@@ -50,8 +51,8 @@ void readLines(In& s, LineNumberTableAttr& a) {
   if (a.lines.empty()) return;
   const CodeLabels& cl = codeLabels(s, at);
   for (size_t i = 0; i < a.lines.size(); ++i, p += 4) {
-    a.lines[i].start = cl.labelFor(be16(p), at + 4 * i);
-    a.lines[i].line = be16(p + 2);
+    a.lines[i].start = cl.labelFor(loadU2(p), at + 4 * i);
+    a.lines[i].line = loadU2(p + 2);
   }
 }
 
@@ -64,28 +65,20 @@ void readVars(In& s, LocalVariableTableAttr& a) {
   for (size_t i = 0; i < a.vars.size(); ++i, p += 10) {
     const size_t e = at + 10 * i;
     auto& v = a.vars[i];
-    const uint32_t start = be16(p);
+    const uint32_t start = loadU2(p);
     v.start = cl.labelFor(start, e);
-    v.end = cl.labelFor(start + be16(p + 2), e + 2, /*allowEnd=*/true);
-    v.name = CpIndex{be16(p + 4)};
+    v.end = cl.labelFor(start + loadU2(p + 2), e + 2, /*allowEnd=*/true);
+    v.name = CpIndex{loadU2(p + 4)};
     pool.check(v.name, kUtf8Tag, e + 4);
-    v.descriptor = CpIndex{be16(p + 6)};
+    v.descriptor = CpIndex{loadU2(p + 6)};
     pool.check(v.descriptor, kUtf8Tag, e + 6);
-    v.slot = be16(p + 8);
+    v.slot = loadU2(p + 8);
   }
-}
-
-void put16(uint8_t* p, uint32_t v) {
-  p[0] = static_cast<uint8_t>(v >> 8);
-  p[1] = static_cast<uint8_t>(v);
 }
 
 // A table's count, then room for its entries: the writers below fill it in place.
 uint8_t* tableRoom(Out& s, size_t count, size_t entrySize) {
-  if (count > 0xFFFF) {
-    fail(std::nullopt, "table of " + std::to_string(count) + " entries exceeds its 16-bit count");
-  }
-  s.w.u2(static_cast<uint16_t>(count));
+  s.count(count, 2);
   uint8_t* p = s.w.room(count * entrySize);
   s.w.advance(count * entrySize);
   return p;
@@ -95,8 +88,8 @@ void writeLines(Out& s, const LineNumberTableAttr& a) {
   uint8_t* p = tableRoom(s, a.lines.size(), 4);
   const CodeLabels& cl = *s.ctx.labels;
   for (const auto& e : a.lines) {
-    put16(p, cl.offsetOf(e.start));
-    put16(p + 2, e.line);
+    storeU2(p, static_cast<uint16_t>(cl.offsetOf(e.start)));
+    storeU2(p + 2, e.line);
     p += 4;
   }
 }
@@ -106,11 +99,11 @@ void writeVars(Out& s, const LocalVariableTableAttr& a) {
   const CodeLabels& cl = *s.ctx.labels;
   for (const auto& e : a.vars) {
     const uint32_t start = cl.offsetOf(e.start);
-    put16(p, start);
-    put16(p + 2, cl.offsetOf(e.end) - start);
-    put16(p + 4, raw(e.name));
-    put16(p + 6, raw(e.descriptor));
-    put16(p + 8, e.slot);
+    storeU2(p, static_cast<uint16_t>(start));
+    storeU2(p + 2, static_cast<uint16_t>(cl.offsetOf(e.end) - start));
+    storeU2(p + 4, raw(e.name));
+    storeU2(p + 6, raw(e.descriptor));
+    storeU2(p + 8, e.slot);
     p += 10;
   }
 }
@@ -150,27 +143,18 @@ void io(S& s, A& a) {
   } else if constexpr (std::is_same_v<T, EnclosingMethodAttr>) {
     s.cp(a.cls, kClass);
     s.cpOrZero(a.method, {Tag::NameAndType});
-  } else if constexpr (std::is_same_v<T, LineNumberTableAttr> && S::kReading) {
-    readLines(s, a);  // the layout below, read in one bounds check
-  } else if constexpr (std::is_same_v<T, LineNumberTableAttr> && !S::kReading) {
-    writeLines(s, a);  // the layout below, written after one bounds check
   } else if constexpr (std::is_same_v<T, LineNumberTableAttr>) {
-    s.list(a.lines, 2, 4, [&](auto& e) {
-      s.label(e.start);
-      s.u2(e.line);
-    });
-  } else if constexpr (std::is_base_of_v<LocalVariableTableAttr, T> && S::kReading) {
-    readVars(s, a);  // the layout below, read in one bounds check
-  } else if constexpr (std::is_base_of_v<LocalVariableTableAttr, T> && !S::kReading) {
-    writeVars(s, a);  // the layout below, written after one bounds check
+    if constexpr (S::kReading) {
+      readLines(s, a);
+    } else {
+      writeLines(s, a);
+    }
   } else if constexpr (std::is_base_of_v<LocalVariableTableAttr, T>) {
-    s.list(a.vars, 2, 10, [&](auto& e) {
-      s.label(e.start);
-      s.length(e.start, e.end);
-      s.cp(e.name, kUtf8Tag);
-      s.cp(e.descriptor, kUtf8Tag);
-      s.u2(e.slot);
-    });
+    if constexpr (S::kReading) {
+      readVars(s, a);
+    } else {
+      writeVars(s, a);
+    }
   } else if constexpr (std::is_base_of_v<AnnotationsAttr, T>) {
     s.list(a.annotations, 2, 4, [&](auto& e) { ioAnnotation(s, e); });
   } else if constexpr (std::is_base_of_v<ParameterAnnotationsAttr, T>) {

@@ -17,6 +17,19 @@
 
 namespace dragnet::classfile {
 
+// Big-endian loads and stores at a raw pointer, for code that checked the bounds of a whole
+// table once (the Reader and Writer below check each access). A store is one memcpy: byte
+// stores through a uint8_t* may alias anything, and make the compiler reload around each.
+inline uint16_t loadU2(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+inline void storeU2(uint8_t* p, uint16_t v) {
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap16(v);
+  std::memcpy(p, &v, 2);
+}
+inline void storeU4(uint8_t* p, uint32_t v) {
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
+  std::memcpy(p, &v, 4);
+}
+
 class Reader {
  public:
   explicit Reader(std::span<const uint8_t> data, size_t base = 0) : data_(data), base_(base) {}
@@ -167,16 +180,8 @@ class Writer {
     pos_ += 4;
     return at;
   }
-  // One store each: byte-wise stores through uint8_t* may alias the writer's own fields,
-  // which the compiler then reloads after every byte.
-  void patchU4(size_t at, uint32_t v) {
-    if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
-    std::memcpy(base_ + at, &v, 4);
-  }
-  void patchU2(size_t at, uint16_t v) {
-    if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap16(v);
-    std::memcpy(base_ + at, &v, 2);
-  }
+  void patchU4(size_t at, uint32_t v) { storeU4(base_ + at, v); }
+  void patchU2(size_t at, uint16_t v) { storeU2(base_ + at, v); }
 
  private:
   // Against a copy of the buffer's size: every byte stored through base_ may alias the

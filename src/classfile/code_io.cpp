@@ -382,10 +382,9 @@ size_t encodeFixed(uint64_t& word, const Insn& insn, Format f) {
   }
 }
 
-// Big-endian stores through a local cursor (see encodeCode).
+// A big-endian u4 at a local cursor (see encodeCode); returns the cursor past it.
 uint8_t* put4(uint8_t* p, uint32_t v) {
-  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
-  std::memcpy(p, &v, 4);
+  storeU4(p, v);
   return p + 4;
 }
 

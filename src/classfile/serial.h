@@ -142,17 +142,21 @@ class Out {
   }
   template <class T, class F>
   void list(const std::vector<T>& v, int countBytes, size_t, F&& each) {
+    count(v.size(), countBytes);
+    for (auto& e : v) each(e);
+  }
+  // A table's element count in `countBytes` (1 or 2) bytes; a table too long for it fails.
+  void count(size_t n, int countBytes) {
     size_t limit = countBytes == 1 ? 0xFF : 0xFFFF;
-    if (v.size() > limit) {
-      fail(std::nullopt, "table of " + std::to_string(v.size()) + " entries exceeds its " +
+    if (n > limit) {
+      fail(std::nullopt, "table of " + std::to_string(n) + " entries exceeds its " +
                              std::to_string(countBytes * 8) + "-bit count");
     }
     if (countBytes == 1) {
-      w.u1(static_cast<uint8_t>(v.size()));
+      w.u1(static_cast<uint8_t>(n));
     } else {
-      w.u2(static_cast<uint16_t>(v.size()));
+      w.u2(static_cast<uint16_t>(n));
     }
-    for (auto& e : v) each(e);
   }
   void cpList(const std::vector<CpIndex>& v, TagSet) {
     list(v, 2, 2, [&](CpIndex e) { w.u2(raw(e)); });

@@ -38,12 +38,11 @@ int32_t BitTool::newSite(std::initializer_list<std::string_view> fields) {
   int32_t id = nextId_++;
   char buf[16];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, id);
-  // The line's length first, then one resize and plain copies: a line per method, and
-  // appending piece by piece cost more than the rest of a small method's instrumentation.
+  // The line's length first, then one resize and plain copies: a line per method, and one
+  // append per piece cost 0.4% of the icount task's instructions more (docs/PERFORMANCE.md).
   size_t length = static_cast<size_t>(end - buf) + 1;
   for (std::string_view f : fields) length += 1 + f.size();
   size_t at = table_.size();
-  if (table_.capacity() < at + length) table_.reserve(std::max(2 * table_.capacity(), at + length));
   table_.resize(at + length);
   char* out = table_.data() + at;
   out = std::copy(buf, end, out);
