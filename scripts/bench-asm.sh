@@ -5,8 +5,9 @@
 # blockSize) at every basic block of every method, frames passed through), on the same
 # class files in the same run, single thread (docs/PERFORMANCE.md, "dragnet vs ASM").
 #
-#   1. builds bench/asm_compare/dragnet_icount_bench (Release, in $DRAGNET_BUILD_DIR,
-#      default build/) and compiles bench/asm_compare/AsmICount.java against Debian's
+#   1. builds bench/asm_compare/dragnet_icount_bench (`scripts/build.sh release`: -O3 and
+#      profile-guided optimisation, in build/; or in an existing $DRAGNET_BUILD_DIR as it
+#      is configured) and compiles bench/asm_compare/AsmICount.java against Debian's
 #      libasm-java (/usr/share/java/asm-9.4.jar + asm-tree-9.4.jar; ASM_DIR overrides);
 #   2. with --check: dumps both outputs, compares the probes method by method, and links
 #      (verifies) every class of the original, the ASM and the dragnet output;
@@ -61,9 +62,15 @@ cleanup=()
 trap 'rm -rf "${cleanup[@]}"' EXIT
 
 # 1. Build.
-build=${DRAGNET_BUILD_DIR:-$root/build}
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target dragnet_icount_bench -j"$(nproc)"
+# The release build as scripts/build.sh makes it (with its profile-guided optimisation);
+# DRAGNET_BUILD_DIR: an existing build directory configured by hand, used as it is.
+if [[ -n ${DRAGNET_BUILD_DIR:-} ]]; then
+  build=$DRAGNET_BUILD_DIR
+  cmake --build "$build" --target dragnet_icount_bench -j"$(nproc)"
+else
+  build=$root/build
+  scripts/build.sh release dragnet_icount_bench
+fi
 dn=$build/bench/asm_compare/dragnet_icount_bench
 classes=$build/bench/asm_compare/java
 rm -rf "$classes"

@@ -2,10 +2,11 @@
 // (AsmICount.java next to this file; scripts/bench-asm.sh runs both, docs/PERFORMANCE.md
 // has the figures).
 //
-//   dragnet_icount_bench [--warmup W] [--iterations K] [--dump DIR] [--task T] JAR...
+//   dragnet_icount_bench [--warmup W] [--iterations K] [--dump DIR] [--task T] JAR|DIR...
 //
 // Reads every *.class entry of the jars (jar order, then central-directory order: the
-// order AsmICount reads them in, so both assign the same method ids) into memory, then per
+// order AsmICount reads them in, so both assign the same method ids; a directory argument:
+// every *.class file under it, in path order) into memory, then per
 // iteration, single-threaded: a fresh icount tool (ids from 0), and for every class
 // parseClass -> BitTool::instrument (ICount.block(methodId, blockSize) before every basic
 // block of every method) -> writeClass. W untimed iterations, then K timed ones; prints
@@ -28,6 +29,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -184,10 +186,36 @@ size_t checkPass(const std::vector<Entry>& entries, const std::string& dumpDir) 
   return probes;
 }
 
+// A directory instead of a jar: every *.class file under it, in path order (e.g. a JDK
+// module image extracted with `jimage extract`, the build's training set for PGO).
+bool readDir(const std::string& path, std::vector<Entry>& out) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file() && it->path().extension() == ".class") files.push_back(it->path());
+  }
+  if (ec) {
+    std::fprintf(stderr, "cannot list %s: %s\n", path.c_str(), ec.message().c_str());
+    return false;
+  }
+  std::sort(files.begin(), files.end());
+  std::string base = fs::path(path).filename().string();
+  for (const fs::path& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+    if (!in.good() && !in.eof()) {
+      std::fprintf(stderr, "cannot read %s\n", f.c_str());
+      return false;
+    }
+    out.push_back({base, fs::relative(f, path).string(), std::move(bytes)});
+  }
+  return true;
+}
+
 int usage() {
   std::fprintf(stderr,
                "usage: dragnet_icount_bench [--warmup W] [--iterations K] [--dump DIR]\n"
-               "                            [--task parse|parse-write|icount] JAR...\n");
+               "                            [--task parse|parse-write|icount] JAR|DIR...\n");
   return 2;
 }
 
@@ -229,7 +257,7 @@ int main(int argc, char** argv) {
 
   std::vector<Entry> entries;
   for (const std::string& j : jars) {
-    if (!readJar(j, entries)) return 1;
+    if (!(fs::is_directory(j) ? readDir(j, entries) : readJar(j, entries))) return 1;
   }
   size_t bytes = 0;
   for (const Entry& e : entries) bytes += e.bytes.size();
