@@ -12,11 +12,14 @@
 #   2. with --check: dumps both outputs, compares the probes method by method, and links
 #      (verifies) every class of the original, the ASM and the dragnet output;
 #   3. N repetitions (default 5), interleaved: dragnet (1 untimed iteration, then K timed),
-#      then ASM in a fresh JVM (W untimed warm-up iterations, default 10, then K timed;
-#      JDK 17 `java -Xms2g -Xmx2g`, default GC (G1); ASM_JAVA_OPTS replaces those
-#      options, e.g. ASM_JAVA_OPTS="-Xms2g -Xmx2g -XX:+UseSerialGC"); K defaults to 3;
+#      then ASM in a fresh JVM twice (W untimed warm-up iterations, default 10, then K
+#      timed): with the JVM's default collector (G1 on this machine; `java -Xms2g -Xmx2g`)
+#      and with the serial collector (`-XX:+UseSerialGC`, which makes ASM strictly single
+#      threaded and, with its cheaper write barriers, faster: the stricter comparison).
+#      ASM_JAVA_OPTS replaces the first run's options; K defaults to 3;
 #   4. prints MB/s (10^6 bytes of input class files per second) per repetition and the
-#      medians, by wall clock and by process CPU time, and the ratio dragnet / ASM.
+#      medians, by wall clock and by process CPU time, and the ratios dragnet / ASM for
+#      both ASM runs.
 #
 # Input: the JAR arguments, else the default set below (12 jars of Debian 12's
 # /usr/share/java, 19,621 class files, 78.7 MB). Every *.class entry is used, in jar order.
@@ -35,7 +38,7 @@ while [[ $# -gt 0 ]]; do
     --iterations) iterations=$2; shift 2 ;;
     --warmup) warmup=$2; shift 2 ;;
     --check) check=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) jars+=("$1"); shift ;;
   esac
@@ -78,10 +81,11 @@ mkdir -p "$classes"
 "$javac" -d "$classes" -cp "$asm_cp" bench/asm_compare/AsmICount.java
 read -r -a jvm_opts <<<"${ASM_JAVA_OPTS:--Xms2g -Xmx2g}"
 asm=("$java" "${jvm_opts[@]}" -cp "$classes:$asm_cp" AsmICount)
+asm_serial=("$java" -Xms2g -Xmx2g -XX:+UseSerialGC -cp "$classes:$asm_cp" AsmICount)
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)," \
   "$(free -g | awk '/Mem:/ {print $2}') GiB; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "== $("$java" -version 2>&1 | head -1) (${jvm_opts[*]}); ASM" \
+echo "== $("$java" -version 2>&1 | head -1) (asm: ${jvm_opts[*]}; asm-serial: -Xms2g -Xmx2g -XX:+UseSerialGC); ASM" \
   "$(unzip -p "$asm_dir/asm-9.4.jar" META-INF/MANIFEST.MF | tr -d '\r' | sed -n 's/^Implementation-Version: //p')"
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
   echo "== dragnet $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- src ||
@@ -107,6 +111,8 @@ for ((r = 1; r <= reps; r++)); do
   "$dn" --warmup 1 --iterations "$iterations" "${jars[@]}" | tee -a "$log" | grep -E '^(RESULT|dragnet it)'
   "${asm[@]}" bench --warmup "$warmup" --iterations "$iterations" "${jars[@]}" |
     tee -a "$log" | grep -E '^(RESULT|asm it)'
+  "${asm_serial[@]}" bench --warmup "$warmup" --iterations "$iterations" "${jars[@]}" |
+    sed 's/^RESULT asm /RESULT asm-serial /' | tee -a "$log" | grep -E '^(RESULT|asm it)'
 done
 
 # 4. Medians and ratio.
@@ -127,7 +133,8 @@ awk '
       mw[t] = median(w, n[t]); mc[t] = median(c, n[t])
     }
     printf "\n== %d classes, %.1f MB of class files; MB/s = 10^6 input bytes per second\n", cls, bytes / 1e6
-    printf "%-8s %5s %16s %16s %10s %9s\n", "tool", "runs", "median MB/s wall", "median MB/s CPU", "methods", "probes"
-    for (t in n) printf "%-8s %5d %16.1f %16.1f %10d %9d\n", t, n[t], mw[t], mc[t], methods[t], probes[t]
+    printf "%-10s %5s %16s %16s %10s %9s\n", "tool", "runs", "median MB/s wall", "median MB/s CPU", "methods", "probes"
+    for (t in n) printf "%-10s %5d %16.1f %16.1f %10d %9d\n", t, n[t], mw[t], mc[t], methods[t], probes[t]
     if (mw["asm"] > 0) printf "ratio dragnet/ASM: %.2fx (wall clock), %.2fx (process CPU time); goal >= 2x\n", mw["dragnet"] / mw["asm"], mc["dragnet"] / mc["asm"]
+    if (mw["asm-serial"] > 0) printf "ratio dragnet/ASM with the serial collector: %.2fx (wall clock), %.2fx (process CPU time); goal >= 2x\n", mw["dragnet"] / mw["asm-serial"], mc["dragnet"] / mc["asm-serial"]
   }' "$log"

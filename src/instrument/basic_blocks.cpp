@@ -49,20 +49,23 @@ void forEachTarget(const Code& code, const Insn& insn, F&& f) {
 // Tables reused from one method to the next (classfile/scratch.h).
 struct BlockScratch {
   std::vector<uint32_t> blockOf;                  // per instruction: leader flags, then block id
+  std::vector<uint32_t> leaders;                  // instruction indices, sorted once marked
   std::vector<std::array<uint32_t, 3>> handlers;  // start, end (instructions), handler block
   std::vector<std::array<uint32_t, 3>> ranges;    // per block: its edges, handlers from [1]
 };
 
 constexpr uint32_t kLeader = 1, kHandler = 2;
 
-// Marks the leaders in `flags` (size n + 1) and returns how many blocks there are.
-uint32_t markLeaders(const CodeAttr& attr, std::vector<uint32_t>& flags) {
+// Marks the leaders in `flags` (size n + 1) and lists those before the end in `leaders`,
+// in instruction order.
+void markLeaders(const CodeAttr& attr, std::vector<uint32_t>& flags,
+                 std::vector<uint32_t>& leaders) {
   const Code& code = attr.code;
   const size_t n = code.insns.size();
   flags.assign(n + 1, 0);
-  uint32_t count = 0;  // leaders before the end
+  leaders.clear();
   auto mark = [&](uint32_t at, uint32_t flag) {
-    count += flags[at] == 0 && at < n;
+    if (flags[at] == 0 && at < n) leaders.push_back(at);
     flags[at] |= flag;
   };
   mark(0, kLeader);
@@ -74,7 +77,14 @@ uint32_t markLeaders(const CodeAttr& attr, std::vector<uint32_t>& flags) {
   }
   for (const ExceptionHandler& h : attr.handlers)
     mark(code.position(h.handler), kLeader | kHandler);
-  return count;
+  // Marked in instruction order but for backward branches and handlers: nearly sorted,
+  // which insertion sort handles in one pass.
+  for (size_t i = 1; i < leaders.size(); ++i) {
+    uint32_t v = leaders[i];
+    size_t j = i;
+    for (; j > 0 && leaders[j - 1] > v; --j) leaders[j] = leaders[j - 1];
+    leaders[j] = v;
+  }
 }
 
 // The successor block ids of block `b`, appended to `edges` sorted and without duplicates.
@@ -109,18 +119,18 @@ BlockGraph basicBlocks(const CodeAttr& attr) {
   BlockGraph g;
   g.blocks.reuse();
   g.edges.reuse();
-  g.blocks.reserve(markLeaders(attr, blockOf));
+  std::vector<uint32_t>& leaders = scratch->leaders;
+  markLeaders(attr, blockOf, leaders);
+  g.blocks.reserve(leaders.size());
   // Only leaders get their block id in blockOf: every instruction it is read at (branch
   // and switch targets, handlers, the instruction after a block's last) is a leader, so
   // the other entries are left as they are instead of being written once per instruction.
-  for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t flags = blockOf[i];
-    if (flags == 0) continue;
+  for (uint32_t i : leaders) {
     if (!g.blocks.empty()) g.blocks.back().last = i - 1;
     BasicBlock b;
     b.id = static_cast<uint32_t>(g.blocks.size());
     b.first = i;
-    b.isHandlerEntry = flags & kHandler;
+    b.isHandlerEntry = blockOf[i] & kHandler;
     g.blocks.push_back(b);
     blockOf[i] = b.id;
   }

@@ -15,7 +15,13 @@ Patch& Patch::ldcIndex(CpIndex index, bool wide) {
   return add(raw(index) < 256 ? Op::ldc : Op::ldc_w, raw(index));
 }
 
-Patch& Patch::pushIntConstant(int32_t v) { return ldcIndex(pool_->addInteger(v), false); }
+Patch& Patch::pushIntConstant(int32_t v) {
+  if (lastIntIndex_ == CpIndex::None || lastInt_ != v) {
+    lastIntIndex_ = pool_->addInteger(v);
+    lastInt_ = v;
+  }
+  return ldcIndex(lastIntIndex_, false);
+}
 
 Patch& Patch::pushLong(int64_t v) {
   if (v == 0 || v == 1) return add(v == 0 ? Op::lconst_0 : Op::lconst_1);

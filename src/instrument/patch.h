@@ -74,6 +74,11 @@ class Patch {
   classfile::ConstantPool* pool_;
   std::vector<classfile::Insn> insns_;
   std::optional<int> knownPeak_;
+  // The Integer constant pushed last and its pool entry: a tool passes the same large id
+  // (a method id over 32767) in every probe of a method, and the pool lookup cost more
+  // than the rest of the probe. Entries never leave a pool, so the index stays valid.
+  int32_t lastInt_ = 0;
+  classfile::CpIndex lastIntIndex_ = classfile::CpIndex::None;
 };
 
 }  // namespace dragnet::instrument
