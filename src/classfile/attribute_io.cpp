@@ -220,8 +220,9 @@ void ioModule(S& s, A& a) {
   });
 }
 
+// Always inline: one call per verification type cost as much as reading it.
 template <class S, class V>
-void ioVType(S& s, V& v) {
+[[gnu::always_inline]] inline void ioVType(S& s, V& v) {
   auto at = s.at();
   s.u1(v.kind);
   if (v.kind == 7) {

@@ -21,6 +21,12 @@ namespace dragnet::classfile {
 // table once (the Reader and Writer below check each access). A store is one memcpy: byte
 // stores through a uint8_t* may alias anything, and make the compiler reload around each.
 inline uint16_t loadU2(const uint8_t* p) { return static_cast<uint16_t>(p[0] << 8 | p[1]); }
+inline uint32_t loadU4(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap32(v);
+  return v;
+}
 inline void storeU2(uint8_t* p, uint16_t v) {
   if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap16(v);
   std::memcpy(p, &v, 2);
@@ -50,17 +56,19 @@ class Reader {
       failCount(count);
   }
 
-  uint8_t u1() {
+  // Always inline: GCC left u2 out of line in the attribute readers, where a call costs
+  // more than the read.
+  [[gnu::always_inline]] uint8_t u1() {
     need(1);
     return data_[pos_++];
   }
-  uint16_t u2() {
+  [[gnu::always_inline]] uint16_t u2() {
     need(2);
     uint16_t v = static_cast<uint16_t>(data_[pos_] << 8 | data_[pos_ + 1]);
     pos_ += 2;
     return v;
   }
-  uint32_t u4() {
+  [[gnu::always_inline]] uint32_t u4() {
     need(4);
     uint32_t v = uint32_t{data_[pos_]} << 24 | uint32_t{data_[pos_ + 1]} << 16 |
                  uint32_t{data_[pos_ + 2]} << 8 | uint32_t{data_[pos_ + 3]};

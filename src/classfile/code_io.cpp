@@ -1,6 +1,10 @@
 // The Code attribute: decoding bytecode into the label-based instruction list and back.
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cstddef>
+#include <cstring>
+#include <memory>
 #include <numeric>
 #include <string>
 
@@ -198,8 +202,8 @@ constexpr std::array<TagSet, 256> kCpOperandTags = makeCpOperandTags();
 
 // Turns the absolute target offsets left by decodeInsn into labels, for the instructions
 // listed in `jumps` (the branches and switches, in order).
-void resolveTargets(CodeLabels& cl, const std::vector<uint32_t>& jumps,
-                    const std::vector<uint32_t>& insnOffsets, size_t codeStart) {
+void resolveTargets(CodeLabels& cl, const UninitVector<uint32_t>& jumps,
+                    const UninitVector<uint32_t>& insnOffsets, size_t codeStart) {
   Code& code = *cl.mutableCode;
   auto target = [&](uint32_t raw, size_t insnIndex) {
     size_t errAt = codeStart + insnOffsets[insnIndex];
@@ -228,11 +232,181 @@ bool hasTargets(Format f) {
          f == Format::LookupSwitch;
 }
 
-// Tables reused from one method to the next (classfile/scratch.h).
+constexpr std::array<uint8_t, 256> makeFastLengths() {
+  std::array<uint8_t, 256> t{};
+  for (unsigned op = 0; op < 256; ++op) {
+    Format f = formatOf(static_cast<uint8_t>(op));
+    bool fixed = f != Format::TableSwitch && f != Format::LookupSwitch && f != Format::Wide &&
+                 f != Format::Invalid;
+    t[op] = fixed ? static_cast<uint8_t>(fixedLength(f, false)) : 0;
+  }
+  return t;
+}
+// The length of each opcode that decodeFast reads, 0 for those left to decodeInsn: wide,
+// the switches and the invalid opcodes.
+constexpr std::array<uint8_t, 256> kFastLengths = makeFastLengths();
+constexpr size_t kMaxFastLength = 5;
+
+// Stores a decoded instruction (not wide) with two stores instead of one per field.
+inline void putInsn(Insn& dst, uint8_t op, int32_t a, int32_t b = 0) {
+  static_assert(sizeof(Insn) == 12 && offsetof(Insn, op) == 0 && offsetof(Insn, wide) == 1 &&
+                offsetof(Insn, a) == 4 && offsetof(Insn, b) == 8);
+  const uint64_t ua = static_cast<uint32_t>(a);
+  // op, wide = false, two bytes of padding, a.
+  const uint64_t head = std::endian::native == std::endian::little ? uint64_t{op} | ua << 32
+                                                                   : uint64_t{op} << 56 | ua;
+  // Insn is trivially copyable (its default member initialisers only make it non-trivial).
+  auto* bytes = static_cast<unsigned char*>(static_cast<void*>(&dst));
+  std::memcpy(bytes, &head, 8);
+  std::memcpy(bytes + 8, &b, 4);
+}
+
+// Tables reused from one method to the next (classfile/scratch.h). Sized for the most
+// instructions (and jumps) `length` bytes of code can hold, one byte each, and only ever
+// grown: the decoder stores by index, without a capacity check or a call (see decodeAll),
+// and no table is value-initialised for every method.
 struct ReadScratch {
   CodeLabels labels;
-  std::vector<uint32_t> jumps;  // instructions with branch or switch targets
+  UninitVector<uint32_t> jumps;  // instructions with branch or switch targets
+  std::vector<Insn> insns;       // the instructions, copied to the model at the end
 };
+
+// What decodeAll's paths for instructions with operands need. A local of decodeAll's
+// frame, read there when needed: in registers, these crowded out the main loop's values.
+struct DecodeState {
+  Reader& code;
+  const ConstantPool& pool;
+  Code& out;
+  ReadScratch& s;
+  size_t codeStart;  // file offset of the code
+  uint32_t* jumps;   // s.jumps, the first `nj` set
+  uint32_t nj = 0;
+};
+
+// Decodes instruction n at p[0] (code offset pc), of a fixed-size format with operands
+// (kFastLengths) whose bytes are all within the code, from the bytes directly: no bounds
+// check per operand, and the instruction built in registers. The same values and pool
+// checks as decodeInsn.
+[[gnu::always_inline]] inline void decodeFast(const uint8_t* p, uint32_t pc, Format f,
+                                              DecodeState& st, Insn& insn, uint32_t n) {
+  const uint8_t op = p[0];
+  auto cp = [&](uint16_t index) {
+    st.pool.check(CpIndex{index}, kCpOperandTags[op], st.codeStart + pc);
+    return int32_t{index};
+  };
+  switch (f) {
+    case Format::S1:
+      return putInsn(insn, op, static_cast<int8_t>(p[1]));
+    case Format::S2:
+      return putInsn(insn, op, static_cast<int16_t>(loadU2(p + 1)));
+    case Format::NewArray:
+    case Format::Local:
+      return putInsn(insn, op, p[1]);
+    case Format::Cp1:
+      return putInsn(insn, op, cp(p[1]));
+    case Format::Cp2:
+      return putInsn(insn, op, cp(loadU2(p + 1)));
+    case Format::Iinc:
+      return putInsn(insn, op, p[1], static_cast<int8_t>(p[2]));
+    case Format::Branch2:
+      st.jumps[st.nj++] = n;
+      return putInsn(insn, op, static_cast<int32_t>(pc) + static_cast<int16_t>(loadU2(p + 1)));
+    case Format::Branch4:
+      st.jumps[st.nj++] = n;
+      return putInsn(insn, op, static_cast<int32_t>(pc + loadU4(p + 1)));
+    case Format::InvokeInterface:
+      return putInsn(insn, op, cp(loadU2(p + 1)), p[3] | p[4] << 8);
+    case Format::InvokeDynamic:
+      return putInsn(insn, op, cp(loadU2(p + 1)), loadU2(p + 3));
+    case Format::MultiANewArray:
+      return putInsn(insn, op, cp(loadU2(p + 1)), p[3]);
+    default:  // not in kFastLengths
+      __builtin_unreachable();
+  }
+}
+
+// Decodes instruction n, at code offset `pc`, with the checked reader (decodeInsn): the
+// formats decodeFast leaves, and instructions cut off by the end of the code (for their
+// errors). Marks the instruction's other bytes in insnAt; returns the next offset.
+[[gnu::noinline]] uint32_t decodeChecked(DecodeState& st, uint32_t pc, uint32_t n) {
+  st.code.seek(pc);
+  Insn& insn = st.s.insns[n];
+  insn = Insn{};
+  decodeInsn(st.code, pc, st.pool, st.out, insn);
+  if (hasTargets(formatOf(insn.op))) st.jumps[st.nj++] = n;
+  auto end = static_cast<uint32_t>(st.code.pos());
+  uint32_t* insnAt = st.s.labels.insnAt.data();
+  std::fill(insnAt + pc + 1, insnAt + end, kNoIndex);
+  return end;
+}
+
+// The bytes of an instruction after its first are marked kNoIndex in insnAt, for one
+// decoded by decodeFast (at most 5 bytes long) with one 16-byte store of 4 marks: the
+// next instructions overwrite the marks past its end.
+constexpr std::array<uint32_t, kMaxFastLength - 1> kMarks = {kNoIndex, kNoIndex, kNoIndex,
+                                                             kNoIndex};
+
+// Decodes `length` (> 0) bytes of code into s.insns, s.labels (insnAt, offsets) and
+// s.jumps; returns the instruction count. Targets are left as absolute offsets.
+//
+// The inner loop makes no call (decodeChecked is called from the outer one): a call in it
+// made the compiler keep its tables' addresses on the stack, reloaded per instruction.
+[[gnu::noinline]] uint32_t decodeAll(Reader& code, const uint8_t* const bytes, size_t length,
+                                     const ConstantPool& pool, Code& out, ReadScratch& s) {
+  // insnAt has room for a kNoIndex block past the last instruction. The tables are not
+  // value-initialised (UninitVector, or grown only): every element below their final sizes
+  // is written here before it is read.
+  s.labels.insnAt.resize(length + 1 + kMaxFastLength);
+  s.labels.offsets.resize(length + 1);
+  s.jumps.resize(length);
+  if (s.insns.size() < length) s.insns.resize(length);
+  // `code` has read past the bytes: its offset is the end of the code.
+  DecodeState st{code, pool, out, s, code.offset() - length, s.jumps.data()};
+  uint32_t* const insnAt = s.labels.insnAt.data();
+  uint32_t* const offsets = s.labels.offsets.data();
+  Insn* const insns = s.insns.data();
+  // size_t, not uint32_t: as indexes, 32-bit values cost a zero extension each.
+  size_t pc = 0, n = 0;
+  while (pc < length) {
+    for (; pc < length; ++n) {
+      insnAt[pc] = static_cast<uint32_t>(n);
+      offsets[n] = static_cast<uint32_t>(pc);
+      const uint8_t op = bytes[pc];
+      const Format f = formatOf(op);
+      if (f == Format::None) {  // half of all instructions: one byte
+        putInsn(insns[n], op, 0);
+        ++pc;
+        continue;
+      }
+      const size_t len = kFastLengths[op];
+      if (len == 0 || len > length - pc) [[unlikely]]
+        break;
+      decodeFast(bytes + pc, static_cast<uint32_t>(pc), f, st, insns[n], static_cast<uint32_t>(n));
+      std::memcpy(insnAt + pc + 1, kMarks.data(), sizeof kMarks);
+      pc += len;
+    }
+    if (pc == length) break;
+    pc = decodeChecked(st, static_cast<uint32_t>(pc), static_cast<uint32_t>(n));
+    ++n;
+  }
+  insnAt[length] = static_cast<uint32_t>(n);
+  offsets[n] = static_cast<uint32_t>(length);
+  s.labels.insnAt.resize(length + 1);
+  s.labels.offsets.resize(n + 1);
+  s.jumps.resize(st.nj);
+  return static_cast<uint32_t>(n);
+}
+
+// 0, 1, 2, ..., 65536: the label table of any parsed code (label k is instruction k, the
+// last the end), copied rather than generated for each method.
+const uint32_t* identityLabels() {
+  static const std::unique_ptr<uint32_t[]> table = [] {
+    auto t = std::make_unique<uint32_t[]>(65536 + 1);
+    std::iota(t.get(), t.get() + 65536 + 1, 0u);
+    return t;
+  }();
+  return table.get();
+}
 
 bool oldCodeLayout(const Context& ctx) { return ctx.major == 45 && ctx.minor < 3; }
 
@@ -258,35 +432,20 @@ void readCode(Reader& r, Context& ctx, CodeAttr& out) {
 
   Scratch<ReadScratch> scratch;
   CodeLabels& cl = scratch->labels;
-  std::vector<uint32_t>& jumps = scratch->jumps;
-  jumps.clear();
   cl.mutableCode = &out.code;
   cl.code = &out.code;
-  cl.insnAt.assign(length + 1, kNoIndex);
-  // Sized for the most instructions `length` bytes can hold (one byte each) and cut to the
-  // count at the end: the loop then stores by index, without a capacity check per push.
-  cl.offsets.resize(length + 1);
+  // The code's bytes, read past (decodeAll's checked path seeks back).
+  const uint8_t* bytes = code.bytes(length).data();
+  uint32_t n = decodeAll(code, bytes, length, *ctx.pool, out.code, *scratch);
+  // Copied with memcpy: assign copies Insn by Insn (its default member initialisers make it
+  // non-trivial, so the library does not use memmove), at several times the cost.
   out.code.insns.reuse();
-  out.code.insns.resize(length);
-  uint32_t n = 0;
-  while (!code.atEnd()) {
-    auto pc = static_cast<uint32_t>(code.offset() - codeStart);
-    cl.insnAt[pc] = n;
-    cl.offsets[n] = pc;
-    Insn& insn = out.code.insns[n];
-    decodeInsn(code, pc, *ctx.pool, out.code, insn);
-    if (hasTargets(formatOf(insn.op))) jumps.push_back(n);
-    ++n;
-  }
   out.code.insns.resize(n);
-  cl.insnAt[length] = n;
-  cl.offsets[n] = length;
-  cl.offsets.resize(n + 1);
+  std::memcpy(out.code.insns.data(), scratch->insns.data(), n * sizeof(Insn));
   // Label k is instruction k, label n the end (CodeLabels::labelFor).
   out.code.labels.reuse();
-  out.code.labels.resize(n + 1);
-  std::iota(out.code.labels.begin(), out.code.labels.end(), 0u);
-  resolveTargets(cl, jumps, cl.offsets, codeStart);
+  out.code.labels.assign(identityLabels(), identityLabels() + n + 1);  // n < 65536
+  resolveTargets(cl, scratch->jumps, cl.offsets, codeStart);
 
   CodeLabels* outer = ctx.labels;
   ctx.labels = &cl;

@@ -470,7 +470,7 @@ constexpr Format formatOf(Op op) { return detail::kFormats[static_cast<uint8_t>(
 constexpr Format formatOf(uint8_t opcode) { return detail::kFormats[opcode]; }
 
 // Encoded length in bytes of an instruction with a fixed-size format (not switches).
-inline int fixedLength(Format f, bool wide) {
+constexpr int fixedLength(Format f, bool wide) {
   switch (f) {
     case Format::None:
       return 1;

@@ -9,9 +9,33 @@
 
 #include <array>
 #include <cstddef>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace dragnet::classfile {
+
+// An allocator whose value-initialisation (resize, the sized constructor) default-
+// initialises instead: trivial elements are left as they are. For scratch tables that are
+// written before they are read, whose growing would otherwise fill them with zeros first.
+template <class T>
+struct UninitAllocator : std::allocator<T> {
+  UninitAllocator() = default;
+  template <class U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}  // NOLINT: rebinding converts
+  template <class U>
+  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+template <class T>
+using UninitVector = std::vector<T, UninitAllocator<T>>;
 
 // The per-thread pool behind Scratch, for owners whose use does not follow a scope (an
 // editor takes its buffers at the first edit and gives them back when it commits).
@@ -40,20 +64,45 @@ class ScratchPool {
   }
 };
 
+// A borrowed scratch object, given back when the Scratch goes out of scope. The objects
+// are pooled by address: borrowing one moves a pointer, where moving the object (its
+// vectors, each way) cost a hundred instructions per method for the reader's tables.
 template <class T>
 class Scratch {
  public:
-  Scratch() { ScratchPool<T>::take(obj_); }
-  ~Scratch() { ScratchPool<T>::give(obj_); }
+  Scratch() : obj_(Objects::take()) {}
+  ~Scratch() { Objects::give(obj_); }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
 
   // The borrowed object, with whatever contents its last user left: clear before use.
-  T& operator*() { return obj_; }
-  T* operator->() { return &obj_; }
+  T& operator*() { return *obj_; }
+  T* operator->() { return obj_; }
 
  private:
-  T obj_;
+  struct Objects {
+    std::array<std::unique_ptr<T>, 4> slots;
+    size_t count = 0;
+
+    static Objects& get() {
+      thread_local Objects o;
+      return o;
+    }
+    static T* take() {
+      Objects& o = get();
+      return o.count > 0 ? o.slots[--o.count].release() : new T();
+    }
+    static void give(T* p) {
+      Objects& o = get();
+      if (o.count < o.slots.size()) {
+        o.slots[o.count++].reset(p);
+      } else {
+        delete p;
+      }
+    }
+  };
+
+  T* obj_;
 };
 
 }  // namespace dragnet::classfile

@@ -13,6 +13,7 @@
 #include "classfile/attributes.h"
 #include "classfile/bytes.h"
 #include "classfile/constant_pool.h"
+#include "classfile/scratch.h"
 
 namespace dragnet::classfile::detail {
 
@@ -21,11 +22,13 @@ inline constexpr uint32_t kNoIndex = 0xFFFFFFFF;
 // Offset <-> label translation for the attributes nested in one Code attribute.
 struct CodeLabels {
   const Code* code = nullptr;
-  std::vector<uint32_t> offsets;  // instruction index -> offset; size insns + 1
+  // Scratch tables, reused from one method to the next: growing them leaves the new
+  // elements unset (UninitAllocator), since every user writes them before reading them.
+  UninitVector<uint32_t> offsets;  // instruction index -> offset; size insns + 1
   // Reading only: the Code being read, and offset -> instruction index (kNoIndex inside an
   // instruction), of size code_length + 1.
   Code* mutableCode = nullptr;
-  std::vector<uint32_t> insnAt;
+  UninitVector<uint32_t> insnAt;
 
   // Reading: the label at `offset`; it must be an instruction boundary (or the end, when
   // allowed). `errAt` is the file offset reported on failure. The reader binds label k to
