@@ -70,39 +70,21 @@ class ScratchPool {
 template <class T>
 class Scratch {
  public:
-  Scratch() : obj_(Objects::take()) {}
-  ~Scratch() { Objects::give(obj_); }
+  Scratch() {
+    ScratchPool<std::unique_ptr<T>>::take(obj_);
+    if (!obj_) obj_ = std::make_unique<T>();
+  }
+  // Back to the pool if it has room; else obj_ still holds the object and frees it.
+  ~Scratch() { ScratchPool<std::unique_ptr<T>>::give(obj_); }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
 
   // The borrowed object, with whatever contents its last user left: clear before use.
   T& operator*() { return *obj_; }
-  T* operator->() { return obj_; }
+  T* operator->() { return obj_.get(); }
 
  private:
-  struct Objects {
-    std::array<std::unique_ptr<T>, 4> slots;
-    size_t count = 0;
-
-    static Objects& get() {
-      thread_local Objects o;
-      return o;
-    }
-    static T* take() {
-      Objects& o = get();
-      return o.count > 0 ? o.slots[--o.count].release() : new T();
-    }
-    static void give(T* p) {
-      Objects& o = get();
-      if (o.count < o.slots.size()) {
-        o.slots[o.count++].reset(p);
-      } else {
-        delete p;
-      }
-    }
-  };
-
-  T* obj_;
+  std::unique_ptr<T> obj_;
 };
 
 }  // namespace dragnet::classfile
