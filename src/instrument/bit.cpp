@@ -1,6 +1,7 @@
 #include "instrument/bit.h"
 
 #include <algorithm>
+#include <array>
 
 #include "instrument/descriptor.h"
 #include "instrument/frame_state.h"
@@ -180,6 +181,23 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
     }
   }
   bool runtime = !call.args.empty() && call.args[0].isRuntime();
+  p.invokeStatic(methodref(call));
+  if (call.returns != "V") {
+    if (call.into >= 0) {
+      p.store(call.returns, static_cast<uint16_t>(call.into));
+    } else {
+      p.add(slotSize(call.returns) == 2 ? Op::pop2 : Op::pop);
+    }
+  }
+  // Constants only: every patch of this call has the same shape, hence the same peak.
+  if (!runtime) {
+    if (!cache_->peak) cache_->peak = p.peakStack();
+    if (cache_->peak) p.setPeak(*cache_->peak);
+  }
+  return true;
+}
+
+CpIndex Routine::methodref(const Call& call) {
   if (!cache_->sameShape(call)) {
     cache_->valid = false;  // until the Methodref is in the pool (the pool may be full)
     cache_->ref = cls_->pool.addMethodref(call.owner, call.name, call.descriptor());
@@ -193,19 +211,49 @@ bool Routine::build(const Call& call, int64_t index, Patch& p) {
     cache_->peak.reset();
     cache_->valid = true;
   }
-  p.invokeStatic(cache_->ref);
-  if (call.returns != "V") {
-    if (call.into >= 0) {
-      p.store(call.returns, static_cast<uint16_t>(call.into));
-    } else {
-      p.add(slotSize(call.returns) == 2 ? Op::pop2 : Op::pop);
-    }
+  return cache_->ref;
+}
+
+std::optional<PreparedCall> Routine::prepare(const Call& call) {
+  if (call.returns != "V" || call.args.size() > PreparedCall::kMaxArgs) return std::nullopt;
+  for (const Arg& a : call.args) {
+    if (a.kind != Arg::Kind::Int) return std::nullopt;
   }
-  // Constants only: every patch of this call has the same shape, hence the same peak.
-  if (!runtime) {
-    if (!cache_->peak) cache_->peak = p.peakStack();
-    if (cache_->peak) p.setPeak(*cache_->peak);
+  // All Int arguments and a void result: owner, name and arity decide the descriptor.
+  std::vector<PreparedShape>& shapes = *shapes_;
+  const size_t arity = call.args.size();
+  auto same = [&](const PreparedShape& s) {
+    return s.arity == arity && s.name == call.name && s.owner == call.owner;
+  };
+  auto it = std::find_if(shapes.begin(), shapes.end(), same);
+  if (it == shapes.end()) {
+    it = shapes.insert(shapes.end(), {call.owner, call.name, arity, call.descriptor()});
   }
+  PreparedCall prepared;
+  prepared.cls_ = cls_;
+  prepared.shape_ = static_cast<uint32_t>(it - shapes.begin());
+  prepared.arity_ = static_cast<uint8_t>(call.args.size());
+  return prepared;
+}
+
+bool Routine::before(uint32_t index, const PreparedCall& call, std::span<const int32_t> values) {
+  const size_t n = call.arity_;  // at most kMaxArgs (prepare)
+  if (call.cls_ != cls_ || values.size() != n || n > PreparedCall::kMaxArgs ||
+      call.shape_ >= shapes_->size() || index >= editor_.size()) {
+    return false;
+  }
+  std::array<Insn, PreparedCall::kMaxArgs + 1> insns;
+  Patch& p = patch();  // for its Integer-constant cache, should a value need ldc
+  for (size_t k = 0; k < n; ++k) insns[k] = p.intInsn(values[k]);
+  PreparedShape& shape = (*shapes_)[call.shape_];
+  if (shape.ref == CpIndex::None) {  // throws ParseFailure if the pool is full, as pushInt
+    shape.ref = cls_->pool.addMethodref(shape.owner, shape.name, shape.descriptor);
+  }
+  insns[n].op = Op::invokestatic;
+  insns[n].a = raw(shape.ref);
+  // Each argument is one stack word, and the void call pops them all: the peak is the
+  // number of arguments.
+  editor_.insertBefore(index, std::span<const Insn>(insns.data(), n + 1), static_cast<int>(n));
   return true;
 }
 
@@ -328,6 +376,7 @@ ClassInstrumenter::ClassInstrumenter(ClassFile& cls) : cls_(&cls), patch_(cls.po
   for (Member& m : cls.methods) {
     routines_.emplace_back(cls, m);
     routines_.back().cache_ = &cache_;  // routines_ never reallocates after this
+    routines_.back().shapes_ = &shapes_;
     routines_.back().sharedPatch_ = &patch_;
   }
 }

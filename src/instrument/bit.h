@@ -76,6 +76,33 @@ struct Call {
 // with the tools' runtime), so inserted code never branches.
 inline constexpr std::string_view kBranchHelper = "dragnet/rt/Bit";
 
+// A Call prepared for one class: every argument an Int constant, the result void. Its
+// Methodref and stack need are resolved once, so inserting it checks no shape and builds
+// no Patch: for tools that insert the same call at many places with different values
+// (icount's count per block), where the per-probe shape check cost as much as the rest of
+// the probe. Only the routines of the class it was prepared for accept it.
+class PreparedCall {
+ public:
+  static constexpr size_t kMaxArgs = 8;
+  size_t arity() const { return arity_; }
+
+ private:
+  friend class Routine;
+  const classfile::ClassFile* cls_ = nullptr;
+  uint32_t shape_ = 0;  // index in the class's prepared shapes
+  uint8_t arity_ = 0;
+};
+
+// The analysis methods of a class's prepared calls. The Methodref is added at the first
+// insertion, after that probe's constants, so the pool grows in the same order as with
+// the Call form (an Integer added after the Methodref could need ldc_w instead of ldc).
+struct PreparedShape {
+  std::string owner, name;
+  size_t arity = 0;        // Int arguments, void result: arity decides the descriptor
+  std::string descriptor;  // made once, for the Methodref
+  classfile::CpIndex ref = classfile::CpIndex::None;
+};
+
 struct Instruction {
   uint32_t index = 0;   // position in the routine's original instruction list
   uint32_t offset = 0;  // original bytecode offset
@@ -122,6 +149,19 @@ class Routine {
   bool before(uint32_t index, const Call& call);
   bool after(uint32_t index, const Call& call);
   bool beforeBlock(const BasicBlock& b, const Call& call) { return before(b.first, call); }
+
+  // `call` prepared for this routine's class (see PreparedCall), or nullopt when an
+  // argument is not an Int constant, it returns a value, or it has more than
+  // PreparedCall::kMaxArgs arguments. Nothing is added to the constant pool yet.
+  std::optional<PreparedCall> prepare(const Call& call);
+  // Inserts the prepared call with `values` as its arguments (one per argument) before
+  // instruction `index`. False (nothing inserted) for another class's call, another
+  // number of values, or an index past the code. Throws ParseFailure when the constant
+  // pool is full, as the Call form does.
+  bool before(uint32_t index, const PreparedCall& call, std::span<const int32_t> values);
+  bool beforeBlock(const BasicBlock& b, const PreparedCall& call, std::span<const int32_t> values) {
+    return before(b.first, call, values);
+  }
   bool atEntry(const Call& call, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
   bool beforeReturns(const Call& call);
   bool onExceptionalExit(const Call& call);
@@ -149,6 +189,9 @@ class Routine {
  private:
   // The patch for `call` at instruction `index` (-1: no instruction context), or false.
   bool build(const Call& call, int64_t index, Patch& out);
+  // The Methodref of `call`'s analysis method, from the class-wide cache if the shape
+  // matches the last call's. Throws ParseFailure if the pool is full.
+  classfile::CpIndex methodref(const Call& call);
   bool runtimeArgFits(const Arg& a, uint32_t index);
   // before(i, what) at every return instruction; true if any was inserted.
   template <class What>
@@ -179,6 +222,8 @@ class Routine {
   };
   CallCache ownCache_;
   CallCache* cache_ = &ownCache_;  // shared by the routines of a ClassInstrumenter
+  std::vector<PreparedShape> ownShapes_;
+  std::vector<PreparedShape>* shapes_ = &ownShapes_;  // shared like cache_
   friend class ClassInstrumenter;
   mutable std::vector<Instruction> insns_;
   mutable BlockGraph graph_;
@@ -203,6 +248,7 @@ class ClassInstrumenter {
   classfile::ClassFile* cls_;
   std::vector<Routine> routines_;
   Routine::CallCache cache_;
+  std::vector<PreparedShape> shapes_;
   Patch patch_;
 };
 

@@ -292,19 +292,27 @@ CodeEditor::CodeEditor(ClassFile& cls, Member& method)
 bool CodeEditor::isConstructor() const { return cls_->memberName(*method_) == "<init>"; }
 
 void CodeEditor::add(Where where, uint32_t index, const Patch& patch) {
-  std::optional<int> peak = patch.peakStack();
+  add(where, index, patch.insns(), patch.peakStack());
+}
+
+void CodeEditor::add(Where where, uint32_t index, std::span<const Insn> patch,
+                     std::optional<int> peak) {
   if (!peak) badPatch_ = true;
   int& into = where == Where::Exit ? exitPeak_ : peak_;
   into = std::max(into, peak.value_or(0));
   if (buf_.inserts.capacity() == 0) ScratchPool<Buffers>::take(buf_);
   std::vector<Insn>& insns = buf_.patchInsns;
   auto begin = static_cast<uint32_t>(insns.size());
-  insns.insert(insns.end(), patch.insns().begin(), patch.insns().end());
+  insns.insert(insns.end(), patch.begin(), patch.end());
   buf_.inserts.push_back({index, where, begin, static_cast<uint32_t>(insns.size())});
 }
 
 void CodeEditor::insertBefore(uint32_t i, const Patch& patch) {
   if (!patch.empty() && i < size()) add(Where::Before, i, patch);
+}
+
+void CodeEditor::insertBefore(uint32_t i, std::span<const Insn> insns, int peak) {
+  if (!insns.empty() && i < size()) add(Where::Before, i, insns, peak);
 }
 
 bool CodeEditor::insertAfter(uint32_t i, const Patch& patch) {

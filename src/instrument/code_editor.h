@@ -23,6 +23,8 @@
 // them; max_stack grows by the largest patch peak.
 #pragma once
 
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,11 @@ class CodeEditor {
 
   // Patches are copied in; the same Patch object can be reused for the next insertion.
   void insertBefore(uint32_t i, const Patch& patch);
+  // The same for a patch given as its instructions, whose stack need the caller already
+  // knows (`peak` words above the insertion point); like a Patch, they must be
+  // stack-neutral and branch-free. For probes built without a Patch (Routine's prepared
+  // calls).
+  void insertBefore(uint32_t i, std::span<const classfile::Insn> insns, int peak);
   // False (nothing inserted) when instruction i does not fall through.
   bool insertAfter(uint32_t i, const Patch& patch);
   void insertAtEntry(const Patch& patch, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
@@ -102,6 +109,8 @@ class CodeEditor {
   };
 
   void add(Where where, uint32_t index, const Patch& patch);
+  void add(Where where, uint32_t index, std::span<const classfile::Insn> insns,
+           std::optional<int> peak);
   EditOutcome commitEdits();
   void releaseBuffers();
   // The final frames of a method with live locals: each frame decoded, the live locals

@@ -10,17 +10,26 @@ using classfile::CpIndex;
 using classfile::Insn;
 using classfile::Op;
 
+namespace {
+Insn ldcInsn(CpIndex index, bool wide) {
+  Insn insn;
+  insn.op = wide ? Op::ldc2_w : raw(index) < 256 ? Op::ldc : Op::ldc_w;
+  insn.a = raw(index);
+  return insn;
+}
+}  // namespace
+
 Patch& Patch::ldcIndex(CpIndex index, bool wide) {
-  if (wide) return add(Op::ldc2_w, raw(index));
-  return add(raw(index) < 256 ? Op::ldc : Op::ldc_w, raw(index));
+  insns_.push_back(ldcInsn(index, wide));
+  return *this;
 }
 
-Patch& Patch::pushIntConstant(int32_t v) {
+Insn Patch::intConstant(int32_t v) {
   if (lastIntIndex_ == CpIndex::None || lastInt_ != v) {
     lastIntIndex_ = pool_->addInteger(v);
     lastInt_ = v;
   }
-  return ldcIndex(lastIntIndex_, false);
+  return ldcInsn(lastIntIndex_, false);
 }
 
 Patch& Patch::pushLong(int64_t v) {

@@ -29,12 +29,24 @@ class Patch {
   }
   // The shortest push of an int constant: iconst_*, bipush, sipush or ldc/ldc_w.
   Patch& pushInt(int32_t value) {
+    insns_.push_back(intInsn(value));
+    return *this;
+  }
+  // That instruction alone (an Integer constant is added to the pool for ldc).
+  classfile::Insn intInsn(int32_t value) {
+    classfile::Insn insn;
     if (value >= -1 && value <= 5) {
-      return add(static_cast<classfile::Op>(static_cast<int>(classfile::Op::iconst_0) + value));
+      insn.op = static_cast<classfile::Op>(static_cast<int>(classfile::Op::iconst_0) + value);
+    } else if (value >= -128 && value <= 127) {
+      insn.op = classfile::Op::bipush;
+      insn.a = value;
+    } else if (value >= -32768 && value <= 32767) {
+      insn.op = classfile::Op::sipush;
+      insn.a = value;
+    } else {
+      insn = intConstant(value);
     }
-    if (value >= -128 && value <= 127) return add(classfile::Op::bipush, value);
-    if (value >= -32768 && value <= 32767) return add(classfile::Op::sipush, value);
-    return pushIntConstant(value);
+    return insn;
   }
   Patch& pushLong(int64_t value);
   Patch& pushString(std::string_view mutf8);
@@ -69,7 +81,7 @@ class Patch {
 
  private:
   Patch& ldcIndex(classfile::CpIndex index, bool wide);
-  Patch& pushIntConstant(int32_t value);  // ldc of a pool Integer
+  classfile::Insn intConstant(int32_t value);  // ldc of a pool Integer
 
   classfile::ConstantPool* pool_;
   std::vector<classfile::Insn> insns_;

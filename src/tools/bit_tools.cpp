@@ -1,6 +1,7 @@
 #include "tools/bit_tools.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include "instrument/stack_effect.h"
@@ -77,15 +78,18 @@ class ICountTool final : public BitTool {
   std::string_view name() const override { return "icount"; }
 
  private:
-  Call call_{"dragnet/tools/ICount", "block", {Arg::i(0), Arg::i(0)}};  // reused per block
+  Call call_{"dragnet/tools/ICount", "block", {Arg::i(0), Arg::i(0)}};  // its shape
 
  protected:
   void instrumentRoutine(Routine& r) override {
     int32_t id = newSite({r.className(), r.name(), r.descriptor()});
-    call_.args[0].value = id;
+    // Prepared once per method (the probes differ only in their constants); its arguments
+    // are Int constants and it returns void, so prepare() accepts it.
+    std::optional<instrument::PreparedCall> prepared = r.prepare(call_);
+    if (!prepared) return;
     for (const instrument::BasicBlock& b : r.blocks()) {
-      call_.args[1].value = b.size();
-      r.beforeBlock(b, call_);
+      const std::array<int32_t, 2> values{id, static_cast<int32_t>(b.size())};
+      r.beforeBlock(b, *prepared, values);
     }
   }
 };
