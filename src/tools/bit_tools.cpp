@@ -17,6 +17,7 @@ bool BitTool::instrument(classfile::ClassFile& cls) {
   std::string_view n = cls.name();
   if (n.starts_with("dragnet/rt/") || n.starts_with("dragnet/tools/")) return false;
   instrument::ClassInstrumenter ci(cls);
+  beginClass();
   for (Routine& r : ci.routines()) {
     if (!r.hasCode()) continue;
     size_t mark = table_.size();
@@ -79,17 +80,20 @@ class ICountTool final : public BitTool {
 
  private:
   Call call_{"dragnet/tools/ICount", "block", {Arg::i(0), Arg::i(0)}};  // its shape
+  // Prepared once per class (the probes differ only in their constants): valid for the
+  // routines of the class being instrumented only.
+  std::optional<instrument::PreparedCall> prepared_;
 
  protected:
+  void beginClass() override { prepared_.reset(); }
   void instrumentRoutine(Routine& r) override {
     int32_t id = newSite({r.className(), r.name(), r.descriptor()});
-    // Prepared once per method (the probes differ only in their constants); its arguments
-    // are Int constants and it returns void, so prepare() accepts it.
-    std::optional<instrument::PreparedCall> prepared = r.prepare(call_);
-    if (!prepared) return;
+    // Its arguments are Int constants and it returns void, so prepare() accepts it.
+    if (!prepared_) prepared_ = r.prepare(call_);
+    if (!prepared_) return;
     for (const instrument::BasicBlock& b : r.blocks()) {
       const std::array<int32_t, 2> values{id, static_cast<int32_t>(b.size())};
-      r.beforeBlock(b, *prepared, values);
+      r.beforeBlock(b, *prepared_, values);
     }
   }
 };

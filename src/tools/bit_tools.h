@@ -40,8 +40,9 @@ class BitTool {
   size_t sites() const { return sites_; }
 
  protected:
+  // Called before the routines of each class (state kept per class starts over here).
+  virtual void beginClass() {}
   virtual void instrumentRoutine(instrument::Routine& r) = 0;
-  // A new site id; `fields` (tab-separated) describe it in the site table.
   // A new site id; `fields` describe it in the site table (joined with tabs).
   int32_t newSite(std::initializer_list<std::string_view> fields);
 
