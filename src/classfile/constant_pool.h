@@ -176,6 +176,10 @@ class ConstantPool {
   bool isIndexed(Tag t) const { return indexedTags_ >> static_cast<unsigned>(t) & 1u; }
   std::optional<CpIndex> scan(const CpEntry& e) const;
   bool refersToNewest(const CpEntry& e) const;
+  // Appends `e` without looking for an equal entry (the caller knows there is none).
+  CpIndex append(const CpEntry& e);
+  CpIndex addMemberRef(Tag tag, std::string_view owner, std::string_view name,
+                       std::string_view desc);
 
   PooledVector<CpEntry> entries_;
   size_t entriesOffset_ = 0;              // file offset of entry 1 (see entryOffset)
