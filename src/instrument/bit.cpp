@@ -230,7 +230,7 @@ std::optional<PreparedCall> Routine::prepare(const Call& call) {
     it = shapes.insert(shapes.end(), {call.owner, call.name, arity, call.descriptor()});
   }
   PreparedCall prepared;
-  prepared.cls_ = cls_;
+  prepared.table_ = shapes_;
   prepared.shape_ = static_cast<uint32_t>(it - shapes.begin());
   prepared.arity_ = static_cast<uint8_t>(call.args.size());
   return prepared;
@@ -238,7 +238,7 @@ std::optional<PreparedCall> Routine::prepare(const Call& call) {
 
 bool Routine::before(uint32_t index, const PreparedCall& call, std::span<const int32_t> values) {
   const size_t n = call.arity_;  // at most kMaxArgs (prepare)
-  if (call.cls_ != cls_ || values.size() != n || n > PreparedCall::kMaxArgs ||
+  if (call.table_ != shapes_ || values.size() != n || n > PreparedCall::kMaxArgs ||
       call.shape_ >= shapes_->size() || index >= editor_.size()) {
     return false;
   }

@@ -80,7 +80,9 @@ inline constexpr std::string_view kBranchHelper = "dragnet/rt/Bit";
 // Methodref and stack need are resolved once, so inserting it checks no shape and builds
 // no Patch: for tools that insert the same call at many places with different values
 // (icount's count per block), where the per-probe shape check cost as much as the rest of
-// the probe. Only the routines of the class it was prepared for accept it.
+// the probe. Only the routines that share the table it was prepared in accept it (those of
+// one ClassInstrumenter, or the one Routine made on its own), and only while they live.
+struct PreparedShape;
 class PreparedCall {
  public:
   static constexpr size_t kMaxArgs = 8;
@@ -88,8 +90,8 @@ class PreparedCall {
 
  private:
   friend class Routine;
-  const classfile::ClassFile* cls_ = nullptr;
-  uint32_t shape_ = 0;  // index in the class's prepared shapes
+  const std::vector<PreparedShape>* table_ = nullptr;  // the shapes of its class
+  uint32_t shape_ = 0;                                 // index in *table_
   uint8_t arity_ = 0;
 };
 
@@ -155,9 +157,9 @@ class Routine {
   // PreparedCall::kMaxArgs arguments. Nothing is added to the constant pool yet.
   std::optional<PreparedCall> prepare(const Call& call);
   // Inserts the prepared call with `values` as its arguments (one per argument) before
-  // instruction `index`. False (nothing inserted) for another class's call, another
-  // number of values, or an index past the code. Throws ParseFailure when the constant
-  // pool is full, as the Call form does.
+  // instruction `index`. False (nothing inserted) for a call prepared elsewhere (another
+  // class), another number of values, or an index past the code. Throws ParseFailure when
+  // the constant pool is full, as the Call form does.
   bool before(uint32_t index, const PreparedCall& call, std::span<const int32_t> values);
   bool beforeBlock(const BasicBlock& b, const PreparedCall& call, std::span<const int32_t> values) {
     return before(b.first, call, values);

@@ -123,6 +123,8 @@ TEST_F(JavacTest, PreparedCallRefusesWhatItCannotInsert) {
   const auto end = static_cast<uint32_t>(r->instructions().size());
   EXPECT_FALSE(r->before(end, *pc, one));     // past the code
   EXPECT_FALSE(otherR->before(0, *pc, one));  // another class's call
+  inst::Routine alone(cls, r->member());      // the same method, outside the ClassInstrumenter
+  EXPECT_FALSE(alone.before(0, *pc, one));
   EXPECT_TRUE(r->before(0, *pc, one));
   EXPECT_TRUE(r->before(0, *none, {}));
 }
