@@ -61,8 +61,7 @@ TEST(ConstantPoolTest, EveryAddableTagIsAddedOnce) {
        Tag::InterfaceMethodref},
       {"MethodHandle", [&] { return pool.addMethodHandle(cf::RefKind::InvokeStatic, mref); },
        Tag::MethodHandle},
-      {"MethodType", [&] { return pool.addMethodType("(Ljava/lang/String;)V"); },
-       Tag::MethodType},
+      {"MethodType", [&] { return pool.addMethodType("(Ljava/lang/String;)V"); }, Tag::MethodType},
       {"Dynamic",
        [&] {
          cf::CpEntry e{Tag::Dynamic, 0, 0, idx(pool.addNameAndType("c", "I")), 0, {}};
@@ -134,6 +133,62 @@ TEST(ConstantPoolTest, SimilarButDifferentEntriesAreDistinct) {
   CpIndex ref = pool.addFieldref("A", "f", "I");
   EXPECT_NE(pool.addMethodHandle(cf::RefKind::GetField, ref),
             pool.addMethodHandle(cf::RefKind::GetStatic, ref));
+}
+
+// A member reference looks its three strings up in one pass (while Utf8 lookups scan),
+// and must leave the pool exactly as the separate additions would: the same entries in
+// the same order (owner, its Class, name, descriptor, NameAndType, the reference), found
+// ones reused, and a string that occurs twice added once.
+TEST(ConstantPoolTest, MemberRefsAddWhatSeparateAdditionsAdd) {
+  struct Ref {
+    Tag tag;
+    std::string owner, name, desc;
+  };
+  const std::vector<Ref> refs{
+      {Tag::Methodref, "p/Owner", "run", "()V"},     // name and descriptor exist already
+      {Tag::Fieldref, "x", "x", "x"},                // one string three times
+      {Tag::InterfaceMethodref, "p/I", "z", "p/I"},  // owner repeated as the descriptor
+      {Tag::Methodref, "p/Owner", "run", "(I)V"},    // owner, Class and name exist now
+      {Tag::Methodref, "p/Owner", "run", "()V"},     // all of it exists
+  };
+  ModelBuilder a, b;
+  for (cf::ConstantPool* pool : {&a.cls.pool, &b.cls.pool}) {
+    pool->addUtf8("run");
+    pool->addUtf8("()V");
+    pool->addInteger(5);
+  }
+  for (const Ref& r : refs) {
+    SCOPED_TRACE(r.owner + "." + r.name + r.desc);
+    CpIndex viaPool = r.tag == Tag::Fieldref ? a.cls.pool.addFieldref(r.owner, r.name, r.desc)
+                      : r.tag == Tag::Methodref
+                          ? a.cls.pool.addMethodref(r.owner, r.name, r.desc)
+                          : a.cls.pool.addInterfaceMethodref(r.owner, r.name, r.desc);
+    cf::ConstantPool& p = b.cls.pool;
+    CpIndex c = p.addClass(r.owner);
+    CpIndex n = p.addUtf8(r.name);
+    CpIndex d = p.addUtf8(r.desc);
+    CpIndex nat = p.add(cf::CpEntry{Tag::NameAndType, 0, idx(n), idx(d), 0, {}});
+    CpIndex bySteps = p.add(cf::CpEntry{r.tag, 0, idx(c), idx(nat), 0, {}});
+    EXPECT_EQ(viaPool, bySteps);
+    ASSERT_EQ(a.cls.pool.count(), p.count());
+    for (uint16_t i = 1; i < p.count(); ++i) {
+      const cf::CpEntry& x = a.cls.pool[CpIndex{i}];
+      const cf::CpEntry& y = p[CpIndex{i}];
+      EXPECT_EQ(x.tag, y.tag) << i;
+      EXPECT_EQ(x.a, y.a) << i;
+      EXPECT_EQ(x.b, y.b) << i;
+      EXPECT_EQ(x.utf8, y.utf8) << i;
+    }
+    auto member = a.cls.pool.memberRef(viaPool);
+    EXPECT_EQ(member.owner, r.owner);
+    EXPECT_EQ(member.name, r.name);
+    EXPECT_EQ(member.descriptor, r.desc);
+  }
+  // "x" once for owner, name and descriptor: Utf8, Class, NameAndType, Fieldref.
+  ModelBuilder c;
+  uint16_t before = c.cls.pool.count();
+  c.cls.pool.addFieldref("x", "x", "x");
+  EXPECT_EQ(c.cls.pool.count(), before + 4);
 }
 
 TEST(ConstantPoolTest, LongAndDoubleTakeTwoSlots) {
@@ -251,8 +306,7 @@ TEST(ConstantPoolTest, AddingBeyond65535SlotsFailsCleanly) {
     pool.addLong(42);
     ADD_FAILURE() << "addLong into the last slot succeeded";
   } catch (const cf::ParseFailure& e) {
-    EXPECT_NE(e.error().message.find("constant pool full"), std::string::npos)
-        << e.error().message;
+    EXPECT_NE(e.error().message.find("constant pool full"), std::string::npos) << e.error().message;
   }
   EXPECT_EQ(pool.count(), 65534);
   CpIndex last = pool.addInteger(v++);
@@ -288,10 +342,10 @@ TEST(ConstantPoolTest, FullPoolWritesAndParses) {
 }
 
 TEST(ConstantPoolTest, NaNPayloadsSurviveParseAndWrite) {
-  const uint32_t floats[] = {0x7FC00000u, 0x7FC00001u, 0x7F800001u, 0xFFBADBADu, 0x7FFFFFFFu,
-                             0x80000000u};
-  const uint64_t doubles[] = {0x7FF8000000000000ull, 0x7FF0000000000001ull,
-                              0xFFF8DEADBEEF0001ull, 0x7FF7FFFFFFFFFFFFull, 0x8000000000000000ull};
+  const uint32_t floats[] = {0x7FC00000u, 0x7FC00001u, 0x7F800001u,
+                             0xFFBADBADu, 0x7FFFFFFFu, 0x80000000u};
+  const uint64_t doubles[] = {0x7FF8000000000000ull, 0x7FF0000000000001ull, 0xFFF8DEADBEEF0001ull,
+                              0x7FF7FFFFFFFFFFFFull, 0x8000000000000000ull};
   ClassBuilder b;
   std::vector<uint16_t> fi, di;
   for (uint32_t f : floats) fi.push_back(b.pool.floatBits(f));
@@ -345,9 +399,9 @@ TEST(ConstantPoolTest, TagsNewerThanTheClassVersionAreRejected) {
     const char* tagName;
     int minMajor;
   };
-  for (Case k : {Case{50, "MethodHandle", 51}, Case{50, "MethodType", 51},
-                 Case{50, "InvokeDynamic", 51}, Case{52, "Module", 53}, Case{52, "Package", 53},
-                 Case{54, "Dynamic", 55}}) {
+  for (Case k :
+       {Case{50, "MethodHandle", 51}, Case{50, "MethodType", 51}, Case{50, "InvokeDynamic", 51},
+        Case{52, "Module", 53}, Case{52, "Package", 53}, Case{54, "Dynamic", 55}}) {
     SCOPED_TRACE(k.tagName);
     ClassBuilder b("T", k.major);
     uint16_t mref = b.pool.methodref("T", "f", "()V");
