@@ -78,10 +78,11 @@ inline constexpr std::string_view kBranchHelper = "dragnet/rt/Bit";
 
 // A Call prepared for one class: every argument an Int constant, the result void. Its
 // Methodref is resolved once per class (at the first insertion) and its stack need is its
-// arity, so inserting it checks no shape and builds no Patch: for tools that insert the same call at many places with different values
-// (icount's count per block), where the per-probe shape check cost as much as the rest of
-// the probe. Only the routines that share the table it was prepared in accept it (those of
-// one ClassInstrumenter, or the one Routine made on its own), and only while they live.
+// arity, so inserting it checks no shape and builds no Patch: for tools that insert the same call
+// at many places with different values (icount's count per block), where the per-probe shape check
+// cost as much as the rest of the probe. Only the routines that share the table it was prepared in
+// accept it (those of one ClassInstrumenter, or the one Routine made on its own), and only while
+// they live.
 struct PreparedShape;
 class PreparedCall {
  public:
