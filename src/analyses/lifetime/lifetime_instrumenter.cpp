@@ -75,7 +75,7 @@ class LifetimeExtension : public alloc::Extension {
   // The plan of the routine being instrumented (needsFrame and method ask for it).
   const UsePlan& plan(Routine& r) {
     if (planned_ != &r) {
-      plan_ = planUses(r, receiverUsedAtEntry(r));
+      plan_ = planUses(r, receiverUsedAtEntry(r), Clock::PerThread);
       planned_ = &r;
     }
     return plan_;

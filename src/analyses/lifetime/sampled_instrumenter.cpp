@@ -25,7 +25,7 @@ bool receiverUsedAtEntry(const Routine& r) {
 // verifier does not let a probe see, e.g. a constructor's `this` before super(), has none).
 bool probeMethod(Routine& r) {
   bool receiver = receiverUsedAtEntry(r);
-  UsePlan plan = planUses(r, receiver);
+  UsePlan plan = planUses(r, receiver, Clock::Global);
   bool inserted = false;
   if (receiver) inserted |= r.atEntry(Call{kSampleClass, "get", {Arg::local(0, kObjectDesc)}});
   for (const UseProbe& u : plan.uses) {

@@ -1,6 +1,7 @@
 #include "analyses/lifetime/use_sites.h"
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "instrument/descriptor.h"
@@ -129,26 +130,112 @@ bool allocates(Op op) {
 
 class Planner {
  public:
-  explicit Planner(const instrument::Routine& r) : r_(r) {}
+  Planner(const instrument::Routine& r, Clock clock) : r_(r), clock_(clock) {}
 
   UsePlan run(bool receiverUsedAtEntry) {
     const auto& blocks = r_.blocks();
-    std::vector<bool> reached(blocks.size(), false);  // some block branches to it
-    for (const auto& b : blocks) {
-      for (uint32_t s : b.successors) reached[s] = true;
-    }
-    for (const auto& b : blocks) {
-      origins_.clear();
-      used_[0].clear();
-      used_[1].clear();
-      // The entry probe has just recorded `this`, unless the block is also a loop head.
-      if (receiverUsedAtEntry && b.first == 0 && !reached[b.id]) used_[0].push_back(0);
-      for (uint32_t i = b.first; i <= b.last; ++i) step(i);
-    }
+    std::vector<Avail> in = availableAtEntry(blocks, receiverUsedAtEntry);
+    recording_ = true;
+    for (const auto& b : blocks) walk(b, in[b.id]);
     return std::move(plan_);
   }
 
  private:
+  // Locals whose object had a get / a put probed since the clock last could advance.
+  using Avail = std::array<std::vector<int>, 2>;
+
+  // The probes already made for each block's locals when it starts: a must-analysis
+  // (intersection over predecessors) iterated to its fixpoint. Handler entries and blocks
+  // nothing branches to start with none, and so does every block of a method with
+  // subroutines (jsr/ret: their edges are not in the graph). With the global clock, an edge
+  // back to an earlier block carries nothing: a loop without calls or allocations may run
+  // while other threads advance the clock, and each iteration's uses must count.
+  std::vector<Avail> availableAtEntry(const std::vector<instrument::BasicBlock>& blocks,
+                                      bool receiverUsedAtEntry) {
+    const size_t n = blocks.size();
+    std::vector<Avail> in(n), out(n);
+    std::vector<std::vector<uint32_t>> preds(n);
+    for (const auto& b : blocks) {
+      for (uint32_t s : b.successors) preds[s].push_back(b.id);
+    }
+    if (n == 0 || hasSubroutines()) return in;
+    std::vector<bool> done(n, false);
+    constexpr int kMaxPasses = 16;  // then give up: every block starts with nothing
+    for (int pass = 0; pass < kMaxPasses; ++pass) {
+      bool changed = false;
+      for (const auto& b : blocks) {
+        Avail a;
+        if (!meet(b, preds[b.id], out, done, receiverUsedAtEntry, a)) continue;
+        sortSets(a);
+        if (done[b.id] && a == in[b.id]) continue;
+        in[b.id] = a;
+        walk(b, a);
+        sortSets(a);  // so that equal sets compare equal
+        if (!done[b.id] || a != out[b.id]) changed = true;
+        out[b.id] = std::move(a);
+        done[b.id] = true;
+      }
+      if (!changed) return in;
+    }
+    return std::vector<Avail>(n);
+  }
+
+  // The intersection of what block b's predecessors (and the method's entry, for block 0)
+  // end with; false while no predecessor has been walked yet (nothing known to meet).
+  bool meet(const instrument::BasicBlock& b, const std::vector<uint32_t>& preds,
+            const std::vector<Avail>& out, const std::vector<bool>& done, bool receiverUsedAtEntry,
+            Avail& a) const {
+    if (b.isHandlerEntry || (b.id != 0 && preds.empty())) return true;  // starts empty
+    bool any = false;
+    auto take = [&](const Avail& from) {
+      if (!any) {
+        a = from;
+        any = true;
+        return;
+      }
+      for (size_t k = 0; k < 2; ++k) {
+        std::erase_if(a[k], [&](int l) {
+          return std::find(from[k].begin(), from[k].end(), l) == from[k].end();
+        });
+      }
+    };
+    if (b.id == 0) {  // the entry probe has just recorded `this`
+      Avail entry;
+      if (receiverUsedAtEntry) entry[0].push_back(0);
+      take(entry);
+    }
+    for (uint32_t p : preds) {
+      if (clock_ == Clock::Global && r_.blocks()[p].first >= b.first) {
+        take(Avail{});
+      } else if (done[p]) {
+        take(out[p]);
+      }
+    }
+    return any;
+  }
+
+  static void sortSets(Avail& a) {
+    for (auto& set : a) std::sort(set.begin(), set.end());
+  }
+
+  bool hasSubroutines() const {
+    for (const auto& b : r_.blocks()) {
+      for (uint32_t i = b.first; i <= b.last; ++i) {
+        Op op = r_.insn(i).op;
+        if (op == Op::jsr || op == Op::jsr_w || op == Op::ret) return true;
+      }
+    }
+    return false;
+  }
+
+  // Runs block b from the probes `used` made before it; `used` ends as the block leaves
+  // it. Adds the block's probes to the plan while recording.
+  void walk(const instrument::BasicBlock& b, Avail& used) {
+    origins_.clear();
+    used_ = &used;
+    for (uint32_t i = b.first; i <= b.last; ++i) step(i);
+  }
+
   // The origin (local slot, or -1) of the word `depth` words below the top.
   int& word(size_t depth) {
     if (origins_.size() <= depth)
@@ -158,9 +245,9 @@ class Planner {
 
   void use(uint32_t i, size_t depth, UseKind kind, Arg::Kind operand) {
     int local = word(depth);
-    auto& set = used_[kind == UseKind::Put ? 1 : 0];
+    auto& set = (*used_)[kind == UseKind::Put ? 1 : 0];
     if (local >= 0 && std::find(set.begin(), set.end(), local) != set.end()) return;
-    plan_.uses.push_back({i, kind, operand});
+    if (recording_) plan_.uses.push_back({i, kind, operand});
     if (local >= 0) set.push_back(local);
   }
 
@@ -190,6 +277,7 @@ class Planner {
     }
     if (instrument::isInvoke(op) && op != Op::invokedynamic) {
       auto ref = r_.pool().memberRef(insn.cp());
+      if (!recording_) return;
       std::vector<CallUse> cu = callUses(op, ref.owner, ref.name, ref.descriptor);
       if (!cu.empty()) plan_.calls.push_back({i, std::move(cu)});
     }
@@ -204,8 +292,8 @@ class Planner {
     }
     if (std::optional<uint32_t> s = instrument::storedLocal(insn)) forget(static_cast<int>(*s));
     if (instrument::isInvoke(insn.op) || allocates(insn.op)) {
-      used_[0].clear();  // the thread's clock may advance: uses count again
-      used_[1].clear();
+      (*used_)[0].clear();  // the thread's clock may advance: uses count again
+      (*used_)[1].clear();
     }
     if (insn.op >= Op::dup && insn.op <= Op::swap) word(3);  // the words a shuffle moves
     if (instrument::shuffleWords(insn.op, origins_)) return;
@@ -223,22 +311,24 @@ class Planner {
 
   // Local `slot` now holds another object: words loaded from it before no longer match.
   void forget(int slot) {
-    for (auto& set : used_) std::erase(set, slot);
+    for (auto& set : *used_) std::erase(set, slot);
     for (int& o : origins_) {
       if (o == slot) o = -1;
     }
   }
 
   const instrument::Routine& r_;
+  const Clock clock_;
   std::vector<int> origins_;  // the block's known stack words, bottom first
-  std::vector<int> used_[2];  // locals whose object had a get / a put probed
+  Avail* used_ = nullptr;     // the block's available probes, as walked so far
+  bool recording_ = false;    // the final walk: probes go into the plan
   UsePlan plan_;
 };
 
 }  // namespace
 
-UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry) {
-  return Planner(r).run(receiverUsedAtEntry);
+UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry, Clock clock) {
+  return Planner(r, clock).run(receiverUsedAtEntry);
 }
 
 bool probeCallUses(instrument::Routine& r, const CallProbe& c,

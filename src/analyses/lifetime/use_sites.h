@@ -9,10 +9,12 @@
 // natives, Arrays.copyOf, the String intrinsics ...), whose object arguments are uses
 // counted at the call site (kNativeUses in use_sites.cpp).
 //
-// Redundant probes are left out: within a stretch of code in which the thread allocates
-// nothing and calls nothing (so its clock cannot advance), a second use of the same kind
-// of the object held in the same local adds nothing. Such a stretch ends at every block
-// leader, after every call and allocation, and for one local when it is stored to.
+// Redundant probes are left out: on every path since the clock last could advance (a call
+// or an allocation), a use of the same kind of the object held in the same local has
+// been probed, so a second one adds nothing: its time would be the same. Such paths cross
+// block boundaries (a must-analysis over the control-flow graph); they start afresh at
+// exception handlers, and for one local when it is stored to. Whether they run around a
+// loop depends on the clock (`Clock`).
 #pragma once
 
 #include <cstdint>
@@ -48,9 +50,15 @@ struct UsePlan {
   std::vector<CallProbe> calls;
 };
 
+// The clock a use's time is read from. PerThread (the exact variant: each thread's own
+// allocations) stands still while a loop without calls or allocations runs, so a probe
+// before the loop covers the uses in it. Global (the sampled variant: all threads'
+// allocations) does not: every iteration's uses are probed (from the loop's first block).
+enum class Clock : uint8_t { PerThread, Global };
+
 // `receiverUsedAtEntry`: the method's entry probe records `this` as used (instance
 // methods other than constructors), so uses of local 0 right after entry are redundant.
-UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry);
+UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry, Clock clock);
 
 // Inserts, before the call `c`, code that parks the call's arguments in scratch locals,
 // runs `probe` once per use with the used object on top of the stack (the probe must pop
