@@ -25,6 +25,7 @@
 #include "agent/recorder.h"
 #include "agent/runtime_bridge.h"
 #include "agent/sampler.h"
+#include "agent/virtual_threads.h"
 #include "analyses/alloc/alloc_instrumenter.h"
 #include "analyses/lifetime/lifetime_instrumenter.h"
 #include "analyses/lifetime/sampled_instrumenter.h"
@@ -42,8 +43,9 @@ struct Agent {
   std::unique_ptr<Sampler> sampler;    // sample=SIZE
   analyses::alloc::IdSource ids;
   analyses::alloc::Options alloc;
-  bool lifetime = false;                                 // mode lifetime
-  bool sampledLifetime = false;                          // mode lifetime with sample=SIZE
+  bool lifetime = false;         // mode lifetime
+  bool sampledLifetime = false;  // mode lifetime with sample=SIZE
+  bool virtualThreads = false;   // VirtualThreadEnd is on (virtual_threads.h)
   std::atomic<uint64_t> classesChanged{0}, failures{0};  // sampledLifetime's rewrites
   std::atomic<bool> threadFieldAdded{false};
   std::atomic<uint64_t> hookNanos{0};  // time spent rewriting classes, all threads
@@ -207,10 +209,13 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   AgentScope scope;
   Agent& a = *gAgent;
   std::string error;
-  if (!startProbes(jni, a.options.depth, a.options.record, error) ||
+  if (!startProbes(jni, a.options.depth, a.options.record, a.lifetime, error) ||
       !a.recorder->init(jni, error)) {
     say("error: " + error + "; no profile will be written");
     return;
+  }
+  if (a.virtualThreads && !startVirtualThreads(jni, !a.lifetime, error)) {
+    say("warning: " + error + "; what virtual threads allocate is not counted");
   }
   uint32_t vmBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Vm);
   uint32_t jniBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Jni);
@@ -361,6 +366,11 @@ void JNICALL onThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) {
   gAgent->recorder->flushThread(jni, thread, true);
 }
 
+void JNICALL onVirtualThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) {
+  AgentScope scope;
+  gAgent->recorder->virtualEnded(jni, thread);
+}
+
 void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   AgentScope scope;
   stopNativeAllocs();
@@ -429,8 +439,10 @@ jint start(JavaVM* vm, const char* optionText) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;
   }
-  a->recorder = std::make_unique<Recorder>(a->jvmti, a->writer);
-  jvmtiEventCallbacks cb{};
+  a->virtualThreads = addVirtualThreadCapability(a->jvmti);
+  a->recorder = std::make_unique<Recorder>(a->jvmti, a->writer, a->lifetime);
+  EventCallbacks all;
+  jvmtiEventCallbacks& cb = all.base;
   cb.ClassFileLoadHook = onClassFileLoad;
   cb.VMStart = onVMStart;
   cb.VMInit = onVMInit;
@@ -438,11 +450,13 @@ jint start(JavaVM* vm, const char* optionText) {
   cb.ThreadEnd = onThreadEnd;
   cb.VMObjectAlloc = onVMObjectAlloc;
   if (a->lifetime) lifetimeCallbacks(cb);
-  a->jvmti->SetEventCallbacks(&cb, sizeof cb);
+  if (a->virtualThreads) all.virtualThreadEnd = onVirtualThreadEnd;
+  a->jvmti->SetEventCallbacks(&cb, a->virtualThreads ? sizeof all : sizeof cb);
   for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT,
                        JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {
     a->jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
   }
+  if (a->virtualThreads && !enableVirtualThreadEnd(a->jvmti)) a->virtualThreads = false;
   say("recording " + a->options.mode + " to " + a->outPath);
   return JNI_OK;
 }

@@ -17,6 +17,7 @@
 #include "agent/lifetime.h"
 #include "agent/lifetime_state.h"
 #include "agent/native_allocs.h"
+#include "agent/virtual_threads.h"
 
 namespace dragnet::agent {
 namespace {
@@ -184,9 +185,23 @@ JNIEXPORT jboolean JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv* jni, jclass)
 namespace dragnet::agent {
 namespace {
 
+// Nulls one thread's use caches and last-born object.
+void clearCaches(JNIEnv* jni, jobject st) {
+  jni->SetObjectField(st, gExact.lastBorn, nullptr);
+  for (jfieldID f : gExact.cacheArrays) {
+    auto a = static_cast<jobjectArray>(jni->GetObjectField(st, f));
+    if (!a) continue;
+    for (jsize k = 0, len = jni->GetArrayLength(a); k < len; ++k) {
+      jni->SetObjectArrayElement(a, k, nullptr);
+    }
+    jni->DeleteLocalRef(a);
+  }
+}
+
 // Nulls every thread's use caches and last-born object, so that they keep nothing alive
 // through the collection. Racy by design: a thread that uses an object meanwhile puts it
-// back; the next forced collection gets it.
+// back; the next forced collection gets it. Virtual threads are not in GetAllThreads: the
+// helper lists their states.
 void clearCaches(JNIEnv* jni) {
   State& s = *gLife;
   jint n = 0;
@@ -196,20 +211,21 @@ void clearCaches(JNIEnv* jni) {
   for (jint i = 0; i < n; ++i) {
     jobject st = jni->GetObjectField(threads[i], gExact.threadState);
     if (st) {
-      jni->SetObjectField(st, gExact.lastBorn, nullptr);
-      for (jfieldID f : gExact.cacheArrays) {
-        auto a = static_cast<jobjectArray>(jni->GetObjectField(st, f));
-        if (!a) continue;
-        for (jsize k = 0, len = jni->GetArrayLength(a); k < len; ++k) {
-          jni->SetObjectArrayElement(a, k, nullptr);
-        }
-        jni->DeleteLocalRef(a);
-      }
+      clearCaches(jni, st);
       jni->DeleteLocalRef(st);
     }
     jni->DeleteLocalRef(threads[i]);
   }
   s.jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
+  if (jobjectArray live = liveVirtualStates(jni)) {
+    for (jsize i = 0, len = jni->GetArrayLength(live); i < len; ++i) {
+      jobject st = jni->GetObjectArrayElement(live, i);
+      if (!st) continue;
+      clearCaches(jni, st);
+      jni->DeleteLocalRef(st);
+    }
+    jni->DeleteLocalRef(live);
+  }
 }
 
 void setNextGc(JNIEnv* jni, int64_t at) {

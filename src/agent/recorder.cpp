@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "agent/virtual_threads.h"
+
 namespace dragnet::agent {
 
 namespace {
@@ -98,6 +100,10 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
     dynCount_ = jni->GetStaticFieldID(rt, "dynCount", "I");
     dynClass_ = jni->GetStaticFieldID(rt, "dynClass", "[Ljava/lang/Class;");
     dynBase_ = jni->GetStaticFieldID(rt, "dynBase", "[I");
+    merged_ = jni->GetStaticFieldID(rt, "merged", "Ljava/lang/DragnetState;");
+    virtualsEnded_ = jni->GetStaticFieldID(rt, "virtualsEnded", "J");
+    virtualEnded_ = jni->GetStaticMethodID(rt, "virtualEnded", "(Ljava/lang/Thread;)V");
+    mergeLiveVirtuals_ = jni->GetStaticMethodID(rt, "mergeLiveVirtuals", "()V");
   }
   if (jni->ExceptionCheck()) {
     jni->ExceptionClear();
@@ -175,12 +181,25 @@ std::string Recorder::threadName(jthread thread) {
 
 void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   if (!ready_) return;
+  jobject state = jni->GetObjectField(thread, threadState_);
+  if (!state) return;  // the thread never ran instrumented code
+  flushState(jni, state, threadName(thread), ended);
+  jni->DeleteLocalRef(state);
+}
+
+void Recorder::virtualEnded(JNIEnv* jni, jthread thread) {
+  if (!ready_ || !rt_ || !virtualEnded_) return;
+  if (!mergeVirtual_) flushThread(jni, thread, true);
+  jni->CallStaticVoidMethod(rt_, virtualEnded_, thread);
+  if (jni->ExceptionCheck()) jni->ExceptionClear();  // OutOfMemoryError: the tree is lost
+}
+
+void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended) {
   std::lock_guard lock(flushMu_);
   if (finished_) return;
   writePendingDefinitions(jni);
-  jobject state = jni->GetObjectField(thread, threadState_);
-  if (!state) return;  // the thread never ran instrumented code
-  // Numbered by the helper when it made the state (DragnetRt.create): 1, 2, ...
+  // Numbered by the helper when it made the state (DragnetRt.create): 1, 2, ...; 0 for a
+  // virtual thread's, which is written as part of the merged state.
   jint id = jni->GetIntField(state, id_);
   if (id <= 0) return;
   Book& book = books_[static_cast<uint32_t>(id)];
@@ -196,14 +215,13 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   uint64_t collapsed = static_cast<uint64_t>(jni->GetLongField(state, collapsed_));
   uint64_t dropped = static_cast<uint64_t>(jni->GetLongField(state, dropped_));
   if (lookups_) book.lookups = static_cast<uint64_t>(jni->GetLongField(state, lookups_));
-  jni->DeleteLocalRef(state);
   if (parent.empty() || key.empty() || calls.empty() || elements.empty() || bytes.empty() ||
       insns.empty()) {
     return;
   }
   profile::ThreadChunk chunk;
   chunk.thread = static_cast<uint32_t>(id);
-  chunk.name = threadName(thread);
+  chunk.name = name;
   chunk.ended = ended;
   chunk.collapsed = collapsed;
   chunk.dropped = dropped;
@@ -228,6 +246,33 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   writer_.thread(chunk);
 }
 
+// The merged tree of the virtual threads that ended (at VM death, with the trees of those
+// still alive: they will not end before the profile does).
+void Recorder::flushVirtualThreads(JNIEnv* jni, bool final) {
+  if (!rt_ || !merged_ || !mergeLiveVirtuals_) return;
+  if (final) {
+    jni->CallStaticVoidMethod(rt_, mergeLiveVirtuals_);
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+  }
+  if (mergeVirtual_) {
+    jobject merged = jni->GetStaticObjectField(rt_, merged_);
+    if (!merged) return;  // no virtual threads (JDK 17)
+    flushState(jni, merged, "virtual threads", final);
+    jni->DeleteLocalRef(merged);
+    return;
+  }
+  jobjectArray live = liveVirtualStates(jni);
+  if (!live) return;
+  jsize n = jni->GetArrayLength(live);
+  for (jsize i = 0; i < n; ++i) {
+    jobject state = jni->GetObjectArrayElement(live, i);
+    if (state) flushState(jni, state, "virtual thread", final);
+    if (state) jni->DeleteLocalRef(state);
+  }
+  if (final) liveVirtualsAtEnd_ = static_cast<uint64_t>(n);
+  jni->DeleteLocalRef(live);
+}
+
 void Recorder::flushAll(JNIEnv* jni, bool final) {
   if (!ready_) return;
   jint n = 0;
@@ -240,6 +285,7 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
     }
     jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
   }
+  flushVirtualThreads(jni, final);
   if (!final) return;
   std::lock_guard lock(flushMu_);
   writePendingDefinitions(jni);
@@ -248,6 +294,10 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   totals["classes.instrumented"] = std::to_string(classesChanged_);
   totals["failures"] = std::to_string(failureCount_);
   totals["threads"] = std::to_string(books_.size());
+  if (rt_ && virtualsEnded_) {
+    auto ended = static_cast<uint64_t>(jni->GetStaticLongField(rt_, virtualsEnded_));
+    totals["threads.virtual"] = std::to_string(ended + liveVirtualsAtEnd_);
+  }
   totals["contexts"] = std::to_string(contextsWritten_);
   uint64_t heap = 0, lookups = 0;
   for (const auto& [id, book] : books_) {

@@ -21,7 +21,10 @@ namespace dragnet::agent {
 
 class Recorder {
  public:
-  Recorder(jvmtiEnv* jvmti, profile::Writer& writer) : jvmti_(jvmti), writer_(writer) {}
+  // `lifetime`: mode lifetime, whose records name contexts of their own thread's tree, so
+  // a virtual thread's tree is written as a thread's instead of merged.
+  Recorder(jvmtiEnv* jvmti, profile::Writer& writer, bool lifetime)
+      : jvmti_(jvmti), writer_(writer), mergeVirtual_(!lifetime) {}
 
   // Called from the class-load hook, any thread.
   void addClass(analyses::alloc::ClassResult&& r);
@@ -36,8 +39,12 @@ class Recorder {
 
   // Writes pending definitions, then the thread's tree (new nodes, changed counters).
   void flushThread(JNIEnv* jni, jthread thread, bool ended);
-  // Every live thread; at VM death also class sizes and the End chunk.
+  // Every live thread and the merged tree of the virtual threads; at VM death also the
+  // trees of the virtual threads still alive, class sizes and the End chunk.
   void flushAll(JNIEnv* jni, bool final);
+  // A virtual thread ends (JVMTI VirtualThreadEnd, on that thread): its tree is merged
+  // into the virtual threads' (DragnetRt.virtualEnded), or in mode lifetime written.
+  void virtualEnded(JNIEnv* jni, jthread thread);
 
   uint64_t classesChanged() const { return classesChanged_; }
   uint64_t failures() const { return failureCount_; }
@@ -52,6 +59,8 @@ class Recorder {
     uint64_t lookups = 0;    // index lookups (DragnetState.lookups)
   };
   uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
+  void flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
+  void flushVirtualThreads(JNIEnv* jni, bool final);
   void writePendingDefinitions(JNIEnv* jni);
   void collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out);
   void writeClassSizes(JNIEnv* jni);
@@ -71,6 +80,11 @@ class Recorder {
   jclass rt_ = nullptr;  // java/lang/DragnetRt (global ref)
   jfieldID lookups_ = nullptr;
   jfieldID dynCount_ = nullptr, dynClass_ = nullptr, dynBase_ = nullptr, dropped_ = nullptr;
+  // Virtual threads (DragnetRt): the merged state, how many ended, the two calls.
+  bool mergeVirtual_ = true;
+  uint64_t liveVirtualsAtEnd_ = 0;  // mode lifetime: written at VM death, not ended
+  jfieldID merged_ = nullptr, virtualsEnded_ = nullptr;
+  jmethodID virtualEnded_ = nullptr, mergeLiveVirtuals_ = nullptr;
   jint dynWritten_ = 0;
   jint stride_ = 1;  // DragnetState.STRIDE: longs per node in `calls`, the count first
   uint64_t classesChanged_ = 0, failureCount_ = 0, contextsWritten_ = 0;

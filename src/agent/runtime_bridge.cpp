@@ -127,7 +127,7 @@ bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {
   return true;
 }
 
-bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, std::string& error) {
+bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, bool lifetime, std::string& error) {
   jclass rt = jni->FindClass("java/lang/DragnetRt");
   if (!rt) {
     jni->ExceptionClear();
@@ -145,13 +145,15 @@ bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, std::string& error
   jfieldID align = jni->GetStaticFieldID(rt, "alignment", "I");
   jfieldID depth = jni->GetStaticFieldID(rt, "maxDepth", "I");
   jfieldID on = jni->GetStaticFieldID(rt, "on", "Z");
-  if (!align || !depth || !on || jni->ExceptionCheck()) {
+  jfieldID life = jni->GetStaticFieldID(rt, "lifetime", "Z");
+  if (!align || !depth || !on || !life || jni->ExceptionCheck()) {
     jni->ExceptionClear();
     error = "the runtime helper lacks a configuration field";
     return false;
   }
   jni->SetStaticIntField(rt, align, layout.alignment);
   jni->SetStaticIntField(rt, depth, maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth));
+  jni->SetStaticBooleanField(rt, life, lifetime ? JNI_TRUE : JNI_FALSE);
   // Last: the probes start recording (record=off leaves them returning at once).
   if (record) jni->SetStaticBooleanField(rt, on, JNI_TRUE);
   return true;

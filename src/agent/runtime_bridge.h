@@ -36,8 +36,9 @@ bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFu
 // runs, so before any probe). False with `error` on failure.
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error);
 
-// At VM init: hands the probes this JVM's array layout (measured with real arrays) and
-// the depth limit (0: unlimited), then turns them on (unless `record` is false).
-bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, std::string& error);
+// At VM init: hands the probes this JVM's array layout (measured with real arrays), the
+// depth limit (0: unlimited) and whether threads need mode lifetime's caches, then turns
+// them on (unless `record` is false).
+bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, bool lifetime, std::string& error);
 
 }  // namespace dragnet::agent

@@ -39,7 +39,12 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
     out << "\n  contexts   " << num(m.nodes.size() - 1) << "\n";
   } else {
     out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1) << " contexts, "
-        << p.threads.size() << " threads\n";
+        << p.threads.size() << " threads";
+    // Virtual threads (JDK 21+) are merged into one tree, "virtual threads".
+    if (auto v = p.totals.find("threads.virtual"); v != p.totals.end() && v->second != "0") {
+      out << " (one of them the " << v->second << " virtual threads)";
+    }
+    out << "\n";
   }
   if (m.insns) out << "  bytecodes  " << num(m.insns) << "\n";
   if (m.sampleInterval) {

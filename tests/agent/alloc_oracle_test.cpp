@@ -59,7 +59,8 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     EXPECT_TRUE(profile_.complete);
     EXPECT_EQ(profile_.truncation, "");
     model_ = dragnet::analyses::alloc::buildModel(profile_);
-    fs::remove(prof);
+    // DRAGNET_KEEP_PROFILE=1 keeps it, to look into a failure.
+    if (!std::getenv("DRAGNET_KEEP_PROFILE")) fs::remove(prof);
   }
 
   // Sum of the rows with a frame starting with `frame` anywhere in their context, of type
@@ -329,6 +330,48 @@ TEST_P(AllocOracle, SampledEstimatesAreClose) {
   EXPECT_PRED2(near, big.bytes, 208000000.0);
   EXPECT_PRED2(near, small.count, 4000000.0);
   EXPECT_PRED2(near, small.bytes, 96000000.0);
+}
+
+// Virtual threads (JDK 21+): each one's tree is merged into one thread, "virtual threads",
+// when it ends, and the trees of those still alive at VM death are merged then. Counts,
+// contexts and calls equal the truth, as for platform threads.
+TEST_P(AllocOracle, VirtualThreadsAreCounted) {
+  if (GetParam().name.starts_with("jdk17")) GTEST_SKIP() << "no virtual threads before JDK 21";
+  run(GetParam(), "VirtualOracle", "", "virtual oracle done\n");
+  if (HasFatalFailure()) return;
+  // 200 virtual threads: 1,100 iterations (20 x (1 + ... + 10)); the platform thread: 7.
+  Sum objects = sumUnder("VirtualOracle.vwork", "java.lang.Object", "", "VirtualOracle.vwork");
+  Sum arrays = sumUnder("VirtualOracle.vwork", "int[]", "", "VirtualOracle.leafAlloc");
+  EXPECT_EQ(objects.count, 1107u);
+  EXPECT_EQ(arrays.count, 1107u);
+  EXPECT_EQ(arrays.elements, 11070u);
+  EXPECT_EQ(calls("VirtualOracle.vwork", "VirtualOracle.leafAlloc"), 1107u);
+  // Under the virtual threads' own frames only (not the platform thread's Thread.run).
+  Sum virtualArrays =
+      sumUnder("java.lang.VirtualThread.run", "int[]", "", "VirtualOracle.leafAlloc");
+  EXPECT_EQ(virtualArrays.count, 1100u);
+  EXPECT_EQ(calls("VirtualOracle.lambda$main$0", "VirtualOracle.vwork"), 200u);
+  // The parked thread, merged at VM death.
+  EXPECT_EQ(sumUnder("VirtualOracle.parked", "long[]", "", "VirtualOracle.parked").count, 50u);
+  EXPECT_EQ(profile_.totals["threads.virtual"], "201");
+  bool named = false;
+  for (const auto& t : profile_.threads) named |= t.second.name == "virtual threads";
+  EXPECT_TRUE(named);
+}
+
+// Mode lifetime names contexts of each thread's own tree, so there every virtual thread's
+// tree is written as a thread's when it ends (and those still alive at VM death then):
+// the same counts, under the virtual threads' own frames.
+TEST_P(AllocOracle, VirtualThreadsAreThreadsInModeLifetime) {
+  if (GetParam().name.starts_with("jdk17")) GTEST_SKIP() << "no virtual threads before JDK 21";
+  run(GetParam(), "VirtualOracle", ",mode=lifetime", "virtual oracle done\n");
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(sumUnder("java.lang.VirtualThread.run", "int[]", "", "VirtualOracle.leafAlloc").count,
+            1100u);
+  EXPECT_EQ(sumUnder("VirtualOracle.vwork", "java.lang.Object", "", "VirtualOracle.vwork").count,
+            1107u);
+  EXPECT_EQ(sumUnder("VirtualOracle.parked", "long[]", "", "VirtualOracle.parked").count, 50u);
+  EXPECT_EQ(profile_.totals["threads.virtual"], "201");
 }
 
 // A malformed option stops the JVM before it runs anything, with a message naming it; the

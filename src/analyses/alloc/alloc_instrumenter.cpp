@@ -330,6 +330,15 @@ void findProbedCalls(Routine& r, std::vector<ClassResult::ProbedCall>& out) {
   }
 }
 
+// Continuation.run (JDK 19+) runs a virtual thread's frames after the thread is mounted,
+// so its probes would use the virtual thread's state, entering when the thread resumes
+// and exiting when it next yields: the exit would set the thread's depth to what it was
+// at the resumption, not at the yield, and the frames that resume next would call under
+// wrong contexts. Left out, the frames it runs keep the depth they had when they yielded.
+bool isContinuationRun(std::string_view cls, const Routine& r) {
+  return cls == "jdk/internal/vm/Continuation" && r.name() == "run" && r.descriptor() == "()V";
+}
+
 std::string sourceFile(const classfile::ClassFile& cls) {
   if (auto* sf = classfile::findAttr<classfile::SourceFileAttr>(cls.attributes)) {
     return std::string(cls.pool.utf8(sf->file));
@@ -383,6 +392,11 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
       if (!options.extension) continue;
       options.extension->unframed(r);
       if (r.commit().changed) out.changed = true;
+      continue;
+    }
+    if (isContinuationRun(name, r)) {
+      out.failures.push_back({std::string(name), "run()V",
+                              "mounts a virtual thread's frames: its probes would straddle them"});
       continue;
     }
     uint32_t id = ids.nextMethod.fetch_add(1);

@@ -25,6 +25,7 @@ public final class DragnetRt {
   // and System.arraycopy are not bound yet, and binding a native runs Java code
   // (ClassLoader.findNative) that is itself instrumented, so a probe would recurse.
   static boolean on;
+  static boolean lifetime;  // mode lifetime: states carry its caches (set before `on`)
   static int alignment = 8;
   static int maxDepth = Integer.MAX_VALUE;
   static final int[] ELEM_SIZE = new int[10];  // by element kind
@@ -48,10 +49,113 @@ public final class DragnetRt {
     // SINK while the state is made: its construction runs Object.<init>, whose lifetime
     // probe asks for the state again.
     t.dragnet$state = SINK;
-    DragnetState s = new DragnetState(maxDepth);
+    Class<?> v = virtualClass;
+    if (v != null && t.getClass() == v) {
+      // Merged: small, and id 0 (the agent finds it here, not through its thread).
+      DragnetState s = mergeVirtual ? new DragnetState(maxDepth, 16, false)
+                                    : new DragnetState(maxDepth, 256, lifetime);
+      // The state first, then the lock: a virtual thread that blocks on a monitor runs JDK
+      // code (instrumented) to unmount and mount again, whose probes must find a real
+      // state, not SINK (whose depth is anything: see virtualEnded).
+      t.dragnet$state = s;
+      if (!mergeVirtual) s.id = nextThreadId();
+      addVirtual(s);
+      return s;
+    }
+    DragnetState s = new DragnetState(maxDepth, 256, lifetime);
     s.id = nextThreadId();
     t.dragnet$state = s;
     return s;
+  }
+
+  // --- Virtual threads (JDK 21+) ---------------------------------------------------------
+  // A virtual thread runs its frames on a stack of its own, so it needs a state of its own
+  // (Thread.currentThread() is the virtual thread, which has the field too). But JVMTI
+  // lists platform threads only, and virtual threads come by the million, each short-lived:
+  // so a virtual thread's state starts small and is listed in `virtuals` while the thread
+  // lives, and when the thread ends (JVMTI VirtualThreadEnd: the agent calls virtualEnded)
+  // its tree is added to `merged`, one state for all virtual threads, which the agent
+  // writes as one thread. In mode lifetime, whose records name contexts of their thread's
+  // tree, nothing is merged: the agent writes each virtual thread's tree as a thread's
+  // when it ends, and those of the live ones (liveVirtuals) at VM death. Set up by the
+  // agent (enableVirtual) when it gets that event; otherwise a virtual thread's state is
+  // made like a platform thread's, and never found.
+  private static Class<?> virtualClass;
+  private static boolean mergeVirtual;
+  static DragnetState merged;
+  private static final Object VLOCK = new Object();
+  private static DragnetState[] virtuals = new DragnetState[16];
+  private static int virtualCount;
+  static long virtualsEnded;  // virtual threads that ended or were alive at VM death
+
+  /** Called by the agent at VM init with java.lang.VirtualThread. */
+  static void enableVirtual(Class<?> c, boolean merge) {
+    if (merge) {
+      DragnetState m = new DragnetState(maxDepth, 256, false);
+      m.id = nextThreadId();
+      merged = m;
+    }
+    mergeVirtual = merge;
+    virtualClass = c;
+  }
+
+  private static void addVirtual(DragnetState s) {
+    synchronized (VLOCK) {
+      if (virtualCount == virtuals.length) {
+        DragnetState[] a = new DragnetState[2 * virtualCount];
+        System.arraycopy(virtuals, 0, a, 0, virtualCount);
+        virtuals = a;
+      }
+      s.virtualIndex = virtualCount;
+      virtuals[virtualCount++] = s;
+    }
+  }
+
+  /**
+   * Called by the agent (JNI, from the JVMTI VirtualThreadEnd event, on the ending thread)
+   * when virtual thread `t` ends: its tree goes into `merged`. What the few frames of the
+   * JDK that still run on the thread after the event record (the end of VirtualThread.run,
+   * the notification of joiners) stays in the thread's own state and is lost with it. (Not
+   * SINK: the frames that run before VM init leave its depth at any value, so it must never
+   * be pushed on.)
+   */
+  static void virtualEnded(Thread t) {
+    DragnetState s = t.dragnet$state;
+    if (s == null || s == SINK || s.virtualIndex < 0) return;
+    synchronized (VLOCK) {
+      int i = s.virtualIndex;
+      DragnetState last = virtuals[--virtualCount];
+      virtuals[i] = last;
+      last.virtualIndex = i;
+      virtuals[virtualCount] = null;
+      s.virtualIndex = -1;
+      if (mergeVirtual) merged.mergeFrom(s);
+      virtualsEnded++;
+    }
+  }
+
+  /** The states of the live virtual threads (the agent writes or clears them). */
+  static DragnetState[] liveVirtuals() {
+    synchronized (VLOCK) {
+      DragnetState[] a = new DragnetState[virtualCount];
+      System.arraycopy(virtuals, 0, a, 0, virtualCount);
+      return a;
+    }
+  }
+
+  /** Called by the agent at VM death: the trees of the virtual threads still alive. */
+  static void mergeLiveVirtuals() {
+    if (!mergeVirtual) return;
+    synchronized (VLOCK) {
+      for (int i = 0; i < virtualCount; i++) {
+        DragnetState s = virtuals[i];
+        s.virtualIndex = -1;
+        merged.mergeFrom(s);
+        virtuals[i] = null;
+        virtualsEnded++;
+      }
+      virtualCount = 0;
+    }
   }
 
   private static int threads;
@@ -71,7 +175,7 @@ public final class DragnetRt {
   // Returned by enter() while nothing is recorded (before VM init, or on a thread without
   // a Thread object), so that the frame's inlined exits have a state to write to: its
   // fields are written racily by all such frames and never read.
-  static final DragnetState SINK = new DragnetState(0);
+  static final DragnetState SINK = new DragnetState(0, 256, true);
 
   /**
    * Method entry: the context of the method `methodId` under the current one becomes

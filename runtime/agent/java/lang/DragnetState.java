@@ -19,6 +19,8 @@ import jdk.internal.vm.annotation.ForceInline;
  */
 public final class DragnetState {
   public int id;  // assigned by the agent when it first records this thread (0: not yet)
+  // Its place in DragnetRt's list of live virtual threads' states; -1: not listed.
+  int virtualIndex = -1;
   // Nodes: parallel arrays, grown by doubling. `size` is written (volatile) only after a
   // new node's parent and key are, so a concurrent reader sees whole nodes.
   public int[] parent;
@@ -74,8 +76,8 @@ public final class DragnetState {
   // First-level use caches: the header words of the objects this thread got or put last,
   // each with the use epoch it was recorded in, direct mapped by the header's hash bits
   // (DragnetLife.get: a registered object's header holds its identity hash).
-  long[] gets = new long[256];
-  long[] puts = new long[64];
+  long[] gets;  // 256 entries
+  long[] puts;  // 64 entries
   // Second-level use caches, looked at when the first level misses: direct mapped by the
   // object's header word (gotAt/putAt: the use epoch of each entry). Code that walks many
   // objects in turn (a loop over a list's nodes and their fields) misses the two entries
@@ -85,24 +87,24 @@ public final class DragnetState {
   // then they keep up to 4352 objects per thread alive). Sizes from fop: 1024 get entries
   // left 1.42 M uses of unregistered objects to look up, 8192 left 0.76 M; 4096 costs
   // 32 KB per thread.
-  Object[] got = new Object[4096];
-  int[] gotAt = new int[4096];
-  int[] gotSlot = new int[4096];  // the entry's record slot (-1: not registered)
-  Object[] put = new Object[256];
-  int[] putAt = new int[256];
-  int[] putSlot = new int[256];
+  Object[] got;  // 4096 entries, like gotAt and gotSlot
+  int[] gotAt;
+  int[] gotSlot;  // the entry's record slot (-1: not registered)
+  Object[] put;  // 256 entries, like putAt and putSlot
+  int[] putAt;
+  int[] putSlot;
   // The object registered last (reflection registers it before its constructor runs).
   Object lastBorn;
   // Record slots taken from the agent's pool (slots[0, slotCount) are free), and the
   // object ids [nextId, idEnd) reserved for this thread's objects.
-  int[] slots = new int[256];
+  int[] slots;  // 256 entries
   int slotCount;
   long nextId, idEnd;
   // Allocation sites (`new`) whose object's construction has not reached Object.<init>
   // yet: site key, the depth of the allocating frame and the thread's clock at the `new`.
-  int[] pendKey = new int[16];
-  int[] pendDepth = new int[16];
-  long[] pendTime = new long[16];
+  int[] pendKey;  // 16 entries, grown, like pendDepth and pendTime
+  int[] pendDepth;
+  long[] pendTime;
   int pendTop;
 
   // The context of the frame at depth d (frames past the limit are collapsed into lim).
@@ -115,9 +117,11 @@ public final class DragnetState {
     return key[n];
   }
 
-  DragnetState(int maxDepth) {
+  // `nodes`: the initial capacity of the tree (a power of two); `lifetime`: with the caches
+  // of mode lifetime (about 55 KB, which a virtual thread in mode alloc would not use).
+  DragnetState(int maxDepth, int nodes, boolean lifetime) {
     this.maxDepth = maxDepth;
-    int n = 256;
+    int n = nodes;
     parent = new int[n];
     key = new int[n];
     calls = new long[STRIDE * n];
@@ -130,6 +134,38 @@ public final class DragnetState {
     lim = maxDepth < stack.length - 1 ? maxDepth : stack.length - 1;
     key[0] = -1;  // the root
     size = 1;
+    if (!lifetime) return;
+    gets = new long[256];
+    puts = new long[64];
+    got = new Object[4096];
+    gotAt = new int[4096];
+    gotSlot = new int[4096];
+    put = new Object[256];
+    putAt = new int[256];
+    putSlot = new int[256];
+    slots = new int[256];
+    pendKey = new int[16];
+    pendDepth = new int[16];
+    pendTime = new long[16];
+  }
+
+  // Adds the tree of `from` (a thread's that no longer runs) to this one: each of its nodes,
+  // parents first (a node's parent is always older), under the node its parent became here;
+  // its counters added. Growth that fails sends nodes to the root (child() counts them).
+  void mergeFrom(DragnetState from) {
+    int n = from.size;
+    int[] map = new int[n];
+    for (int i = 1; i < n; i++) {
+      int m = child(map[from.parent[i]], from.key[i]);
+      map[i] = m;
+      calls[STRIDE * m] += from.calls[STRIDE * i];  // after child(): it may replace the arrays
+      elements[m] += from.elements[i];
+      bytes[m] += from.bytes[i];
+      insns[m] += from.insns[i];
+    }
+    collapsed += from.collapsed;
+    dropped += from.dropped;
+    lookups += from.lookups;
   }
 
   @ForceInline
