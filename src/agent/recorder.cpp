@@ -246,8 +246,9 @@ void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, b
   writer_.thread(chunk);
 }
 
-// The merged tree of the virtual threads that ended (at VM death, with the trees of those
-// still alive: they will not end before the profile does).
+// Mode alloc: the merged tree of the virtual threads that ended (at VM death, with the
+// trees of those still alive: they will not end before the profile does). Mode lifetime:
+// the trees of the live virtual threads (those that ended were written then).
 void Recorder::flushVirtualThreads(JNIEnv* jni, bool final) {
   if (!rt_ || !merged_ || !mergeLiveVirtuals_) return;
   if (final) {
