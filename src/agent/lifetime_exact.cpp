@@ -125,6 +125,19 @@ JNIEXPORT jint JNICALL Java_java_lang_DragnetLife_refill0(JNIEnv* jni, jclass, j
   return static_cast<jint>(n);
 }
 
+// A virtual thread ended: the slots of its batch it never used go back to the pool (a
+// program that runs many virtual threads would otherwise hold a batch per thread).
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_unused0(JNIEnv* jni, jclass, jintArray slots,
+                                                          jint n) {
+  AgentScope scope;  // the array copy is ours, not a use by the program
+  if (n <= 0 || n > jni->GetArrayLength(slots)) return;
+  std::vector<jint> free(static_cast<size_t>(n));
+  jni->GetIntArrayRegion(slots, 0, n, free.data());
+  State& s = *gLife;
+  std::lock_guard lock(s.poolMu);
+  for (jint slot : free) s.freeSlots.push_back(static_cast<uint32_t>(slot));
+}
+
 // The helper's scan found the first n slots of the dead buffer dead. They die at the
 // latest collection: the one that cleared them or a later one that began meanwhile.
 JNIEXPORT void JNICALL Java_java_lang_DragnetLife_died0(JNIEnv*, jclass, jint n, jboolean done) {

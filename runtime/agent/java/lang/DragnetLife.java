@@ -84,6 +84,17 @@ public final class DragnetLife {
   /** Fills `into` with free record slots; returns how many (0: the table is full). */
   private static native int refill0(int[] into);
 
+  /** Gives back the first `n` of `slots`, never used (a virtual thread ended). */
+  private static native void unused0(int[] slots, int n);
+
+  /** A virtual thread ended: the record slots its state still holds go back to the agent. */
+  static void ended(DragnetState s) {
+    int n = s.slotCount;
+    if (!on || n <= 0) return;
+    s.slotCount = 0;  // what the thread registers after this takes a new batch
+    unused0(s.slots, n);
+  }
+
   /** The first `n` slots of DEAD belong to dead objects; `done`: the scan is complete. */
   private static native void died0(int n, boolean done);
 

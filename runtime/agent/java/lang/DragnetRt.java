@@ -51,9 +51,8 @@ public final class DragnetRt {
     t.dragnet$state = SINK;
     Class<?> v = virtualClass;
     if (v != null && t.getClass() == v) {
-      // Merged: small, and id 0 (the agent finds it here, not through its thread).
-      DragnetState s = mergeVirtual ? new DragnetState(maxDepth, 16, false)
-                                    : new DragnetState(maxDepth, 256, lifetime);
+      // Merged (mode alloc): id 0 (the agent finds it here, not through its thread).
+      DragnetState s = new DragnetState(maxDepth, lifetime, true);
       // The state first, then the lock: a virtual thread that blocks on a monitor runs JDK
       // code (instrumented) to unmount and mount again, whose probes must find a real
       // state, not SINK (whose depth is anything: see virtualEnded).
@@ -62,7 +61,7 @@ public final class DragnetRt {
       addVirtual(s);
       return s;
     }
-    DragnetState s = new DragnetState(maxDepth, 256, lifetime);
+    DragnetState s = new DragnetState(maxDepth, lifetime, false);
     s.id = nextThreadId();
     t.dragnet$state = s;
     return s;
@@ -91,7 +90,7 @@ public final class DragnetRt {
   /** Called by the agent at VM init with java.lang.VirtualThread. */
   static void enableVirtual(Class<?> c, boolean merge) {
     if (merge) {
-      DragnetState m = new DragnetState(maxDepth, 256, false);
+      DragnetState m = new DragnetState(maxDepth, false, false);
       m.id = nextThreadId();
       merged = m;
     }
@@ -122,6 +121,7 @@ public final class DragnetRt {
   static void virtualEnded(Thread t) {
     DragnetState s = t.dragnet$state;
     if (s == null || s == SINK || s.virtualIndex < 0) return;
+    if (lifetime) DragnetLife.ended(s);
     synchronized (VLOCK) {
       int i = s.virtualIndex;
       DragnetState last = virtuals[--virtualCount];
@@ -175,7 +175,7 @@ public final class DragnetRt {
   // Returned by enter() while nothing is recorded (before VM init, or on a thread without
   // a Thread object), so that the frame's inlined exits have a state to write to: its
   // fields are written racily by all such frames and never read.
-  static final DragnetState SINK = new DragnetState(0, 256, true);
+  static final DragnetState SINK = new DragnetState(0, true, false);
 
   /**
    * Method entry: the context of the method `methodId` under the current one becomes

@@ -117,11 +117,13 @@ public final class DragnetState {
     return key[n];
   }
 
-  // `nodes`: the initial capacity of the tree (a power of two); `lifetime`: with the caches
-  // of mode lifetime (about 55 KB, which a virtual thread in mode alloc would not use).
-  DragnetState(int maxDepth, int nodes, boolean lifetime) {
+  // `lifetime`: with the caches of mode lifetime; `virtual`: a virtual thread's, which
+  // starts small (16 nodes; in mode lifetime 8 KB of caches and record slots taken 32 at a
+  // time): programs run many of them at once, each short-lived. A platform thread's starts
+  // with 256 nodes and (mode lifetime) about 55 KB of caches and batches of 256 slots.
+  DragnetState(int maxDepth, boolean lifetime, boolean virtual) {
     this.maxDepth = maxDepth;
-    int n = nodes;
+    int n = virtual ? 16 : 256;
     parent = new int[n];
     key = new int[n];
     calls = new long[STRIDE * n];
@@ -135,15 +137,16 @@ public final class DragnetState {
     key[0] = -1;  // the root
     size = 1;
     if (!lifetime) return;
+    int second = virtual ? 512 : 4096;  // powers of two: indexed by hash & (length - 1)
     gets = new long[256];
     puts = new long[64];
-    got = new Object[4096];
-    gotAt = new int[4096];
-    gotSlot = new int[4096];
-    put = new Object[256];
-    putAt = new int[256];
-    putSlot = new int[256];
-    slots = new int[256];
+    got = new Object[second];
+    gotAt = new int[second];
+    gotSlot = new int[second];
+    put = new Object[second / 16];
+    putAt = new int[second / 16];
+    putSlot = new int[second / 16];
+    slots = new int[virtual ? 32 : 256];
     pendKey = new int[16];
     pendDepth = new int[16];
     pendTime = new long[16];
