@@ -154,18 +154,19 @@ class Planner {
                                       bool receiverUsedAtEntry) {
     const size_t n = blocks.size();
     std::vector<Avail> in(n), out(n);
+    if (n == 0 || hasSubroutines()) return in;
     std::vector<std::vector<uint32_t>> preds(n);
     for (const auto& b : blocks) {
       for (uint32_t s : b.successors) preds[s].push_back(b.id);
     }
-    if (n == 0 || hasSubroutines()) return in;
     std::vector<bool> done(n, false);
     constexpr int kMaxPasses = 16;  // then give up: every block starts with nothing
     for (int pass = 0; pass < kMaxPasses; ++pass) {
       bool changed = false;
+      bool unseen = false;  // a block met a predecessor not yet walked (a loop's back edge)
       for (const auto& b : blocks) {
         Avail a;
-        if (!meet(b, preds[b.id], out, done, receiverUsedAtEntry, a)) continue;
+        if (!meet(b, preds[b.id], out, done, receiverUsedAtEntry, a, unseen)) continue;
         sortSets(a);
         if (done[b.id] && a == in[b.id]) continue;
         in[b.id] = a;
@@ -175,16 +176,18 @@ class Planner {
         out[b.id] = std::move(a);
         done[b.id] = true;
       }
-      if (!changed) return in;
+      // Without edges back to blocks not yet walked, one pass in order is the fixpoint.
+      if (!changed || (pass == 0 && !unseen)) return in;
     }
     return std::vector<Avail>(n);
   }
 
   // The intersection of what block b's predecessors (and the method's entry, for block 0)
   // end with; false while no predecessor has been walked yet (nothing known to meet).
+  // `unseen` is set when a predecessor was passed over for that reason.
   bool meet(const instrument::BasicBlock& b, const std::vector<uint32_t>& preds,
             const std::vector<Avail>& out, const std::vector<bool>& done, bool receiverUsedAtEntry,
-            Avail& a) const {
+            Avail& a, bool& unseen) const {
     if (b.isHandlerEntry || (b.id != 0 && preds.empty())) return true;  // starts empty
     bool any = false;
     auto take = [&](const Avail& from) {
@@ -209,6 +212,8 @@ class Planner {
         take(Avail{});
       } else if (done[p]) {
         take(out[p]);
+      } else {
+        unseen = true;
       }
     }
     return any;
