@@ -88,6 +88,8 @@ const Sampler::MethodInfo& Sampler::method(jmethodID m) {
     }
   }
   info.objectClone = info.native && d.cls == "java/lang/Object" && d.name == "clone";
+  info.helper = d.cls.starts_with("java/lang/Dragnet");
+  info.unsafe = d.cls == "jdk/internal/misc/Unsafe";
   newMethods_.push_back(std::move(d));
   return info;
 }
@@ -141,6 +143,15 @@ std::string Sampler::classSignature(jclass cls) {
   return internalName(take(jvmti_, sig));
 }
 
+bool Sampler::byHelper(const jvmtiFrameInfo* frames, jint n) {
+  for (jint i = 0; i < n; ++i) {
+    const MethodInfo& m = method(frames[i].method);
+    if (m.helper) return true;
+    if (!m.native && !m.unsafe) return false;
+  }
+  return false;
+}
+
 Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls,
                                 jlong size) {
   jvmtiFrameInfo frames[kMaxFrames];
@@ -155,6 +166,10 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
   double weight = 1.0 / -std::expm1(-s / static_cast<double>(interval_));
   std::lock_guard lock(mu_);
   if (finished_) return {};
+  if (byHelper(frames, n)) {
+    ++agentSamples_;
+    return {};
+  }
   ++samples_;
   if (n == static_cast<jint>(maxDepth_)) ++truncated_;
   // The allocating Java frame: the first below any native ones (see Site).
@@ -202,6 +217,7 @@ void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
   if (!final) return;
   std::map<std::string, std::string> own{{"samples", std::to_string(samples_)},
                                          {"samples.truncated", std::to_string(truncated_)},
+                                         {"samples.agent", std::to_string(agentSamples_)},
                                          {"threads", "1"},
                                          {"contexts", std::to_string(n - 1)}};
   own.merge(totals);

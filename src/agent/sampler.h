@@ -40,8 +40,13 @@ class Sampler {
   // (Object.clone, Unsafe.allocateInstance, reflection, JNI) belongs to the call site of
   // that native in the Java method that called it, as in the exact modes, whose probes and
   // VMObjectAlloc/JNI records attribute it there (natives have no context of their own).
+  //
+  // A sample allocated by the agent's own Java helper (java/lang/Dragnet*, possibly
+  // through Unsafe or natives above it: the JVM resolving a string constant of the
+  // helper's, a helper's own array) is not the program's: it is dropped and counted
+  // (samples.agent), as the exact modes never count the helper's allocations.
   struct Site {
-    bool ok = false;  // false after the final flush
+    bool ok = false;  // false after the final flush and for the agent's own allocations
     uint32_t node = 0, key = 0;
     double weight = 0;
     // The sample was allocated by the native Object.clone, which then copies the original
@@ -67,12 +72,16 @@ class Sampler {
     uint32_t id = 0;
     bool native = false;
     bool objectClone = false;  // java/lang/Object.clone()
+    bool helper = false;       // a class of the agent's runtime helper (java/lang/Dragnet*)
+    bool unsafe = false;       // jdk/internal/misc/Unsafe, which the helper calls
   };
   const MethodInfo& method(jmethodID m);
   uint32_t methodId(jmethodID m) { return method(m).id; }
   uint32_t siteKey(uint32_t method, jmethodID m, jlocation bci, std::string type);
   uint32_t child(uint32_t parent, uint32_t key);
   int32_t lineOf(jmethodID m, jlocation bci);
+  // The sample was allocated by the helper: only natives and Unsafe lie above its frame.
+  bool byHelper(const jvmtiFrameInfo* frames, jint n);
   std::string classSignature(jclass cls);
 
   jvmtiEnv* jvmti_;
@@ -89,7 +98,7 @@ class Sampler {
   std::unordered_map<uint64_t, uint32_t> index_;  // parent << 32 | key -> node
   std::vector<profile::Counters> written_;        // last counters written, per node
   uint32_t nodesWritten_ = 1;
-  uint64_t samples_ = 0, truncated_ = 0;
+  uint64_t samples_ = 0, truncated_ = 0, agentSamples_ = 0;
   bool finished_ = false;
 };
 

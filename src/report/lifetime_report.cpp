@@ -71,7 +71,8 @@ std::string sampledNote(const Model& m) {
   return "one object per ~" + num(m.settings.sample) + " bytes allocated, " +
          num(m.profile->objects.size()) +
          " tracked: counts and spaces are estimates (each object stands for the objects of its "
-         "size the sampler skipped)";
+         "size the sampler skipped)" +
+         agentSamplesNote(*m.profile);
 }
 
 std::string joined(const std::vector<std::string>& frames, size_t limit) {

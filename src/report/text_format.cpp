@@ -42,4 +42,10 @@ void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top)
   }
 }
 
+std::string agentSamplesNote(const profile::Profile& p) {
+  auto it = p.totals.find("samples.agent");
+  if (it == p.totals.end() || it->second == "0") return "";
+  return "; " + it->second + " samples of the agent's own helper left out";
+}
+
 }  // namespace dragnet::report

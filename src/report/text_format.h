@@ -21,4 +21,8 @@ void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view
 // with the reason, at most `top` of them; nothing when there are none.
 void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top);
 
+// "; N samples of the agent's own helper left out" when a sampled profile's End chunk
+// counts any (samples.agent), else "".
+std::string agentSamplesNote(const profile::Profile& p);
+
 }  // namespace dragnet::report
