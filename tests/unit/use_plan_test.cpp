@@ -73,6 +73,15 @@ TEST_F(UsePlanTest, CallsMergesStoresAndHandlersNeedProbesAgain) {
   }
 }
 
+TEST_F(UsePlanTest, ValuesOnTheStackAreObjectsToo) {
+  for (Clock clock : {Clock::PerThread, Clock::Global}) {
+    EXPECT_EQ(planned("table", clock), (std::vector<Probe>{{Op::iastore, P}}));
+    EXPECT_EQ(planned("names", clock), (std::vector<Probe>{{Op::aastore, P}}));
+    EXPECT_EQ(planned("withCall", clock), (std::vector<Probe>{{Op::aastore, P}, {Op::aastore, P}}));
+    EXPECT_EQ(planned("cast", clock), (std::vector<Probe>{{Op::checkcast, G}}));
+  }
+}
+
 TEST_F(UsePlanTest, OnlyTheThreadsClockCarriesProbesAroundALoop) {
   EXPECT_EQ(planned("loop", Clock::PerThread), (std::vector<Probe>{{Op::arraylength, G}}));
   EXPECT_EQ(planned("loop", Clock::Global),

@@ -141,8 +141,13 @@ class Planner {
   }
 
  private:
-  // Locals whose object had a get / a put probed since the clock last could advance.
+  // The objects that had a get / a put probed since the clock last could advance: local
+  // slots (>= 0) and, within a block, values on the operand stack (`fresh`).
   using Avail = std::array<std::vector<int>, 2>;
+
+  // The identity of the one word instruction i pushes (an object the block has on its
+  // stack, such as a new array being filled): distinct from every local and from -1.
+  static int fresh(uint32_t i) { return -2 - static_cast<int>(i); }
 
   // The probes already made for each block's locals when it starts: a must-analysis
   // (intersection over predecessors) iterated to its fixpoint. Handler entries and blocks
@@ -239,9 +244,13 @@ class Planner {
     origins_.clear();
     used_ = &used;
     for (uint32_t i = b.first; i <= b.last; ++i) step(i);
+    // Stack values stay in their block: another block (or this one again, in a loop) may
+    // push another object from the same instruction.
+    for (auto& set : used) std::erase_if(set, [](int o) { return o < -1; });
   }
 
-  // The origin (local slot, or -1) of the word `depth` words below the top.
+  // The origin of the word `depth` words below the top: a local slot, fresh(i) for a word
+  // instruction i pushed, or -1 (unknown).
   int& word(size_t depth) {
     if (origins_.size() <= depth)
       origins_.insert(origins_.begin(), depth + 1 - origins_.size(), -1);
@@ -249,11 +258,11 @@ class Planner {
   }
 
   void use(uint32_t i, size_t depth, UseKind kind, Arg::Kind operand) {
-    int local = word(depth);
+    int origin = word(depth);
     auto& set = (*used_)[kind == UseKind::Put ? 1 : 0];
-    if (local >= 0 && std::find(set.begin(), set.end(), local) != set.end()) return;
+    if (origin != -1 && std::find(set.begin(), set.end(), origin) != set.end()) return;
     if (recording_) plan_.uses.push_back({i, kind, operand});
-    if (local >= 0) set.push_back(local);
+    if (origin != -1) set.push_back(origin);
   }
 
   void uses(uint32_t i, const classfile::Insn& insn) {
@@ -295,7 +304,15 @@ class Planner {
       origins_.push_back(l);
       return;
     }
-    if (std::optional<uint32_t> s = instrument::storedLocal(insn)) forget(static_cast<int>(*s));
+    if (std::optional<uint32_t> s = instrument::storedLocal(insn)) {
+      int stored = word(0);  // the local now holds that word's object (if it is one)
+      forget(static_cast<int>(*s));
+      for (auto& set : *used_) {
+        if (stored != -1 && std::find(set.begin(), set.end(), stored) != set.end())
+          set.push_back(static_cast<int>(*s));
+      }
+    }
+    if (insn.op == Op::checkcast) return;  // the same object stays on top
     if (instrument::isInvoke(insn.op) || allocates(insn.op)) {
       (*used_)[0].clear();  // the thread's clock may advance: uses count again
       (*used_)[1].clear();
@@ -311,7 +328,11 @@ class Planner {
       word(0);  // materialize unknown words below
       origins_.pop_back();
     }
-    origins_.insert(origins_.end(), static_cast<size_t>(e->push), -1);
+    if (e->push == 1) {
+      origins_.push_back(fresh(i));
+    } else {
+      origins_.insert(origins_.end(), static_cast<size_t>(e->push), -1);
+    }
   }
 
   // Local `slot` now holds another object: words loaded from it before no longer match.
@@ -324,7 +345,7 @@ class Planner {
 
   const instrument::Routine& r_;
   const Clock clock_;
-  std::vector<int> origins_;  // the block's known stack words, bottom first
+  std::vector<int> origins_;  // the block's stack words' origins (see word), bottom first
   Avail* used_ = nullptr;     // the block's available probes, as walked so far
   bool recording_ = false;    // the final walk: probes go into the plan
   UsePlan plan_;

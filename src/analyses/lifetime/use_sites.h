@@ -10,8 +10,9 @@
 // counted at the call site (kNativeUses in use_sites.cpp).
 //
 // Redundant probes are left out: on every path since the clock last could advance (a call
-// or an allocation), a use of the same kind of the object held in the same local has
-// been probed, so a second one adds nothing: its time would be the same. Such paths cross
+// or an allocation), a use of the same kind of the object held in the same local (or,
+// within a block, the same value on the operand stack) has been probed, so a second one
+// adds nothing: its time would be the same. Such paths cross
 // block boundaries (a must-analysis over the control-flow graph); they start afresh at
 // exception handlers, and for one local when it is stored to. Whether they run around a
 // loop depends on the clock (`Clock`).

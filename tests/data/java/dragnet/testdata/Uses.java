@@ -78,4 +78,22 @@ public class Uses {
     }
     return x + a; // none
   }
+
+  static int[] table() {
+    return new int[] {3, 1, 4, 1, 5}; // one put probe: each store uses the new array on the stack
+  }
+
+  static String[] names(String s) {
+    String[] v = {"a", s, "c"}; // one put probe
+    v[1] = "b"; // none: v holds the array just probed
+    return v;
+  }
+
+  static Object[] withCall(Uses o) {
+    return new Object[] {o, o.twice(), o}; // put probes at 0 and 1: the call may advance the clock
+  }
+
+  static int cast(Object o) {
+    return ((Uses) o).a; // checkcast probe only: the same object stays on the stack
+  }
 }
