@@ -15,6 +15,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "analyses/alloc/aggregate.h"
 #include "oracle_jvms.h"
@@ -330,6 +331,34 @@ TEST_P(AllocOracle, SampledEstimatesAreClose) {
   EXPECT_PRED2(near, big.bytes, 208000000.0);
   EXPECT_PRED2(near, small.count, 4000000.0);
   EXPECT_PRED2(near, small.bytes, 96000000.0);
+}
+
+// Throwable backtraces: arrays the JVM allocates inside the native fillInStackTrace with no
+// event; the probe after that call records them from Throwable.backtrace. Known counts
+// (BacktraceOracle.java: 50 backtraces of 4 chunks), and per type exactly what the JVM's
+// own sampler reports at an interval of one byte (every allocation sampled) for the same
+// program, whatever arrays this JVM's chunks hold.
+TEST_P(AllocOracle, BacktracesAreCounted) {
+  const std::string done = "backtrace oracle: 50 caught\n";
+  const char* fill = "java.lang.Throwable.fillInStackTrace";
+  const std::vector<std::string> types = {"short[]", "int[]", "long[]", "java.lang.Object[]"};
+  std::map<std::string, Sum> exact;
+  run(GetParam(), "BacktraceOracle", "", done);
+  if (HasFatalFailure()) return;
+  for (const auto& t : types) exact[t] = sumUnder("BacktraceOracle.recurse", t, "jvm", fill);
+  EXPECT_EQ(exact["short[]"].count, 200u);
+  EXPECT_EQ(exact["short[]"].elements, 6400u);
+  EXPECT_EQ(exact["int[]"].count, 200u);
+  EXPECT_EQ(exact["int[]"].elements, 6400u);
+  run(GetParam(), "BacktraceOracle", ",sample=1", done);
+  if (HasFatalFailure()) return;
+  for (const auto& t : types) {
+    SCOPED_TRACE(t);
+    Sum sampled = sumUnder("BacktraceOracle.recurse", t, "", fill);
+    EXPECT_EQ(exact[t].count, sampled.count);
+    EXPECT_EQ(exact[t].elements, sampled.elements);
+    EXPECT_EQ(exact[t].bytes, sampled.bytes);
+  }
 }
 
 // Virtual threads (JDK 21+): each one's tree is merged into one thread, "virtual threads",

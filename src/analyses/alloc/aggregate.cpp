@@ -146,6 +146,8 @@ std::string siteName(const AllocModel& m, const SiteRow& row) {
   if (s.kind != profile::SiteKind::Vm && s.kind != profile::SiteKind::Jni) {
     return frameName(*m.profile, s.method, s.line);
   }
+  // A call whose native the JVM allocates in (Throwable's fillInStackTrace): its own site.
+  if (s.method != 0) return frameName(*m.profile, s.method, s.line) + " [jvm]";
   uint32_t ctx = m.nodes[row.node].parent;
   std::string caller = ctx == 0 ? std::string("<thread root>")
                                 : frameName(*m.profile, m.nodes[ctx].key, -1);

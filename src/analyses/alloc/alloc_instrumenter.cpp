@@ -1,5 +1,7 @@
 #include "analyses/alloc/alloc_instrumenter.h"
 
+#include <algorithm>
+
 #include "instrument/bit.h"
 #include "instrument/stack_effect.h"
 
@@ -76,8 +78,10 @@ constexpr DynamicCall kDynamicCalls[] = {
 
 class MethodInstrumenter {
  public:
-  MethodInstrumenter(Routine& r, uint32_t methodId, IdSource& ids, ClassResult& out)
-      : r_(r), method_(methodId), ids_(ids), out_(out) {}
+  // `backtrace`: the class is java/lang/Throwable with its field `backtrace` (see
+  // backtraceSite).
+  MethodInstrumenter(Routine& r, uint32_t methodId, IdSource& ids, ClassResult& out, bool backtrace)
+      : r_(r), method_(methodId), ids_(ids), out_(out), backtrace_(backtrace) {}
 
   void run(const Options& options) {
     ext_ = options.extension;
@@ -256,6 +260,7 @@ class MethodInstrumenter {
       case Op::invokespecial:
         cloneSite(in, insn);
         dynamicCallSite(in, insn);
+        backtraceSite(in, insn);
         break;
       case Op::invokestatic:
         dynamicCallSite(in, insn);
@@ -295,6 +300,26 @@ class MethodInstrumenter {
     }
   }
 
+  // Throwable's native fillInStackTrace(int) allocates the backtrace inside the JVM (Object[]
+  // chunks holding the frames' methods, bcis, classes and names, and the next chunk)
+  // with no event the agent could see. The probe after it hands Throwable.backtrace to the
+  // runtime, which records each array by its runtime class in this frame's context.
+  void backtraceSite(const instrument::Instruction& in, const classfile::Insn& insn) {
+    constexpr uint16_t kAccStatic = 0x0008;
+    if (!backtrace_ || (r_.access() & kAccStatic) != 0) return;
+    auto ref = r_.pool().memberRef(insn.cp());
+    if (ref.owner != "java/lang/Throwable" || ref.name != "fillInStackTrace" ||
+        ref.descriptor != "(I)Ljava/lang/Throwable;") {
+      return;
+    }
+    uint32_t key = newSite(in, SiteKind::Vm, {}, ElemKind::Object);
+    Patch p = r_.newPatch();
+    p.add(Op::aload_0).getField("java/lang/Throwable", "backtrace", "Ljava/lang/Object;");
+    p.pushInt(static_cast<int32_t>(key));
+    p.invokeStatic(kRuntimeClass, "backtrace", "(Ljava/lang/Object;I)V");
+    r_.after(in.index, p);
+  }
+
   Arg stateArg() const { return Arg::local(state_, kStateDesc); }
 
   static constexpr uint16_t kNone = 0xFFFF;
@@ -304,6 +329,7 @@ class MethodInstrumenter {
   ClassResult& out_;
   Extension* ext_ = nullptr;
   uint16_t state_ = kNone, below_ = kNone, node_ = kNone, count_ = kNone;
+  bool backtrace_;
 };
 
 // The probed native calls of a rewritten method: the invoke just before each call of a
@@ -385,6 +411,11 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
   std::string_view name = cls.name();
   if (isRuntimeClass(name)) return out;
   std::string source = sourceFile(cls);
+  bool backtrace =
+      name == "java/lang/Throwable" &&
+      std::any_of(cls.fields.begin(), cls.fields.end(), [&](const auto& f) {
+        return cls.memberName(f) == "backtrace" && cls.memberDescriptor(f) == "Ljava/lang/Object;";
+      });
   instrument::ClassInstrumenter ci(cls);
   for (Routine& r : ci.routines()) {
     if (!r.hasCode()) continue;
@@ -402,7 +433,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     uint32_t id = ids.nextMethod.fetch_add(1);
     if (options.extension) id = options.extension->methodId(r, id);
     size_t sitesMark = out.sites.size();
-    MethodInstrumenter(r, id, ids, out).run(options);
+    MethodInstrumenter(r, id, ids, out, backtrace).run(options);
     instrument::EditOutcome o = r.commit();
     if (!o.changed) {
       out.sites.resize(sitesMark);  // never reported: the method runs as it was

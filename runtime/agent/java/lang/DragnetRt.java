@@ -305,6 +305,35 @@ public final class DragnetRt {
     }
   }
 
+  /**
+   * After Throwable's native fillInStackTrace(int): `backtrace` is what it stored in the
+   * throwable's hidden field, arrays the JVM allocated without any event: a chain of Object[]
+   * chunks of one length, each holding arrays of the frames' methods, bcis, classes and
+   * names (fewer than a chunk's length apart from the classes' Object[], whose elements
+   * are classes, not new objects) and the next chunk. Each array is recorded by its runtime
+   * class under the call's site, as dyn() does. The chain is walked in a loop: the throwable
+   * may be a StackOverflowError, with little stack left.
+   */
+  public static void backtrace(Object backtrace, int base) {
+    if (!(backtrace instanceof Object[])) return;
+    DragnetState s = state();
+    if (s == null) return;
+    Object[] chunk = (Object[]) backtrace;
+    for (int n = 0; chunk != null && n < (1 << 20); n++) {
+      one(s, chunk, base);
+      Object[] next = null;
+      for (Object e : chunk) {
+        if (e == null || !e.getClass().isArray()) continue;
+        if (next == null && e instanceof Object[] && ((Object[]) e).length == chunk.length) {
+          next = (Object[]) e;
+        } else {
+          one(s, e, base);
+        }
+      }
+      chunk = next;
+    }
+  }
+
   private static void one(DragnetState s, Object obj, int base) {
     int kind = kindOf(obj);
     int key = s.dynKey(base, obj.getClass(), kind);
