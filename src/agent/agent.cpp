@@ -309,12 +309,13 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
       });
 }
 
-// The JVM's allocation sampler (sample=SIZE), its stacks `depth` frames deep; false, said
-// on stderr, if the JVM refuses it.
-bool startSampler(Agent& a, uint32_t depth) {
+// The JVM's allocation sampler (sample=SIZE), its stacks `depth` frames deep, sampling
+// only the program's objects if `programOnly` (Sampler::Site); false, said on stderr, if
+// the JVM refuses it.
+bool startSampler(Agent& a, uint32_t depth, bool programOnly) {
   std::string error;
   a.sampler = std::make_unique<Sampler>(a.jvmti, a.writer, a.options.sample, depth);
-  if (a.sampler->configure(error)) return true;
+  if (a.sampler->configure(error, programOnly)) return true;
   std::fprintf(stderr, "dragnet: %s\n", error.c_str());
   return false;
 }
@@ -326,7 +327,7 @@ jint startLifetimeSampling(Agent& a) {
     std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
     return JNI_ERR;
   }
-  if (!startSampler(a, a.options.stack)) return JNI_ERR;
+  if (!startSampler(a, a.options.stack, true)) return JNI_ERR;
   jvmtiEventCallbacks cb{};
   cb.ClassFileLoadHook = onClassFileLoad;
   cb.VMStart = onVMStart;
@@ -347,7 +348,7 @@ jint startLifetimeSampling(Agent& a) {
 
 // sample=SIZE: nothing is rewritten; the JVM's allocation sampler feeds the profile.
 jint startSampled(Agent& a) {
-  if (!startSampler(a, a.options.depth)) return JNI_ERR;
+  if (!startSampler(a, a.options.depth, false)) return JNI_ERR;
   jvmtiEventCallbacks cb{};
   cb.SampledObjectAlloc = onSampledAlloc;
   cb.VMInit = onVMInitSampled;

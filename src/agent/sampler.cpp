@@ -34,11 +34,13 @@ Sampler::Sampler(jvmtiEnv* jvmti, profile::Writer& writer, uint64_t interval, ui
   nodes_.push_back(Node{0, profile::kRootKey});
 }
 
-bool Sampler::configure(std::string& error) {
+bool Sampler::configure(std::string& error, bool programOnly) {
   jvmtiCapabilities caps{};
   caps.can_generate_sampled_object_alloc_events = 1;
   caps.can_get_line_numbers = 1;
   caps.can_get_source_file_name = 1;
+  caps.can_get_bytecodes = programOnly ? 1 : 0;
+  programOnly_ = programOnly;
   if (jvmti_->AddCapabilities(&caps) != JVMTI_ERROR_NONE) {
     error = "the JVM does not offer allocation sampling (JVMTI SampledObjectAlloc)";
     return false;
@@ -90,6 +92,9 @@ const Sampler::MethodInfo& Sampler::method(jmethodID m) {
   info.objectClone = info.native && d.cls == "java/lang/Object" && d.name == "clone";
   info.helper = d.cls.starts_with("java/lang/Dragnet");
   info.unsafe = d.cls == "jdk/internal/misc/Unsafe";
+  info.loadsClasses = info.native && (d.cls == "java/lang/ClassLoader" ||
+                                      d.cls == "java/lang/invoke/MethodHandleNatives" ||
+                                      (d.cls == "java/lang/Class" && d.name == "forName0"));
   newMethods_.push_back(std::move(d));
   return info;
 }
@@ -152,6 +157,36 @@ bool Sampler::byHelper(const jvmtiFrameInfo* frames, jint n) {
   return false;
 }
 
+int Sampler::opcodeAt(jmethodID m, jlocation bci) {
+  MethodInfo& info = methods_[m];  // known: method(m) ran for this frame
+  if (!info.codeRead) {
+    info.codeRead = true;
+    jint length = 0;
+    unsigned char* bytes = nullptr;
+    if (jvmti_->GetBytecodes(m, &length, &bytes) == JVMTI_ERROR_NONE) {
+      info.code.assign(bytes, bytes + length);
+      jvmti_->Deallocate(bytes);
+    }
+  }
+  if (bci < 0 || static_cast<size_t>(bci) >= info.code.size()) return -1;
+  return info.code[static_cast<size_t>(bci)];
+}
+
+bool Sampler::byJvm(const jvmtiFrameInfo* frames, jint n, const std::string& type) {
+  if (type == "java/lang/Class") return true;  // only the JVM makes them
+  if (n == 0) return false;
+  const MethodInfo& top = method(frames[0].method);
+  if (top.native) return top.loadsClasses;
+  // The allocating bytecodes and calls (intrinsics allocate inline at the call: clone,
+  // Arrays.copyOf, ...); anything else allocated for the JVM's own sake.
+  constexpr int kNew = 0xbb, kNewArray = 0xbc, kANewArray = 0xbd, kMultiANewArray = 0xc5;
+  constexpr int kInvokeVirtual = 0xb6, kInvokeDynamic = 0xba;
+  int op = opcodeAt(frames[0].method, frames[0].location);
+  if (op < 0) return false;  // unknown: kept
+  return !(op == kNew || op == kNewArray || op == kANewArray || op == kMultiANewArray ||
+           (op >= kInvokeVirtual && op <= kInvokeDynamic));
+}
+
 Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls,
                                 jlong size) {
   jvmtiFrameInfo frames[kMaxFrames];
@@ -168,6 +203,10 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
   if (finished_) return {};
   if (byHelper(frames, n)) {
     ++agentSamples_;
+    return {};
+  }
+  if (programOnly_ && byJvm(frames, n, type)) {
+    ++jvmSamples_;
     return {};
   }
   ++samples_;
@@ -218,6 +257,7 @@ void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
   std::map<std::string, std::string> own{{"samples", std::to_string(samples_)},
                                          {"samples.truncated", std::to_string(truncated_)},
                                          {"samples.agent", std::to_string(agentSamples_)},
+                                         {"samples.jvm", std::to_string(jvmSamples_)},
                                          {"threads", "1"},
                                          {"contexts", std::to_string(n - 1)}};
   own.merge(totals);

@@ -27,8 +27,9 @@ class Sampler {
  public:
   Sampler(jvmtiEnv* jvmti, profile::Writer& writer, uint64_t interval, uint32_t maxDepth);
 
-  // Capabilities and the sampling interval (Agent_OnLoad).
-  bool configure(std::string& error);
+  // Capabilities and the sampling interval (Agent_OnLoad). `programOnly`: leave out the
+  // objects the JVM allocates for itself (see Site), as the sampled lifetime variant does.
+  bool configure(std::string& error, bool programOnly = false);
   // Turns the SampledObjectAlloc events on (VM init) and makes every thread's next
   // allocation a sample point (see there).
   void start();
@@ -45,6 +46,13 @@ class Sampler {
   // through Unsafe or natives above it: the JVM resolving a string constant of the
   // helper's, a helper's own array) is not the program's: it is dropped and counted
   // (samples.agent), as the exact modes never count the helper's allocations.
+  //
+  // With `programOnly`, so are (samples.jvm) the objects the JVM allocates for itself,
+  // which the exact modes cannot see: class objects, string constants resolved by ldc and
+  // whatever else a bytecode that does not allocate makes the JVM allocate (resolution,
+  // class loading), and what class-loading natives allocate (ClassLoader's, Class.forName0,
+  // MethodHandleNatives'). Natives whose allocations the exact modes do record (clone,
+  // reflection, JNI) keep theirs.
   struct Site {
     bool ok = false;  // false after the final flush and for the agent's own allocations
     uint32_t node = 0, key = 0;
@@ -71,9 +79,12 @@ class Sampler {
   struct MethodInfo {
     uint32_t id = 0;
     bool native = false;
-    bool objectClone = false;  // java/lang/Object.clone()
-    bool helper = false;       // a class of the agent's runtime helper (java/lang/Dragnet*)
-    bool unsafe = false;       // jdk/internal/misc/Unsafe, which the helper calls
+    bool objectClone = false;   // java/lang/Object.clone()
+    bool helper = false;        // a class of the agent's runtime helper (java/lang/Dragnet*)
+    bool unsafe = false;        // jdk/internal/misc/Unsafe, which the helper calls
+    bool loadsClasses = false;  // a native that allocates for class loading or linking
+    bool codeRead = false;      // `code` holds the method's bytecode (if JVMTI gave it)
+    std::vector<uint8_t> code;
   };
   const MethodInfo& method(jmethodID m);
   uint32_t methodId(jmethodID m) { return method(m).id; }
@@ -82,6 +93,10 @@ class Sampler {
   int32_t lineOf(jmethodID m, jlocation bci);
   // The sample was allocated by the helper: only natives and Unsafe lie above its frame.
   bool byHelper(const jvmtiFrameInfo* frames, jint n);
+  // The sample is an object the JVM allocated for itself (programOnly, see Site).
+  bool byJvm(const jvmtiFrameInfo* frames, jint n, const std::string& type);
+  // The opcode at `bci` of method m, or -1 if unknown.
+  int opcodeAt(jmethodID m, jlocation bci);
   std::string classSignature(jclass cls);
 
   jvmtiEnv* jvmti_;
@@ -98,7 +113,8 @@ class Sampler {
   std::unordered_map<uint64_t, uint32_t> index_;  // parent << 32 | key -> node
   std::vector<profile::Counters> written_;        // last counters written, per node
   uint32_t nodesWritten_ = 1;
-  uint64_t samples_ = 0, truncated_ = 0, agentSamples_ = 0;
+  uint64_t samples_ = 0, truncated_ = 0, agentSamples_ = 0, jvmSamples_ = 0;
+  bool programOnly_ = false;
   bool finished_ = false;
 };
 

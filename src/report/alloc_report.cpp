@@ -52,7 +52,7 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
     out << "  sampled    about one allocation per " << num(m.sampleInterval)
         << " bytes; counts and bytes are estimates"
         << (samples != p.totals.end() ? " from " + samples->second + " samples" : std::string())
-        << agentSamplesNote(p) << "\n";
+        << leftOutSamplesNote(p) << "\n";
   }
   if (auto heap = p.totals.find("runtime.heap.bytes"); heap != p.totals.end()) {
     out << "  agent      " << num(std::strtoull(heap->second.c_str(), nullptr, 10))

@@ -72,7 +72,7 @@ std::string sampledNote(const Model& m) {
          num(m.profile->objects.size()) +
          " tracked: counts and spaces are estimates (each object stands for the objects of its "
          "size the sampler skipped)" +
-         agentSamplesNote(*m.profile);
+         leftOutSamplesNote(*m.profile);
 }
 
 std::string joined(const std::vector<std::string>& frames, size_t limit) {

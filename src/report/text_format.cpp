@@ -42,10 +42,18 @@ void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top)
   }
 }
 
-std::string agentSamplesNote(const profile::Profile& p) {
-  auto it = p.totals.find("samples.agent");
-  if (it == p.totals.end() || it->second == "0") return "";
-  return "; " + it->second + " samples of the agent's own helper left out";
+std::string leftOutSamplesNote(const profile::Profile& p) {
+  auto count = [&](const char* key) {
+    auto it = p.totals.find(key);
+    return it == p.totals.end() || it->second == "0" ? std::string() : it->second;
+  };
+  std::string agent = count("samples.agent"), jvm = count("samples.jvm");
+  if (agent.empty() && jvm.empty()) return "";
+  std::string s = "; left out: ";
+  if (!agent.empty()) s += agent + " samples the agent's own helper allocated";
+  if (!agent.empty() && !jvm.empty()) s += ", ";
+  if (!jvm.empty()) s += jvm + " samples of objects the JVM allocated for itself";
+  return s;
 }
 
 }  // namespace dragnet::report

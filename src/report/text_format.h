@@ -21,8 +21,9 @@ void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view
 // with the reason, at most `top` of them; nothing when there are none.
 void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top);
 
-// "; N samples of the agent's own helper left out" when a sampled profile's End chunk
-// counts any (samples.agent), else "".
-std::string agentSamplesNote(const profile::Profile& p);
+// "; left out: ..." when a sampled profile's End chunk counts samples of the agent's own
+// helper (samples.agent) or of objects the JVM allocated for itself (samples.jvm, the
+// sampled lifetime variant), else "".
+std::string leftOutSamplesNote(const profile::Profile& p);
 
 }  // namespace dragnet::report
