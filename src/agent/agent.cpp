@@ -387,6 +387,9 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
         return std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +
                std::to_string(a.hookNanos / 1000000) + " ms, " +
                std::to_string(a.recorder->failures()) + " not rewritten" +
+               (a.recorder->partial() == 0
+                    ? ""
+                    : ", " + std::to_string(a.recorder->partial()) + " partly") +
                (lifetime.empty() ? "" : "; " + lifetime);
       });
 }

@@ -53,8 +53,10 @@ void Recorder::addClass(analyses::alloc::ClassResult&& r) {
     }
     sites_.push_back(std::move(s));
   }
-  failureCount_ += r.failures.size();
-  for (auto& f : r.failures) failures_.push_back(std::move(f));
+  for (auto& f : r.failures) {
+    (profile::isPartial(f) ? partialCount_ : failureCount_) += 1;
+    failures_.push_back(std::move(f));
+  }
 }
 
 uint32_t Recorder::addNativeBase(analyses::alloc::IdSource& ids, profile::SiteKind kind) {
@@ -294,6 +296,7 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   std::map<std::string, std::string> totals;
   totals["classes.instrumented"] = std::to_string(classesChanged_);
   totals["failures"] = std::to_string(failureCount_);
+  totals["failures.partial"] = std::to_string(partialCount_);
   totals["threads"] = std::to_string(books_.size());
   if (rt_ && virtualsEnded_) {
     auto ended = static_cast<uint64_t>(jni->GetStaticLongField(rt_, virtualsEnded_));

@@ -47,7 +47,8 @@ class Recorder {
   void virtualEnded(JNIEnv* jni, jthread thread);
 
   uint64_t classesChanged() const { return classesChanged_; }
-  uint64_t failures() const { return failureCount_; }
+  uint64_t failures() const { return failureCount_; }  // methods or classes left unchanged
+  uint64_t partial() const { return partialCount_; }   // methods rewritten with fewer probes
 
  private:
   struct Book {
@@ -87,7 +88,7 @@ class Recorder {
   jmethodID virtualEnded_ = nullptr, mergeLiveVirtuals_ = nullptr;
   jint dynWritten_ = 0;
   jint stride_ = 1;  // DragnetState.STRIDE: longs per node in `calls`, the count first
-  uint64_t classesChanged_ = 0, failureCount_ = 0, contextsWritten_ = 0;
+  uint64_t classesChanged_ = 0, failureCount_ = 0, partialCount_ = 0, contextsWritten_ = 0;
 
   std::mutex flushMu_;  // one flush at a time: thread ends, the flush thread, VM death
   std::map<uint32_t, Book> books_;

@@ -386,7 +386,15 @@ EditOutcome CodeEditor::commit() {
     outcome = EditOutcome::unchanged(e.error().message);
   }
   releaseBuffers();
+  if (!outcome.changed) resetEdits();
   return outcome;
+}
+
+void CodeEditor::resetEdits() {
+  peak_ = exitPeak_ = 0;
+  badPatch_ = false;
+  maxLocals_ = code_ ? code_->maxLocals : 0;
+  live_.clear();
 }
 
 EditOutcome CodeEditor::commitEdits() {
@@ -566,8 +574,10 @@ EditOutcome CodeEditor::commitEdits() {
   std::string err = relax(lay, switches, addFrame, needsFrames(*cls_), length);
   if (!err.empty()) return EditOutcome::unchanged(err);
   if (length > kMaxCode) {
-    return EditOutcome::unchanged("code would grow to " + std::to_string(length) +
-                                  " bytes, over the JVM's limit of 65535");
+    EditOutcome o = EditOutcome::unchanged("code would grow to " + std::to_string(length) +
+                                           " bytes, over the JVM's limit of 65535");
+    o.tooLarge = true;
+    return o;
   }
 
   // With live locals every frame changes: the final table is built (and may fail) first.

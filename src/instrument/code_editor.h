@@ -42,10 +42,11 @@ enum class ConstructorEntry {
 // Typed result of a commit: the method was rewritten, or left exactly as it was.
 struct EditOutcome {
   bool changed = false;
-  std::string reason;  // why it was left unchanged (empty when changed)
+  std::string reason;     // why it was left unchanged (empty when changed)
+  bool tooLarge = false;  // unchanged because the code would pass the JVM's 64 KB limit
 
-  static EditOutcome ok() { return {true, {}}; }
-  static EditOutcome unchanged(std::string why) { return {false, std::move(why)}; }
+  static EditOutcome ok() { return {true, {}, false}; }
+  static EditOutcome unchanged(std::string why) { return {false, std::move(why), false}; }
 };
 
 class CodeEditor {
@@ -113,6 +114,9 @@ class CodeEditor {
            std::optional<int> peak);
   EditOutcome commitEdits();
   void releaseBuffers();
+  // After a commit that left the method unchanged: forget the edits' locals and stack
+  // needs too, so that the method can be edited afresh (with fewer probes).
+  void resetEdits();
   // The final frames of a method with live locals: each frame decoded, the live locals
   // set, and re-encoded relative to the one before. Empty string on success.
   std::string frameLiveLocals(classfile::StackMapTableAttr& table);

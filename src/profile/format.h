@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dragnet::profile {
@@ -118,8 +119,13 @@ struct ThreadChunk {
 struct Failure {
   std::string cls;     // internal class name
   std::string method;  // "name(descriptor)"; empty when the whole class passed through
-  std::string reason;
+  std::string reason;  // kPartly first: the method runs rewritten, without some probes
 };
+
+// The reason of a method rewritten with fewer probes than its analysis wanted (it would
+// not fit in the JVM's 64 KB otherwise) starts with this.
+inline constexpr std::string_view kPartly = "partly rewritten: ";
+inline bool isPartial(const Failure& f) { return f.reason.starts_with(kPartly); }
 
 // Mode lifetime (HUP). Times are bytes allocated by all threads since recording began.
 inline constexpr uint64_t kNoTime = ~uint64_t{0};

@@ -68,8 +68,12 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
         << " events recorded at the thread root (the runtime ran out of memory)\n";
   }
   if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
-    out << "  classes    " << it->second << " instrumented, " << p.failures.size()
-        << " classes or methods not rewritten\n";
+    auto partial = static_cast<size_t>(
+        std::count_if(p.failures.begin(), p.failures.end(), profile::isPartial));
+    out << "  classes    " << it->second << " instrumented, " << p.failures.size() - partial
+        << " classes or methods not rewritten";
+    if (partial) out << ", " << partial << " methods partly";
+    out << "\n";
   }
 }
 

@@ -31,15 +31,32 @@ void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view
   }
 }
 
-void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top) {
-  const auto& failures = p.failures;
-  if (failures.empty()) return;
-  out << "\nNot rewritten (" << failures.size() << "; these run unchanged and are not profiled)\n";
-  for (size_t i = 0; i < failures.size() && i < top; ++i) {
-    const profile::Failure& f = failures[i];
+namespace {
+
+void writeFailures(std::ostream& out, const profile::Profile& p, bool partial, size_t top,
+                   const char* title) {
+  size_t n = 0;
+  for (const profile::Failure& f : p.failures) n += profile::isPartial(f) == partial;
+  if (n == 0) return;
+  out << "\n"
+      << title << " (" << n << "; "
+      << (partial ? "profiled without some probes" : "these run unchanged and are not profiled")
+      << ")\n";
+  size_t shown = 0;
+  for (const profile::Failure& f : p.failures) {
+    if (profile::isPartial(f) != partial || shown++ >= top) continue;
+    std::string_view reason = f.reason;
+    if (partial) reason.remove_prefix(profile::kPartly.size());
     out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".") << f.method
-        << ": " << f.reason << "\n";
+        << ": " << reason << "\n";
   }
+}
+
+}  // namespace
+
+void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top) {
+  writeFailures(out, p, false, top, "Not rewritten");
+  writeFailures(out, p, true, top, "Partly rewritten");
 }
 
 std::string leftOutSamplesNote(const profile::Profile& p) {

@@ -10,6 +10,7 @@
 #include "known_profile.h"
 #include "profile/reader.h"
 #include "report/alloc_report.h"
+#include "report/text_format.h"
 
 namespace {
 
@@ -121,3 +122,19 @@ TEST_F(TextJsonReport, CollapsedHasOneLinePerRow) {
 }
 
 }  // namespace
+
+// Methods rewritten without some probes (too large with them) are listed apart from those
+// left unchanged, their reason without the profile's marker.
+TEST(NotRewritten, PartlyRewrittenMethodsAreListedApart) {
+  dragnet::profile::Profile p;
+  p.failures = {
+      {"app/Gen", "big()V", std::string(dragnet::profile::kPartly) + "its 9 use probes left out"},
+      {"app/Bad", "", "Truncated class file"}};
+  std::ostringstream out;
+  dragnet::report::writeNotRewritten(out, p, 10);
+  EXPECT_EQ(out.str(),
+            "\nNot rewritten (1; these run unchanged and are not profiled)\n"
+            "  app.Bad: Truncated class file\n"
+            "\nPartly rewritten (1; profiled without some probes)\n"
+            "  app.Gen.big()V: its 9 use probes left out\n");
+}

@@ -104,6 +104,10 @@ class Extension {
   virtual void method(instrument::Routine& r, uint16_t state) = 0;
   // A method alloc leaves without probes (java/lang/Object.<init>).
   virtual void unframed(instrument::Routine& r) = 0;
+  // The method came out over the JVM's 64 KB code limit: true if the extension leaves
+  // out what it can spare when the method is instrumented again (asked once per method);
+  // `what` says what that is, for the profile's list of partly rewritten methods.
+  virtual bool lighten(instrument::Routine& r, std::string& what) = 0;
 };
 
 // True for the classes that must never be instrumented: the runtime helper itself.

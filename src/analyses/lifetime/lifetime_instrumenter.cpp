@@ -24,7 +24,19 @@ class LifetimeExtension : public alloc::Extension {
   // Asked first for every method: a new routine begins.
   uint32_t methodId(Routine& r, uint32_t id) override {
     planned_ = nullptr;  // a routine of another class may live at the same address
+    light_ = false;
     return r.name() == "<init>" ? id | kInitBit : id;
+  }
+
+  // Too large with its use probes (e.g. a generated method that reads many fields between
+  // calls): without them, but with the receiver's use at entry and the allocations.
+  bool lighten(Routine& r, std::string& what) override {
+    const UsePlan& p = plan(r);
+    if (light_ || (p.uses.empty() && p.calls.empty())) return false;
+    light_ = true;
+    what = "its " + std::to_string(p.uses.size() + p.calls.size()) +
+           " use probes left out, uses of objects in it are not seen";
+    return true;
   }
 
   bool needsFrame(Routine& r) override {
@@ -74,6 +86,7 @@ class LifetimeExtension : public alloc::Extension {
 
   // The plan of the routine being instrumented (needsFrame and method ask for it).
   const UsePlan& plan(Routine& r) {
+    if (light_) return none_;
     if (planned_ != &r) {
       plan_ = planUses(r, receiverUsedAtEntry(r), Clock::PerThread);
       planned_ = &r;
@@ -91,6 +104,8 @@ class LifetimeExtension : public alloc::Extension {
 
   const Routine* planned_ = nullptr;
   UsePlan plan_;
+  bool light_ = false;  // the routine is instrumented again without use probes
+  const UsePlan none_;
 };
 
 }  // namespace
