@@ -143,17 +143,18 @@ struct EventAt {
 // the times of the last use the agent *recorded*: within one use epoch (meta
 // `use.epoch` bytes) every further use of the object by the same thread hits a cache and
 // is not recorded, so the true last use lies in [lastGet, end of its epoch].
+// (Fields ordered without padding: a report holds every record in memory.)
 struct ObjectRecord {
-  uint64_t id = 0;       // 1-based, unique in the profile
+  uint64_t id = 0;     // 1-based, unique in the profile
+  uint64_t size = 0;   // bytes, as the running JVM lays the object out
+  uint64_t alloc = 0;  // allocation time
+  uint64_t death = 0;  // when found unreachable (the freeing GC's time), or the end time
+  uint64_t firstGet = kNoTime, lastGet = kNoTime, firstPut = kNoTime, lastPut = kNoTime;
   uint32_t thread = 0;   // allocating thread
   uint32_t node = 0;     // context of the allocating frame in that thread's tree
   uint32_t key = 0;      // allocation key (its site gives method, bci, type)
-  uint64_t size = 0;     // bytes, as the running JVM lays the object out
-  uint64_t alloc = 0;    // allocation time
-  uint64_t death = 0;    // when found unreachable (the freeing GC's time), or the end time
   uint32_t deathGc = 0;  // 1-based index into the Gcs of the GC that freed it; 0: alive
                          // at the end of the run
-  uint64_t firstGet = kNoTime, lastGet = kNoTime, firstPut = kNoTime, lastPut = kNoTime;
   // With stacks=on, where each of the four uses happened (lifetime patterns).
   EventAt firstGetAt, lastGetAt, firstPutAt, lastPutAt;
   bool operator==(const ObjectRecord&) const = default;

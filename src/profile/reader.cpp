@@ -1,10 +1,14 @@
 #include "profile/reader.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
+#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <span>
 
 #include "profile/codec.h"
 
@@ -176,16 +180,87 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p) {
   return d.ok() ? std::string() : d.error();
 }
 
+// The objects the Objects chunks hold, from their counts: one pass over the chunk headers
+// before decoding, so that the records (the bulk of a lifetime profile) are allocated once
+// instead of through repeated doubling. Stops where the chunks stop being well formed; the
+// decoding pass says why.
+size_t objectCount(std::span<const uint8_t> data) {
+  size_t total = 0;
+  for (size_t pos = kHeaderSize; data.size() - pos >= kChunkHeaderSize;) {
+    uint32_t len = getU32(&data[pos + 1]);
+    if (len > data.size() - pos - kChunkHeaderSize) break;
+    if (static_cast<ChunkType>(data[pos]) == ChunkType::Objects) {
+      Decoder d(data.data() + pos + kChunkHeaderSize, len);
+      uint64_t n = d.count();  // at most the payload's length
+      if (d.ok()) total += static_cast<size_t>(n);
+    }
+    pos += kChunkHeaderSize + len;
+  }
+  return total;
+}
+
+// The profile's bytes: a regular file is mapped (decoded pages are given back as the
+// decoding passes them, so a report's peak memory is the records, not the records and the
+// file), a pipe is read into memory.
+class Input {
+ public:
+  ~Input() {
+    if (map_) ::munmap(map_, size_);
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool open(const std::string& path, std::string& error) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      error = "cannot open " + path;
+      return false;
+    }
+    struct stat st {};
+    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      size_ = static_cast<size_t>(st.st_size);
+      void* m = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+      if (m != MAP_FAILED) {
+        map_ = static_cast<uint8_t*>(m);
+        ::madvise(map_, size_, MADV_SEQUENTIAL);
+        return true;
+      }
+    }
+    uint8_t buf[1 << 16];  // a pipe, or a file that cannot be mapped
+    for (ssize_t n; (n = ::read(fd_, buf, sizeof buf)) != 0;) {
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        error = "cannot read " + path + ": " + std::strerror(errno);
+        return false;
+      }
+      copy_.insert(copy_.end(), buf, buf + n);
+    }
+    return true;
+  }
+  std::span<const uint8_t> bytes() const {
+    return map_ ? std::span<const uint8_t>(map_, size_) : std::span<const uint8_t>(copy_);
+  }
+  // Everything before `pos` has been decoded: its pages may go.
+  void consumed(size_t pos) {
+    constexpr size_t kStep = size_t{64} << 20;
+    if (!map_ || pos < released_ + kStep) return;
+    size_t end = pos & ~(size_t{4096} - 1);
+    ::madvise(map_ + released_, end - released_, MADV_DONTNEED);
+    released_ = end;
+  }
+
+ private:
+  int fd_ = -1;
+  uint8_t* map_ = nullptr;
+  size_t size_ = 0, released_ = 0;
+  std::vector<uint8_t> copy_;
+};
+
 }  // namespace
 
 bool readProfile(const std::string& path, Profile& out, std::string& error,
                  const Progress& progress) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open " + path;
-    return false;
-  }
-  std::vector<uint8_t> data{std::istreambuf_iterator<char>(in), {}};
+  Input input;
+  if (!input.open(path, error)) return false;
+  std::span<const uint8_t> data = input.bytes();
   if (data.size() < kHeaderSize || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0) {
     error = path + " is not a dragnet profile (bad magic)";
     return false;
@@ -198,6 +273,7 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
             ": use a newer dragnet";
     return false;
   }
+  out.objects.reserve(objectCount(data));
   size_t pos = kHeaderSize;
   while (pos < data.size()) {
     if (progress) progress(pos, data.size());
@@ -224,6 +300,7 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
     }
     ++out.chunks;
     pos += kChunkHeaderSize + len;
+    input.consumed(pos);
   }
   if (progress) progress(data.size(), data.size());
   return true;

@@ -1,5 +1,6 @@
 #include "analyses/lifetime/aggregate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string_view>
@@ -414,6 +415,40 @@ class Finisher {
   std::vector<uint32_t> patternRecords_;  // records per pattern, in the model's order
 };
 
+// Object indices in id order (objectIndex searches them). Ids come from a counter handed
+// out in per-thread batches, so they are dense: each index goes straight to its id's slot
+// when the largest id is within a few times the count. Otherwise (or with duplicate ids,
+// from a damaged file) (id, index) pairs are sorted: contiguous, unlike the records, whose
+// scattered reads made a comparison sort of the indices most of a large report's time.
+std::vector<uint32_t> indicesById(const std::vector<ObjectRecord>& objects) {
+  const size_t n = objects.size();
+  uint64_t maxId = 0;
+  for (const ObjectRecord& o : objects) maxId = std::max(maxId, o.id);
+  std::vector<uint32_t> out;
+  out.reserve(n);
+  constexpr uint32_t kEmpty = ~uint32_t{0};
+  if (maxId <= 4 * uint64_t{n} + (uint64_t{1} << 20)) {
+    std::vector<uint32_t> slot(maxId + 1, kEmpty);
+    bool unique = true;
+    for (uint32_t i = 0; i < n && unique; ++i) {
+      uint32_t& s = slot[objects[i].id];
+      unique = s == kEmpty;
+      s = i;
+    }
+    if (unique) {
+      for (uint32_t s : slot) {
+        if (s != kEmpty) out.push_back(s);
+      }
+      return out;
+    }
+  }
+  std::vector<std::pair<uint64_t, uint32_t>> pairs(n);
+  for (uint32_t i = 0; i < n; ++i) pairs[i] = {objects[i].id, i};
+  std::sort(pairs.begin(), pairs.end());  // equal ids keep their order: by index
+  for (const auto& [id, i] : pairs) out.push_back(i);
+  return out;
+}
+
 }  // namespace
 
 Model buildModel(const Profile& p) {
@@ -422,10 +457,7 @@ Model buildModel(const Profile& p) {
   m.settings = settingsOf(p);
   m.endTime = endTimeOf(p);
   m.precision = precisionOf(p, m.settings.sample);
-  m.byId.resize(p.objects.size());
-  for (uint32_t i = 0; i < m.byId.size(); ++i) m.byId[i] = i;
-  std::stable_sort(m.byId.begin(), m.byId.end(),
-                   [&](uint32_t a, uint32_t b) { return p.objects[a].id < p.objects[b].id; });
+  m.byId = indicesById(p.objects);
   Grouping g = Grouper(p, m.settings, m.paths).run();
   for (const RawNested& n : g.nested) m.totals.add(n.stats);
   Finisher(g, m).run();
