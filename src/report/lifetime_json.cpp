@@ -18,6 +18,7 @@ using lifetime_json::putStats;
 
 void lifetime_json::putStats(Json& j, const Stats& s) {
   j["objects"] = s.objects;
+  j["records"] = s.records;
   j["lagged"] = s.lagged;
   j["dragged"] = s.dragged;
   j["void"] = s.voids;

@@ -148,17 +148,24 @@ void writeRanking(std::ostream& out, const Model& m, std::string_view title,
     out << "  (none)\n";
     return;
   }
+  // A sampled profile's rows also say how many samples each estimate rests on.
+  const bool sampled = m.settings.sample != 0;
   char head[128];
   std::snprintf(head, sizeof head, "  %-6s %26s %7s %10s %10s  ", "id",
                 (std::string(phaseName(p)) + " space").c_str(), "% all", countName(p), "objects");
-  out << head << column << "\n";
+  out << head << (sampled ? "samples  " : "") << column << "\n";
   for (const RankRow& row : rows) {
     const Stats& s = *row.stats;
-    char line[128];
+    char line[160];
     std::snprintf(line, sizeof line, "  %-6u %26s %s %10s %10s  ", row.id, grouped(s[p]).c_str(),
                   percent(s[p], m.totals[p]).c_str(), num(s.count(p)).c_str(),
                   num(s.objects).c_str());
-    out << line << row.name << "\n";
+    out << line;
+    if (sampled) {
+      std::snprintf(line, sizeof line, "%7s  ", num(s.records).c_str());
+      out << line;
+    }
+    out << row.name << "\n";
   }
 }
 

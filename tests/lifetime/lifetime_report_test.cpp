@@ -306,6 +306,11 @@ TEST(LifetimeReportSampled, HeaderSaysTheNumbersAreEstimates) {
   auto j = nlohmann::json::parse(js.str());
   EXPECT_EQ(j["settings"]["sample"], 64);
   EXPECT_EQ(j["totals"]["objects"], m.totals.objects);
+  // How many samples each estimate rests on: all 7 records in the totals, and a column of
+  // the tables (7 records standing for 20 objects: weights 3, 3, 4, 2, 3, 2, 3).
+  EXPECT_EQ(j["totals"]["records"], 7);
+  EXPECT_EQ(m.totals.objects, 20u);
+  EXPECT_NE(out.str().find("objects  samples  class\n"), std::string::npos) << out.str();
   EXPECT_EQ(j["precision"]["freed"], 17);
   EXPECT_EQ(j["precision"]["aliveAtEnd"], 3);
   // An exact profile: no such line.

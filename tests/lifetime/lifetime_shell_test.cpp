@@ -446,8 +446,9 @@ TEST_F(SampledShell, ObjSaysWhatTheRecordStandsFor) {
             "  weight  total_space\n  ------  -----------\n       3        57600\n(1 row)\n");
 }
 
-// Groups and rankings count the objects; `long` lists the tracked records, each with the
-// objects it stands for (they add up to the counts above them).
+// Groups and rankings count the objects, and the rankings how many samples (records) each
+// row rests on; `long` lists the tracked records, each with the objects it stands for (they
+// add up to the counts above them).
 TEST_F(SampledShell, GroupsAndRankingsAreWeighted) {
   EXPECT_EQ(run("class 1 long"),
             "class 1: app.Point\n"
@@ -466,11 +467,12 @@ TEST_F(SampledShell, GroupsAndRankingsAreWeighted) {
                              "  dragged records  2 (x3), 7 (x3)\n"
                              "  void records     1 (x3)\n"));
   // Drag: app.Point 700 x 24 x 3 + 300 x 24 x 3, int[] 400 x 56 x 2, of 116,800.
-  EXPECT_EQ(run("drag class"),
-            "Classes by drag space\n"
-            "  id                     drag space   % all    dragged    objects  class\n"
-            "  1                          72,000  61.64%          6         13  app.Point\n"
-            "  3                          44,800  38.36%          2          2  int[]\n");
+  EXPECT_EQ(
+      run("drag class"),
+      "Classes by drag space\n"
+      "  id                     drag space   % all    dragged    objects  samples  class\n"
+      "  1                          72,000  61.64%          6         13        4  app.Point\n"
+      "  3                          44,800  38.36%          2          2        1  int[]\n");
   EXPECT_EQ(run("lag nested 1"),
             "Lifetime patterns (first get, last get) of nested site 1 by lag space\n"
             "  nested 1: app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"

@@ -124,6 +124,7 @@ double Stats::percent(Space part, Space whole) {
 }
 
 void Stats::add(const Life& life, uint64_t size, uint64_t weight) {
+  ++records;
   objects += weight;
   bytes += size * weight;
   lagged += life.lagged() ? weight : 0;
@@ -135,6 +136,7 @@ void Stats::add(const Life& life, uint64_t size, uint64_t weight) {
 }
 
 void Stats::add(const Stats& s) {
+  records += s.records;
   objects += s.objects;
   lagged += s.lagged;
   dragged += s.dragged;

@@ -81,6 +81,9 @@ struct Stats {
   uint64_t bytes = 0;                                        // sum of the objects' sizes
   Space total = 0;                                           // sum of lifetime x size
   std::array<Space, kPhases> space{};
+  // The records behind these figures: the objects themselves in an exact profile, the
+  // samples in a sampled one (how much an estimate rests on).
+  uint64_t records = 0;
 
   Space operator[](Phase p) const { return space[static_cast<size_t>(p)]; }
   // Objects with a nonzero time in the phase (lagged, used, dragged, void).
