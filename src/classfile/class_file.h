@@ -19,6 +19,8 @@ namespace dragnet::classfile {
 inline constexpr uint16_t kMinMajor = 45;  // Java 1.0
 inline constexpr uint16_t kMaxMajor = 69;  // Java 25
 
+inline constexpr uint16_t kAccStatic = 0x0008;  // Member::access: a static field or method
+
 // A field or a method.
 struct Member {
   uint16_t access = 0;

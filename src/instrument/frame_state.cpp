@@ -8,8 +8,6 @@ namespace cf = classfile;
 
 namespace {
 
-constexpr uint16_t kAccStatic = 0x0008;
-
 // A frame's declared locals entries after applying it to the previous declared entries.
 std::optional<std::vector<cf::VType>> declaredLocals(const std::vector<cf::VType>& previous,
                                                      const cf::Frame& f) {
@@ -90,7 +88,7 @@ std::optional<FrameState> initialState(cf::ClassFile& cls, const cf::Member& met
   if (!desc) return std::nullopt;
   FrameState s;
   try {
-    if (!(method.access & kAccStatic)) {
+    if (!(method.access & cf::kAccStatic)) {
       bool uninit = cls.memberName(method) == "<init>" && cls.name() != "java/lang/Object";
       s.locals.push_back(uninit ? vtype::uninitializedThis() : vtype::object(cls.thisClass));
     }

@@ -305,8 +305,7 @@ class MethodInstrumenter {
   // with no event the agent could see. The probe after it hands Throwable.backtrace to the
   // runtime, which records each array by its runtime class in this frame's context.
   void backtraceSite(const instrument::Instruction& in, const classfile::Insn& insn) {
-    constexpr uint16_t kAccStatic = 0x0008;
-    if (!backtrace_ || (r_.access() & kAccStatic) != 0) return;
+    if (!backtrace_ || (r_.access() & classfile::kAccStatic) != 0) return;
     auto ref = r_.pool().memberRef(insn.cp());
     if (ref.owner != "java/lang/Throwable" || ref.name != "fillInStackTrace" ||
         ref.descriptor != "(I)Ljava/lang/Throwable;") {

@@ -15,7 +15,6 @@ namespace {
 
 using alloc::kStateDesc;
 constexpr const char* kObjectDesc = "Ljava/lang/Object;";
-constexpr uint16_t kAccStatic = 0x0008;
 
 const char* probeName(UseKind k) { return k == UseKind::Get ? "get" : "put"; }
 
@@ -80,10 +79,6 @@ class LifetimeExtension : public alloc::Extension {
   }
 
  private:
-  static bool receiverUsedAtEntry(const Routine& r) {
-    return (r.access() & kAccStatic) == 0 && r.name() != "<init>";
-  }
-
   // The plan of the routine being instrumented (needsFrame and method ask for it).
   const UsePlan& plan(Routine& r) {
     if (light_) return none_;

@@ -13,13 +13,8 @@ using instrument::Routine;
 
 constexpr const char* kObjectDesc = "Ljava/lang/Object;";
 constexpr const char* kProbeDesc = "(Ljava/lang/Object;)V";
-constexpr uint16_t kAccStatic = 0x0008;
 
 const char* probeName(UseKind k) { return k == UseKind::Get ? "get" : "put"; }
-
-bool receiverUsedAtEntry(const Routine& r) {
-  return (r.access() & kAccStatic) == 0 && r.name() != "<init>";
-}
 
 // Inserts the method's probes; false if none could be inserted (a use of an object the
 // verifier does not let a probe see, e.g. a constructor's `this` before super(), has none).

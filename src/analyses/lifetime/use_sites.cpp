@@ -353,6 +353,10 @@ class Planner {
 
 }  // namespace
 
+bool receiverUsedAtEntry(const instrument::Routine& r) {
+  return (r.access() & classfile::kAccStatic) == 0 && r.name() != "<init>";
+}
+
 UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry, Clock clock) {
   return Planner(r, clock).run(receiverUsedAtEntry);
 }

@@ -57,6 +57,10 @@ struct UsePlan {
 // allocations) does not: every iteration's uses are probed (from the loop's first block).
 enum class Clock : uint8_t { PerThread, Global };
 
+// Whether the method's entry probe records `this` as used: instance methods other than
+// constructors (a constructor's call is the object's allocation, not a use).
+bool receiverUsedAtEntry(const instrument::Routine& r);
+
 // `receiverUsedAtEntry`: the method's entry probe records `this` as used (instance
 // methods other than constructors), so uses of local 0 right after entry are redundant.
 UsePlan planUses(const instrument::Routine& r, bool receiverUsedAtEntry, Clock clock);
