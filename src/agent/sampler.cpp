@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "analyses/alloc/alloc_instrumenter.h"
+#include "instrument/stack_effect.h"
 
 namespace dragnet::agent {
 namespace {
@@ -179,12 +180,10 @@ bool Sampler::byJvm(const jvmtiFrameInfo* frames, jint n, const std::string& typ
   if (top.native) return top.loadsClasses;
   // The allocating bytecodes and calls (intrinsics allocate inline at the call: clone,
   // Arrays.copyOf, ...); anything else allocated for the JVM's own sake.
-  constexpr int kNew = 0xbb, kNewArray = 0xbc, kANewArray = 0xbd, kMultiANewArray = 0xc5;
-  constexpr int kInvokeVirtual = 0xb6, kInvokeDynamic = 0xba;
   int op = opcodeAt(frames[0].method, frames[0].location);
   if (op < 0) return false;  // unknown: kept
-  return !(op == kNew || op == kNewArray || op == kANewArray || op == kMultiANewArray ||
-           (op >= kInvokeVirtual && op <= kInvokeDynamic));
+  auto code = static_cast<classfile::Op>(op);
+  return !instrument::isAllocation(code) && !instrument::isInvoke(code);
 }
 
 Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls,

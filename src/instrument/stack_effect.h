@@ -48,6 +48,12 @@ constexpr bool isInvoke(classfile::Op op) {
   return op >= classfile::Op::invokevirtual && op <= classfile::Op::invokedynamic;
 }
 
+// True for new, newarray, anewarray and multianewarray.
+constexpr bool isAllocation(classfile::Op op) {
+  using classfile::Op;
+  return op == Op::new_ || op == Op::newarray || op == Op::anewarray || op == Op::multianewarray;
+}
+
 // True for the conditional branches ifeq .. if_acmpne, ifnull, ifnonnull.
 constexpr bool isConditionalBranch(classfile::Op op) {
   using classfile::Op;

@@ -124,10 +124,6 @@ int loadedLocal(const classfile::Insn& insn) {
   return -1;
 }
 
-bool allocates(Op op) {
-  return op == Op::new_ || op == Op::newarray || op == Op::anewarray || op == Op::multianewarray;
-}
-
 class Planner {
  public:
   Planner(const instrument::Routine& r, Clock clock) : r_(r), clock_(clock) {}
@@ -313,7 +309,7 @@ class Planner {
       }
     }
     if (insn.op == Op::checkcast) return;  // the same object stays on top
-    if (instrument::isInvoke(insn.op) || allocates(insn.op)) {
+    if (instrument::isInvoke(insn.op) || instrument::isAllocation(insn.op)) {
       (*used_)[0].clear();  // the thread's clock may advance: uses count again
       (*used_)[1].clear();
     }
