@@ -434,22 +434,22 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     size_t sitesMark = out.sites.size();
     MethodInstrumenter(r, id, ids, out, backtrace).run(options);
     instrument::EditOutcome o = r.commit();
+    auto failure = [&](std::string reason) {
+      out.failures.push_back({std::string(name),
+                              std::string(r.name()) + std::string(r.descriptor()),
+                              std::move(reason)});
+    };
     std::string spared;
     if (!o.changed && o.tooLarge && options.extension && options.extension->lighten(r, spared)) {
       out.sites.resize(sitesMark);  // made again, with new indices
       MethodInstrumenter(r, id, ids, out, backtrace).run(options);
       instrument::EditOutcome light = r.commit();
-      if (light.changed) {
-        out.failures.push_back({std::string(name),
-                                std::string(r.name()) + std::string(r.descriptor()),
-                                std::string(profile::kPartly) + spared + " (" + o.reason + ")"});
-      }
+      if (light.changed) failure(std::string(profile::kPartly) + spared + " (" + o.reason + ")");
       o = std::move(light);
     }
     if (!o.changed) {
       out.sites.resize(sitesMark);  // never reported: the method runs as it was
-      std::string method = std::string(r.name()) + std::string(r.descriptor());
-      out.failures.push_back({std::string(name), std::move(method), o.reason});
+      failure(o.reason);
       continue;
     }
     out.changed = true;
