@@ -65,8 +65,7 @@ TEST(LifetimePartial, AMethodTooLargeForItsUseProbesKeepsTheRest) {
   for (const auto& m : r.methods) listed |= m.name == "wide";
   EXPECT_TRUE(listed);
   EXPECT_EQ(lifeCalls(cls, "wide", "get"), 0);
-  // small fits: its use of o (arraylength's operand is not a use; the getfield is) and its
-  // array's registration stay.
+  // small fits: the get probe of its read of o.a and its array's registration stay.
   EXPECT_EQ(lifeCalls(cls, "small", "get"), 1);
   EXPECT_EQ(lifeCalls(cls, "small", "array"), 1);
   auto bytes = cf::writeClass(cls);
