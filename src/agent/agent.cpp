@@ -200,6 +200,7 @@ void startFlushThread(JNIEnv* jni) {
 LifetimeOptions lifetimeOptions(const Options& o) {
   LifetimeOptions lo;
   lo.gcInterval = o.gcInterval;
+  lo.gcBudget = gcBudgetPercent(o);
   lo.epochShift = std::countr_zero(o.useEpoch);
   lo.stacks = o.stacks;
   return lo;
@@ -299,8 +300,10 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
       a,
       [&] {
         lifetime = finishLifetime(jni) + sampledLifetimeSummary();
-        a.sampler->flush(true, {{"classes.instrumented", std::to_string(a.classesChanged)},
-                                {"failures", std::to_string(a.failures)}});
+        auto totals = lifetimeTotals();
+        totals["classes.instrumented"] = std::to_string(a.classesChanged);
+        totals["failures"] = std::to_string(a.failures);
+        a.sampler->flush(true, totals);
       },
       [&] {
         return std::to_string(a.classesChanged) + " classes instrumented in " +
@@ -381,7 +384,8 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
       a,
       [&] {
         if (a.lifetime) lifetime = finishLifetime(jni);
-        a.recorder->flushAll(jni, true);
+        a.recorder->flushAll(jni, true,
+                             a.lifetime ? lifetimeTotals() : decltype(lifetimeTotals()){});
       },
       [&] {
         return std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +
@@ -430,6 +434,7 @@ jint start(JavaVM* vm, const char* optionText) {
   if (a->options.sample > 0) meta["sample"] = std::to_string(a->options.sample);
   if (a->lifetime) {
     meta["gc.interval"] = std::to_string(a->options.gcInterval);
+    meta["gc.budget"] = std::to_string(gcBudgetPercent(a->options));
     meta["use.epoch"] = std::to_string(a->options.useEpoch);
     meta["stacks"] = a->options.stacks ? "on" : "off";
     meta["stack"] = std::to_string(a->options.stack);  // the analyzer's nested-site depth

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <chrono>
 #include <new>
 
 #include "agent/jni_uses.h"
@@ -172,6 +173,27 @@ std::pair<bool, bool> widen(std::atomic<uint64_t>& first, std::atomic<uint64_t>&
 }
 
 }  // namespace
+
+// --- forced collections --------------------------------------------------------------
+
+int64_t monotonicNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+bool collectionAllowed(State& s) {
+  if (s.options.gcBudget >= 100 || monotonicNs() >= s.gcEarliestNs.load()) return true;
+  s.gcDeferred.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+void collectionTook(State& s, int64_t startNs) {
+  const int64_t end = monotonicNs(), took = end - startNs;
+  const int64_t budget = s.options.gcBudget;
+  if (budget >= 100 || took <= 0) return;
+  s.gcEarliestNs = end + took * (100 - budget) / budget;
+}
 
 // --- events --------------------------------------------------------------------------
 
@@ -344,10 +366,18 @@ std::string finishLifetime(JNIEnv* jni) {
   uint64_t bytes = chunks * kChunkSlots * slotBytes + s.freeSlots.capacity() * sizeof(uint32_t) +
                    exactIndexBytes();
   return std::to_string(s.objectsWritten) + " objects, " + std::to_string(alive) +
-         " alive at the end, " + std::to_string(s.gcCount.load()) + " collections, " +
+         " alive at the end, " + std::to_string(s.gcCount.load()) + " collections" +
+         (s.gcDeferred.load() == 0
+              ? std::string(", ")
+              : " (" + std::to_string(s.gcDeferred.load()) + " thresholds passed over, gc-budget " +
+                    std::to_string(s.options.gcBudget) + "%), ") +
          std::to_string(s.untrackedUses.load()) + " uses of untracked objects; records " +
          std::to_string(s.nextSlot.load()) + " slots, " + std::to_string(bytes >> 20) + " MB" +
          exactHeapNote();
+}
+
+std::map<std::string, std::string> lifetimeTotals() {
+  return {{"gc.deferred", std::to_string(gLife ? gLife->gcDeferred.load() : 0)}};
 }
 
 }  // namespace dragnet::agent

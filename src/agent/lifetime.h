@@ -21,6 +21,7 @@
 #include <jvmti.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "profile/writer.h"
@@ -29,6 +30,7 @@ namespace dragnet::agent {
 
 struct LifetimeOptions {
   uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
+  uint32_t gcBudget = 100;         // percent of the run's time they may take (100: all)
   int epochShift = 16;             // use epoch: 2^epochShift bytes of allocation
   bool stacks = false;             // record the contexts of first and last uses
 };
@@ -51,5 +53,8 @@ void nativeUse(jobject o, bool put);
 // VM death: stops the GC thread, ends every live object at the end time and writes the
 // remaining records and collections. Returns a summary for the agent's last message.
 std::string finishLifetime(JNIEnv* jni);
+// For the End chunk, after finishLifetime: gc.deferred, the collection thresholds gc-budget
+// passed over.
+std::map<std::string, std::string> lifetimeTotals();
 
 }  // namespace dragnet::agent

@@ -83,6 +83,7 @@ bool setRecordLayout(JNIEnv* jni, jclass life) {
 }
 
 void collect(JNIEnv* jni);
+void setNextGc(JNIEnv* jni, int64_t at);
 
 }  // namespace
 
@@ -189,6 +190,10 @@ JNIEXPORT jboolean JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv* jni, jclass)
   std::lock_guard lock(s.mu);
   if (s.stopping || s.clock.load() < s.nextGcAt) return JNI_FALSE;
   AgentScope scope;
+  if (!collectionAllowed(s)) {  // gc-budget: the next threshold, one interval on
+    setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
+    return JNI_FALSE;
+  }
   collect(jni);
   return JNI_TRUE;
 }
@@ -251,10 +256,12 @@ void setNextGc(JNIEnv* jni, int64_t at) {
 // gcDue, so nothing is allocated past it before the collection ends.
 void collect(JNIEnv* jni) {
   State& s = *gLife;
+  const int64_t start = monotonicNs();
   clearCaches(jni);
   s.forcing = true;
   s.jvmti->ForceGarbageCollection();
   s.forcing = false;
+  collectionTook(s, start);
   setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
 }
 

@@ -71,10 +71,12 @@ void JNICALL collector(jvmtiEnv* jvmti, JNIEnv*, void*) {
       std::lock_guard lock(s.mu);
       stop = s.stopping;
       if (!stop) {
+        const int64_t start = monotonicNs();
         s.forcing = true;
         jvmti->ForceGarbageCollection();
         s.forcing = false;
         collected();
+        collectionTook(s, start);
         s.nextGcAt = s.clock.load() + static_cast<int64_t>(s.options.gcInterval);
       }
     }
@@ -316,6 +318,13 @@ void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, j
   // thread does: a collection every gc-interval bytes, whatever the threads allocate.
   if (now >= s.nextGcAt.load(std::memory_order_relaxed)) {
     std::unique_lock lock(g.mu);
+    if (!g.due) {
+      if (now < s.nextGcAt.load()) return;  // another thread moved it meanwhile
+      if (!collectionAllowed(s)) {          // gc-budget: the next threshold, an interval on
+        s.nextGcAt = now + static_cast<int64_t>(s.options.gcInterval);
+        return;
+      }
+    }
     uint64_t seen = g.collections;
     if (!g.due) {
       g.due = true;

@@ -25,6 +25,11 @@ const char* const kOptionHelp =
     "                     alone costs (on)\n"
     "  gc-interval=SIZE   lifetime: force a collection every SIZE bytes of allocation, the\n"
     "                     precision of death times (8m)\n"
+    "  gc-budget=PERCENT  lifetime: force collections only as often as they take at most\n"
+    "                     PERCENT of the run's time (after one that took T, wait T x\n"
+    "                     (100 - PERCENT) / PERCENT), so that large heaps do not stall\n"
+    "                     the run; the report gives the precision reached (25, or 100 =\n"
+    "                     every interval when gc-interval is given)\n"
     "  use-epoch=SIZE     lifetime: a thread records its first use of an object in every\n"
     "                     SIZE bytes of allocation, the precision of last uses; a power\n"
     "                     of two (64k)\n"
@@ -104,6 +109,12 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     if (!parseUint(value, o.flushSeconds)) return bad("expected a number of seconds");
   } else if (key == "gc-interval") {
     if (!parseSize(value, o.gcInterval)) return bad("expected a size such as 8m (1 to 2g)");
+    o.gcIntervalGiven = true;
+  } else if (key == "gc-budget") {
+    if (!value.empty() && value.back() == '%') value.remove_suffix(1);
+    if (!parseUint(value, o.gcBudget) || o.gcBudget == 0 || o.gcBudget > 100) {
+      return bad("expected a percentage from 1 to 100");
+    }
   } else if (key == "use-epoch") {
     if (!parseSize(value, o.useEpoch) || (o.useEpoch & (o.useEpoch - 1)) != 0) {
       return bad("expected a power of two such as 64k");

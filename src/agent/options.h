@@ -22,6 +22,9 @@ struct Options {
                               // what the rewriting alone costs)
   // Mode lifetime.
   uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
+  bool gcIntervalGiven = false;    // gc-interval was set: by default, follow it exactly
+  uint32_t gcBudget = 0;           // gc-budget: percent of the run forced collections may
+                                   // take (1-100; 0: not given, see gcBudgetPercent)
   uint64_t useEpoch = 64u << 10;   // a power of two: bytes per use epoch
   bool stacks = false;             // record where first and last uses happen
   uint32_t stack = 8;              // method frames of a nested allocation site (0: all);
@@ -30,6 +33,13 @@ struct Options {
 };
 
 extern const char* const kOptionHelp;
+
+// The gc-budget default: forced collections may take a quarter of the run's time, unless
+// the user set gc-interval (then every interval is kept, as HUP did: 100).
+inline constexpr uint32_t kDefaultGcBudget = 25;
+inline uint32_t gcBudgetPercent(const Options& o) {
+  return o.gcBudget ? o.gcBudget : o.gcIntervalGiven ? 100 : kDefaultGcBudget;
+}
 
 // Parses "k=v,k=v". False with `error` naming the offending option.
 bool parseOptions(std::string_view text, Options& out, std::string& error);

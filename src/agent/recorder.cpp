@@ -276,7 +276,7 @@ void Recorder::flushVirtualThreads(JNIEnv* jni, bool final) {
   jni->DeleteLocalRef(live);
 }
 
-void Recorder::flushAll(JNIEnv* jni, bool final) {
+void Recorder::flushAll(JNIEnv* jni, bool final, std::map<std::string, std::string> more) {
   if (!ready_) return;
   jint n = 0;
   jthread* threads = nullptr;
@@ -310,6 +310,7 @@ void Recorder::flushAll(JNIEnv* jni, bool final) {
   }
   totals["runtime.heap.bytes"] = std::to_string(heap);
   totals["runtime.index.lookups"] = std::to_string(lookups);
+  totals.merge(more);
   writer_.end(totals);
   finished_ = true;
 }

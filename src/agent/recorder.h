@@ -40,8 +40,9 @@ class Recorder {
   // Writes pending definitions, then the thread's tree (new nodes, changed counters).
   void flushThread(JNIEnv* jni, jthread thread, bool ended);
   // Every live thread and the merged tree of the virtual threads; at VM death also the
-  // trees of the virtual threads still alive, class sizes and the End chunk.
-  void flushAll(JNIEnv* jni, bool final);
+  // trees of the virtual threads still alive, class sizes and the End chunk (with `more`
+  // among its totals).
+  void flushAll(JNIEnv* jni, bool final, std::map<std::string, std::string> more = {});
   // A virtual thread ends (JVMTI VirtualThreadEnd, on that thread): its tree is merged
   // into the virtual threads' (DragnetRt.virtualEnded), or in mode lifetime written.
   void virtualEnded(JNIEnv* jni, jthread thread);

@@ -93,6 +93,10 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
       ->excludes("--bytecodes");
   cmd->add_option("--gc-interval", o.gcInterval,
                   "lifetime: force a collection every SIZE bytes of allocation (8m)");
+  cmd->add_option("--gc-budget", o.gcBudget,
+                  "lifetime: forced collections take at most PERCENT of the run's time, "
+                  "fewer on large heaps (25; 100 = every interval, the default with "
+                  "--gc-interval)");
   cmd->add_option("--use-epoch", o.useEpoch,
                   "lifetime: precision of last uses, a power of two such as 64k (64k)");
   cmd->add_flag("--stacks", o.stacks, "lifetime: record where first and last uses happen");
@@ -117,12 +121,12 @@ int runRun(const RunOptions& o, const char* argv0) {
               << "cmake --build build)\n";
     return 2;
   }
-  bool lifetimeOptions =
-      !o.gcInterval.empty() || !o.useEpoch.empty() || o.stacks || !o.stack.empty();
+  bool lifetimeOptions = !o.gcInterval.empty() || !o.gcBudget.empty() || !o.useEpoch.empty() ||
+                         o.stacks || !o.stack.empty();
   if (lifetimeOptions && o.mode != "lifetime") {
     // The agent would accept and ignore them: say so instead of profiling something else.
-    std::cerr << "dragnet: error: --gc-interval, --use-epoch, --stacks and --stack need "
-                 "--mode lifetime\n";
+    std::cerr << "dragnet: error: --gc-interval, --gc-budget, --use-epoch, --stacks and "
+                 "--stack need --mode lifetime\n";
     return 2;
   }
   std::string opts = "mode=" + o.mode;
@@ -131,6 +135,7 @@ int runRun(const RunOptions& o, const char* argv0) {
   if (o.bytecodes) opts += ",bytecodes=on";
   if (!o.sample.empty()) opts += ",sample=" + o.sample;
   if (!o.gcInterval.empty()) opts += ",gc-interval=" + o.gcInterval;
+  if (!o.gcBudget.empty()) opts += ",gc-budget=" + o.gcBudget;
   if (!o.useEpoch.empty()) opts += ",use-epoch=" + o.useEpoch;
   if (o.stacks) opts += ",stacks=on";
   if (!o.stack.empty()) opts += ",stack=" + o.stack;

@@ -16,6 +16,7 @@ struct RunOptions {
   std::string sample;  // sample=SIZE: sampled allocations instead of rewriting
   // Mode lifetime (empty / false / unset: the agent's defaults).
   std::string gcInterval;            // gc-interval=SIZE
+  std::string gcBudget;              // gc-budget=PERCENT
   std::string useEpoch;              // use-epoch=SIZE
   bool stacks = false;               // stacks=on
   std::string stack;                 // stack=N

@@ -34,10 +34,9 @@ Json lifetime_json::header(const Model& m) {
   j["format"] = "dragnet-lifetime";
   j["version"] = 1;
   j["complete"] = m.profile->complete;
-  j["settings"] = {{"useEpoch", m.settings.useEpoch},
-                   {"gcInterval", m.settings.gcInterval},
-                   {"stack", m.settings.stack},
-                   {"sample", m.settings.sample}};
+  j["settings"] = {{"useEpoch", m.settings.useEpoch}, {"gcInterval", m.settings.gcInterval},
+                   {"gcBudget", m.settings.gcBudget}, {"gcDeferred", m.settings.gcDeferred},
+                   {"stack", m.settings.stack},       {"sample", m.settings.sample}};
   j["endTime"] = m.endTime;
   const auto& pr = m.precision;
   j["precision"] = {{"maxGap", pr.maxGap}, {"meanGap", pr.meanGap},

@@ -49,7 +49,12 @@ void writeHeader(std::ostream& out, const Model& m) {
   if (s.sample) out << "  sampled      " << lifetime_text::sampledNote(m) << "\n";
   out << "  gc interval  "
       << (s.gcInterval ? num(s.gcInterval) + " bytes" : std::string("not recorded")) << "; "
-      << num(m.precision.gcs) << " GCs, " << num(m.precision.forcedGcs) << " forced\n";
+      << num(m.precision.gcs) << " GCs, " << num(m.precision.forcedGcs) << " forced";
+  if (s.gcBudget < 100) {
+    out << "; budget " << s.gcBudget << "% of the run: " << num(s.gcDeferred)
+        << " thresholds passed over";
+  }
+  out << "\n";
   out << "  use epoch    " << num(s.useEpoch)
       << " bytes (a last use counts until the end of its epoch)\n";
   out << "  stack        "

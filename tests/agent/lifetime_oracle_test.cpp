@@ -350,6 +350,30 @@ TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
   }
 }
 
+// gc-budget: a run with a budget of 1% forces a collection only after 99 times the last
+// one's duration, so most gc-interval thresholds are passed over (counted in the End
+// chunk, gc.deferred), there are fewer forced collections, and deaths are known less
+// precisely; the program's output is the same (run checks it). With gc-interval given and
+// no gc-budget (every other test here) nothing is passed over.
+TEST_F(LifetimeOracle, GcBudgetPassesOverThresholds) {
+  const Jvm jvm = dragnet::test::oracleJvms()[0];
+  Recording every, budget;
+  run(jvm, "1", 1, every);
+  run(jvm, "1", 1, budget, ",gc-budget=1");
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(every.profile.meta["gc.budget"], "100");
+  EXPECT_EQ(every.profile.totals["gc.deferred"], "0");
+  EXPECT_EQ(every.model.settings.gcDeferred, 0u);
+  EXPECT_EQ(budget.profile.meta["gc.budget"], "1");
+  EXPECT_EQ(budget.model.settings.gcBudget, 1u);
+  EXPECT_GT(budget.model.settings.gcDeferred, 10u);
+  EXPECT_LT(budget.model.precision.forcedGcs, every.model.precision.forcedGcs);
+  EXPECT_GT(budget.model.precision.maxGap, kGcInterval + (1u << 20));
+  // The same objects either way: the budget changes when deaths are seen, nothing else.
+  EXPECT_EQ(classStats(budget, oracle("Held")).objects, classStats(every, oracle("Held")).objects);
+  EXPECT_GT(classStats(every, oracle("Held")).objects, 0u);
+}
+
 // The JNI wrappers (uses and allocations), the upcalls and the agent's own JNI calls obey
 // JNI's rules: -Xcheck:jni has nothing to say (4 threads, every case, stacks on).
 TEST_F(LifetimeOracle, CheckJniIsQuiet) {

@@ -172,6 +172,18 @@ TEST_F(LifetimeReport, TextHeapOverTime) {
                   "80              0"});
 }
 
+// gc-budget (meta gc.budget, End total gc.deferred): the collections it passed over.
+TEST_F(LifetimeReport, GcBudget) {
+  profile_.meta["gc.budget"] = "25";
+  profile_.totals["gc.deferred"] = "7";
+  model_ = buildModel(profile_);
+  expectLines(text(), {"  gc interval  1,024 bytes; 5 GCs, 2 forced; budget 25% of the run: 7 "
+                       "thresholds passed over"});
+  nlohmann::json j = json();
+  EXPECT_EQ(j["settings"]["gcBudget"], 25);
+  EXPECT_EQ(j["settings"]["gcDeferred"], 7);
+}
+
 TEST_F(LifetimeReport, TextDefaultsAndIncomplete) {
   profile_.meta.erase("gc.interval");
   profile_.meta.erase("use.epoch");
@@ -195,7 +207,8 @@ TEST_F(LifetimeReport, Json) {
   EXPECT_EQ(j["version"], 1);
   EXPECT_EQ(j["complete"], true);
   EXPECT_EQ(j["settings"],
-            nlohmann::json::parse(R"({"useEpoch":100,"gcInterval":1024,"stack":2,"sample":0})"));
+            nlohmann::json::parse(R"({"useEpoch":100,"gcInterval":1024,"stack":2,"sample":0,
+                                      "gcBudget":100,"gcDeferred":0})"));
   EXPECT_EQ(j["endTime"], 2000);
   EXPECT_EQ(j["precision"]["maxGap"], 500);
   EXPECT_DOUBLE_EQ(j["precision"]["meanGap"].get<double>(), 2200.0 / 6);

@@ -66,6 +66,20 @@ TEST(AgentOptions, SampleSizes) {
   EXPECT_NE(failure("sample=k").find("'sample'"), std::string::npos);
 }
 
+// gc-budget: 25% by default; an explicit gc-interval alone means every interval (100).
+TEST(AgentOptions, GcBudget) {
+  using dragnet::agent::gcBudgetPercent;
+  EXPECT_EQ(gcBudgetPercent(parsed("mode=lifetime")), 25u);
+  EXPECT_EQ(gcBudgetPercent(parsed("mode=lifetime,gc-interval=1m")), 100u);
+  EXPECT_EQ(gcBudgetPercent(parsed("mode=lifetime,gc-interval=1m,gc-budget=10")), 10u);
+  EXPECT_EQ(gcBudgetPercent(parsed("gc-budget=40%")), 40u);
+  EXPECT_EQ(gcBudgetPercent(parsed("gc-budget=100")), 100u);
+  EXPECT_EQ(failure("gc-budget=0"),
+            "option 'gc-budget': expected a percentage from 1 to 100, got '0'");
+  EXPECT_NE(failure("gc-budget=101").find("'gc-budget'"), std::string::npos);
+  EXPECT_NE(failure("gc-budget=half").find("'gc-budget'"), std::string::npos);
+}
+
 TEST(AgentOptions, ErrorsNameTheOption) {
   EXPECT_EQ(failure("colour=red"), "unknown option 'colour' (use help for the list)");
   EXPECT_EQ(failure("depth=deep"), "option 'depth': expected a number, got 'deep'");

@@ -56,6 +56,10 @@ Settings settingsOf(const Profile& p) {
   uint64_t stack = metaBytes(p, "stack", s.stack);
   s.stack = stack > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(stack);
   s.sample = metaBytes(p, "sample", 0);
+  s.gcBudget = metaBytes(p, "gc.budget", s.gcBudget);
+  if (auto it = p.totals.find("gc.deferred"); it != p.totals.end()) {
+    s.gcDeferred = parseBytes(it->second).value_or(0);
+  }
   return s;
 }
 

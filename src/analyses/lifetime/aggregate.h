@@ -50,6 +50,8 @@ struct Settings {
   uint64_t gcInterval = 0;    // `gc.interval`: bytes between forced GCs; 0: not recorded
   uint32_t stack = 8;         // `stack`: method frames of a nested site; 0: unlimited
   uint64_t sample = 0;        // `sample`: the sampling interval (bytes); 0: every object
+  uint64_t gcBudget = 100;    // `gc.budget`: percent of the run forced GCs could take
+  uint64_t gcDeferred = 0;    // End total `gc.deferred`: thresholds gc.budget passed over
 };
 Settings settingsOf(const profile::Profile& p);
 

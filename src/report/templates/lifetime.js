@@ -89,7 +89,9 @@
       ['time', fmt(data.endTime) + ' bytes allocated (time is bytes allocated' +
         (SAMPLE ? ', estimated from the samples)' : ')')],
       ['gc interval', (st.gcInterval ? fmt(st.gcInterval) + ' bytes' : 'not recorded') + '; ' +
-        count(pr.gcs, 'GC', 'GCs') + ', ' + fmt(pr.forcedGcs) + ' forced'],
+        count(pr.gcs, 'GC', 'GCs') + ', ' + fmt(pr.forcedGcs) + ' forced' +
+        (st.gcBudget < 100 ? '; budget ' + st.gcBudget + '% of the run: ' +
+          fmt(st.gcDeferred) + ' thresholds passed over' : '')],
       ['use epoch', fmt(st.useEpoch) + ' bytes (a last use counts until the end of its epoch)'],
       ['stack', (st.stack ? count(st.stack, 'frame', 'frames') : 'unlimited') +
         ' per nested allocation site'],
