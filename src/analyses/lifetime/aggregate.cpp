@@ -41,9 +41,10 @@ std::optional<uint64_t> parseBytes(const std::string& v) {
   return n << shift;
 }
 
-uint64_t metaBytes(const Profile& p, const char* key, uint64_t fallback) {
-  auto it = p.meta.find(key);
-  if (it == p.meta.end()) return fallback;
+// A number (sizes may have a suffix) from the meta data or the End chunk's totals.
+uint64_t number(const std::map<std::string, std::string>& kv, const char* key, uint64_t fallback) {
+  auto it = kv.find(key);
+  if (it == kv.end()) return fallback;
   return parseBytes(it->second).value_or(fallback);
 }
 
@@ -51,15 +52,13 @@ uint64_t metaBytes(const Profile& p, const char* key, uint64_t fallback) {
 
 Settings settingsOf(const Profile& p) {
   Settings s;
-  s.useEpoch = metaBytes(p, "use.epoch", s.useEpoch);
-  s.gcInterval = metaBytes(p, "gc.interval", s.gcInterval);
-  uint64_t stack = metaBytes(p, "stack", s.stack);
+  s.useEpoch = number(p.meta, "use.epoch", s.useEpoch);
+  s.gcInterval = number(p.meta, "gc.interval", s.gcInterval);
+  uint64_t stack = number(p.meta, "stack", s.stack);
   s.stack = stack > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(stack);
-  s.sample = metaBytes(p, "sample", 0);
-  s.gcBudget = metaBytes(p, "gc.budget", s.gcBudget);
-  if (auto it = p.totals.find("gc.deferred"); it != p.totals.end()) {
-    s.gcDeferred = parseBytes(it->second).value_or(0);
-  }
+  s.sample = number(p.meta, "sample", 0);
+  s.gcBudget = number(p.meta, "gc.budget", s.gcBudget);
+  s.gcDeferred = number(p.totals, "gc.deferred", 0);
   return s;
 }
 
