@@ -10,6 +10,8 @@
 //   dragged: read once, then held for <pad 300000>, then dropped
 //   lagged: allocated, <pad 200000>, then read and dropped at once
 //   arraycopy: two long[100], <pad 100000>, System.arraycopy(src -> dst): src got, dst put
+//   monitored: an object whose monitor is inflated (Object.wait), read after <pad 100000>
+//     and again after another
 //   natives: objects used only by Class.isInstance, System.identityHashCode and
 //     Thread.holdsLock after <pad 100000> (JVM natives that read their argument)
 //   jni (with -Dlifetime.jni=LIB): objects read or written only by native code through
@@ -79,6 +81,10 @@ public class LifetimeOracle {
     }
   }
 
+  static class Monitored {
+    public int v = 6;
+  }
+
   static class ByIsInstance {}
 
   static class ByIdentityHash {}
@@ -104,9 +110,13 @@ public class LifetimeOracle {
     for (String c :
         new String[] {
           "A", "B", "C", "Held", "Late", "ViaJni", "SetByJni", "ByIsInstance", "ByIdentityHash",
-          "ByHoldsLock"
+          "ByHoldsLock", "Monitored"
         }) {
       Class.forName("LifetimeOracle$" + c);
+    }
+    Object waited = new Object();  // what a first Object.wait links or loads
+    synchronized (waited) {
+      waited.wait(1);
     }
     pad(16);
     // Loads what String(char[]) needs (JDK 25 loads a class on its first call): the
@@ -260,6 +270,24 @@ public class LifetimeOracle {
     }
   }
 
+  // Object.wait inflates the object's monitor, and an idle monitor stays inflated, so its
+  // header points at the monitor (DragnetSample.slow's INFLATED path): read after each of
+  // two pads, in two use epochs.
+  static int monitored() {
+    Monitored m = new Monitored();
+    synchronized (m) {
+      try {
+        m.wait(1);
+      } catch (InterruptedException e) {
+        throw new AssertionError(e);
+      }
+    }
+    pad(100000);
+    int v = m.v;
+    pad(100000);
+    return v + m.v - 12;
+  }
+
   static int voided() {
     int[] never = new int[1000];
     Object[] holder = {never};
@@ -284,7 +312,7 @@ public class LifetimeOracle {
   }
 
   static int all() {
-    int r = fig11() + voided() + dragged() + lagged() + copied() + natives();
+    int r = fig11() + voided() + dragged() + lagged() + copied() + natives() + monitored();
     if (System.getProperty("lifetime.jni") != null) r += jni();
     pad(1000000);  // the dropped objects die in a collection within this
     return r;

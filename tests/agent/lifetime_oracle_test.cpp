@@ -259,6 +259,14 @@ void checkSingleThread(const Recording& r) {
   EXPECT_EQ(dst.firstGet, kNoTime);
   EXPECT_TRUE(elapsed(r, dst, dst.firstPut, 816 + kPad));
 
+  // An object whose monitor is inflated (Object.wait): monitorenter right after the
+  // 16-byte allocation, then a read after each of two pads.
+  auto mon = objects(r, oracle("Monitored"), "LifetimeOracle.monitored(");
+  ASSERT_EQ(mon.size(), 1u);
+  EXPECT_TRUE(elapsed(r, mon[0], mon[0].firstGet, 16u));
+  EXPECT_TRUE(elapsed(r, mon[0], mon[0].lastGet, 16 + 2 * kPad));
+  EXPECT_TRUE(elapsed(r, mon[0], mon[0].firstPut, 16u));  // its constructor's v = 6
+
   // JDK natives that read their argument inside the JVM: the use is counted at the call.
   for (const char* cls : {"ByIsInstance", "ByIdentityHash", "ByHoldsLock"}) {
     auto v = objects(r, oracle(cls), "LifetimeOracle.natives(");

@@ -15,7 +15,7 @@ import jdk.internal.vm.annotation.Stable;
  * GetObjectHashCode) and counts the hash in FILTER, a table in native memory. An identity
  * hash lives in the object's header and never changes, not even when a collection moves the
  * object, so: an object whose header holds no hash (almost all of them) is not sampled, and
- * that is one load, one mask and one compare, inlined into the instrumented code. An
+ * that is one load, one mask and one compare (inlined by C2 where the probe is hot). An
  * object with a hash is looked up in FILTER (here, no call); only a hit calls the agent,
  * which finds the object's record by its JVMTI tag (only sampled objects have one).
  *
@@ -59,29 +59,46 @@ public final class DragnetSample {
   // same kind, in the same epoch, adds nothing. Shared by all threads, written racily: a
   // lost entry costs one more call into the agent.
   private static final long[] SEEN = new long[1024];
+  // Recent uses of objects with an inflated monitor, by monitor (see slow()): the monitor's
+  // address bits 3-46 << 20 | epoch << 1 | kind. Shared and racy like SEEN.
+  private static final long[] MONITORS = new long[256];
+  static final long INFLATED = 2;  // lock bits of a header that points at a monitor
 
   static final int GET = 0, PUT = 1;
 
   private DragnetSample() {}
 
+  // get and put are deliberately not @ForceInline, and their bodies are larger than C1's
+  // inlining limit (MaxInlineSize / C1MaxInlineSize, 35 bytes; ProbeSizeTest checks): C1,
+  // which compiles every warm method with profiling, calls them, while C2 inlines them
+  // where the call is frequent (up to FreqInlineSize, 325 bytes) and calls them elsewhere.
+  // Inlined into every one of the hundreds of thousands of probe sites, the test and its
+  // slow-path call doubled C1's compile time (fop, -XX:+CITime: C1 1.29 s with empty probe
+  // bodies, 2.76 s inlined everywhere, 1.44 s called; all compilation 4.2, 8.0, 6.2 s), on
+  // compiler threads that share the machine's cores with the program
+  // (docs/PERFORMANCE.md, "C1 calls the sampled probes").
+
   /** A use of `o` that does not change it (HUP's get). */
-  @ForceInline
   public static void get(Object o) {
-    if (o != null && U != null && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, GET);
+    Unsafe u = U;
+    if (o == null || u == null) return;
+    long mark = u.getLong(o, 0L);
+    if ((mark & FAST_MASK) != UNLOCKED) slow(o, mark, GET);
   }
 
   /** A use of `o` that writes to it (HUP's put). */
-  @ForceInline
   public static void put(Object o) {
-    if (o != null && U != null && (U.getLong(o, 0L) & FAST_MASK) != UNLOCKED) slow(o, PUT);
+    Unsafe u = U;
+    if (o == null || u == null) return;
+    long mark = u.getLong(o, 0L);
+    if ((mark & FAST_MASK) != UNLOCKED) slow(o, mark, PUT);
   }
 
-  // The object has a hash, or is locked.
+  // The object has a hash, or is locked (`mark`: its header as the probe read it).
   @DontInline
-  private static void slow(Object o, int kind) {
+  private static void slow(Object o, long mark, int kind) {
     if (!on) return;
     Unsafe u = U;
-    long mark = u.getLong(o, 0L);
     long lock = mark & 3;
     if (lock == 0 && DISPLACED) {
       // Stack locking: the header points at a BasicLock whose first word is the displaced
@@ -101,6 +118,22 @@ public final class DragnetSample {
       int i = (h ^ kind) & (SEEN.length - 1);
       if (SEEN[i] == seen) return;
       SEEN[i] = seen;
+    } else if (lock == INFLATED) {
+      // The header points at the object's monitor, which holds the displaced header (and
+      // its hash); only the agent can read that safely (a monitor not owned by this thread
+      // may be deflated and freed at any safepoint). Programs that once contended for or
+      // waited on an object keep its monitor inflated (jython: 25 M uses of such objects,
+      // each a call into the agent), so what the agent did for a monitor is remembered,
+      // like SEEN's entries, for the rest of the use epoch: nothing more to record then.
+      // Within an epoch (64 KB of allocation) a monitor is very unlikely to be deflated and
+      // reused for another object; and an entry's epoch wraps only after 2^19 epochs.
+      long e = u.getLongVolatile(null, CLOCK) >>> epochShift;
+      long entry = (mark >>> 3) << 20 | (e & 0x7FFFF) << 1 | kind;
+      int i = (int) (mark >>> 3 ^ mark >>> 12) & (MONITORS.length - 1);
+      if (MONITORS[i] == entry) return;
+      use0(o, kind);
+      MONITORS[i] = entry;
+      return;
     }
     use0(o, kind);
   }
