@@ -125,15 +125,13 @@ public final class DragnetSample {
       // waited on an object keep its monitor inflated (jython: 25 M uses of such objects,
       // each a call into the agent), so what the agent did for a monitor is remembered,
       // like SEEN's entries, for the rest of the use epoch: nothing more to record then.
-      // Within an epoch (64 KB of allocation) a monitor is very unlikely to be deflated and
+      // Within an epoch (64 KB of allocation by default) a monitor is very unlikely to be deflated and
       // reused for another object; and an entry's epoch wraps only after 2^19 epochs.
       long e = u.getLongVolatile(null, CLOCK) >>> epochShift;
       long entry = (mark >>> 3) << 20 | (e & 0x7FFFF) << 1 | kind;
       int i = (int) (mark >>> 3 ^ mark >>> 12) & (MONITORS.length - 1);
       if (MONITORS[i] == entry) return;
-      use0(o, kind);
       MONITORS[i] = entry;
-      return;
     }
     use0(o, kind);
   }
