@@ -291,6 +291,12 @@ CodeEditor::CodeEditor(ClassFile& cls, Member& method)
 
 bool CodeEditor::isConstructor() const { return cls_->memberName(*method_) == "<init>"; }
 
+bool CodeEditor::isEmptyFinalizer() const {
+  return code_ && cls_->memberName(*method_) == "finalize" &&
+         cls_->memberDescriptor(*method_) == "()V" && code_->code.insns.size() == 1 &&
+         code_->code.insns[0].op == Op::return_;
+}
+
 void CodeEditor::add(Where where, uint32_t index, const Patch& patch) {
   add(where, index, patch.insns(), patch.peakStack());
 }
@@ -402,9 +408,15 @@ EditOutcome CodeEditor::commitEdits() {
   if (buf_.inserts.empty()) return EditOutcome::unchanged("no edits");
   std::vector<Insertion>& inserts = buf_.inserts;
   const std::vector<Insn>& patchInsns = buf_.patchInsns;
-  if (cls_->name() == "java/lang/Object" && cls_->memberName(*method_) == "finalize") {
-    // A non-empty Object.finalize makes every object finalizable (jvm-facts.md).
-    return EditOutcome::unchanged("java/lang/Object.finalize() is never modified");
+  if (isEmptyFinalizer()) {
+    // HotSpot registers a class's objects for finalization unless its finalize()V is empty
+    // (a lone `return`, Method::is_empty_method): a probe there would make every object of
+    // the class finalizable (Object.finalize: all objects, and the VM died in
+    // Reference.<clinit>, jvm-facts.md; jython's PyObject.finalize is empty and final, so
+    // that Python objects are not: with a probe, each one was registered with a Finalizer
+    // and finalized).
+    return EditOutcome::unchanged(
+        "an empty finalize() is never modified (objects would become finalizable)");
   }
   if (badPatch_)
     return EditOutcome::unchanged("a patch is not stack-neutral or has an unknown effect");

@@ -65,6 +65,8 @@ class CodeEditor {
   const classfile::Insn& insn(uint32_t i) const { return code_->code.insns[i]; }
   classfile::ConstantPool& pool() { return cls_->pool; }
   bool isConstructor() const;
+  // finalize()V whose code is a lone `return`: never modified (commit leaves it unchanged).
+  bool isEmptyFinalizer() const;
 
   // Patches are copied in; the same Patch object can be reused for the next insertion.
   void insertBefore(uint32_t i, const Patch& patch);
