@@ -1,13 +1,14 @@
 // End-to-end oracles of the alloc mode: AllocOracle.java runs under the agent on JDK 17
 // (the `java` on PATH) with the G1, serial and parallel collectors and 16, 1 and 32 worker
 // threads, and on the newest JDK present; every count it makes is compared with the truth:
-// loops, JP's Fig. 1 constructor case, the 8 rows of JP's Fig. 3, clones, reflection,
-// lambdas, string concatenation, JNI, exceptions unwinding (also out of a super() call),
-// threads. BytecodeOracle.java checks bytecodes=on and the depth limit, SampleOracle.java
-// the estimates of sample=SIZE.
+// loops, an empty finalize() left empty, JP's Fig. 1 constructor case, the 8 rows of JP's Fig. 3,
+// clones, reflection, lambdas, string concatenation, JNI, exceptions unwinding (also out of a
+// super() call), threads. BytecodeOracle.java checks bytecodes=on and the depth limit,
+// SampleOracle.java the estimates of sample=SIZE.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -150,6 +151,20 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     return s;
   }
 
+  // Objects of `type` allocated anywhere under a frame starting with `frame`.
+  uint64_t countUnder(const std::string& frame, const std::string& type) {
+    uint64_t n = 0;
+    for (const SiteRow& r : model_.rows) {
+      if (!r.site || dragnet::analyses::alloc::javaTypeName(r.site->type) != type) continue;
+      auto frames = dragnet::analyses::alloc::rowFrames(model_, r);
+      if (std::any_of(frames.begin(), frames.end(),
+                      [&](const std::string& f) { return f.starts_with(frame); })) {
+        n += r.count;
+      }
+    }
+    return n;
+  }
+
   dragnet::profile::Profile profile_;
   AllocModel model_;
 };
@@ -172,6 +187,10 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   EXPECT_EQ(calls("AllocOracle.loops(", "AllocOracle.middle("), 700u);
   EXPECT_EQ(calls("AllocOracle.middle(", "AllocOracle.leaf("), 700u);
   EXPECT_EQ(calls("AllocOracle.main(", "AllocOracle.loops("), 1u);
+
+  // An empty finalize() stays empty: no Finalizer registered for Quiet's objects.
+  EXPECT_EQ(sum("AllocOracle.quiet(", "AllocOracle$Quiet").count, 100u);
+  EXPECT_EQ(countUnder("AllocOracle.quiet(", "java.lang.ref.Finalizer"), 0u);
 
   // JP Fig. 1: the Object is allocated in A(), none in A(Object).
   EXPECT_EQ(sum("AllocOracle.figure1(", "AllocOracle$A").count, 1u);
