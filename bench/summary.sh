@@ -7,7 +7,7 @@ set -uo pipefail
 tsv=${1:?usage: bench/summary.sh RESULTS.tsv}
 [[ -f $tsv ]] || { echo "bench/summary.sh: no file $tsv" >&2; exit 2; }
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) printf "%.15g\n", (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 # col WORKLOAD MODE COLUMN: the values of one .tsv column over the good rounds (rep > 0)
 col() { awk -F'\t' -v w="$1" -v m="$2" -v c="$3" '$1 == w && $2 == m && $3 > 0 && $8 == "ok" { print $c }' "$tsv"; }
 statuses() { awk -F'\t' -v w="$1" -v m="$2" '$1 == w && $2 == m && $3 > 0 && $8 != "ok" { print $8 }' "$tsv" | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? "," : ""), $2, $1 }'; }
