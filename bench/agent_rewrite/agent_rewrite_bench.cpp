@@ -90,6 +90,12 @@ int main(int argc, char** argv) {
       dirs.push_back(a);
     }
   }
+  for (const std::string& m : modes) {
+    if (m != "alloc" && m != "bytecodes" && m != "lifetime" && m != "sampled") {
+      std::fprintf(stderr, "agent_rewrite_bench: unknown mode '%s'\n", m.c_str());
+      return 2;
+    }
+  }
   if (dirs.empty()) {
     std::fprintf(stderr, "agent_rewrite_bench: no directory of classes given\n");
     return 2;
