@@ -8,6 +8,7 @@
 // bench/agent-rewrite prepares DIR from a workload: the classes a run of it loads
 // (-Xlog:class+load), taken from the JDK's image and the workload's jars.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyses/alloc/alloc_instrumenter.h"
@@ -26,6 +28,8 @@
 namespace {
 
 using namespace dragnet;
+
+constexpr std::array<std::string_view, 4> kModes{"alloc", "bytecodes", "lifetime", "sampled"};
 
 struct Input {
   std::string name;
@@ -72,7 +76,7 @@ bool rewrite(const Input& in, const std::string& mode, analyses::alloc::IdSource
 
 int main(int argc, char** argv) {
   int passes = 5;
-  std::vector<std::string> modes{"alloc", "bytecodes", "lifetime", "sampled"}, dirs;
+  std::vector<std::string> modes(kModes.begin(), kModes.end()), dirs;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--passes" && i + 1 < argc) {
@@ -91,7 +95,7 @@ int main(int argc, char** argv) {
     }
   }
   for (const std::string& m : modes) {
-    if (m != "alloc" && m != "bytecodes" && m != "lifetime" && m != "sampled") {
+    if (std::find(kModes.begin(), kModes.end(), m) == kModes.end()) {
       std::fprintf(stderr, "agent_rewrite_bench: unknown mode '%s'\n", m.c_str());
       return 2;
     }
