@@ -210,7 +210,8 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   AgentScope scope;
   Agent& a = *gAgent;
   std::string error;
-  if (!startProbes(jni, a.options.depth, a.options.record, a.lifetime, error) ||
+  if (!defineReferenceClass(jni, error) ||
+      !startProbes(jni, a.options.depth, a.options.record, a.lifetime, error) ||
       !a.recorder->init(jni, error)) {
     say("error: " + error + "; no profile will be written");
     return;
@@ -281,6 +282,10 @@ void JNICALL onVMInitSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, jthread threa
   AgentScope scope;
   Agent& a = *gAgent;
   std::string error;
+  if (!defineReferenceClass(jni, error)) {
+    say("error: " + error + "; no lifetimes will be recorded");
+    return;
+  }
   if (!startSampledLifetime(jvmti, jni, a.writer, lifetimeOptions(a.options), *a.sampler, error)) {
     say("error: " + error + "; no lifetimes will be recorded");
   } else if (!error.empty()) {
@@ -383,9 +388,13 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
   finishProfile(
       a,
       [&] {
-        if (a.lifetime) lifetime = finishLifetime(jni);
-        a.recorder->flushAll(jni, true,
-                             a.lifetime ? lifetimeTotals() : decltype(lifetimeTotals()){});
+        decltype(lifetimeTotals()) totals;
+        if (a.lifetime) {
+          lifetime = finishLifetime(jni);
+          totals = lifetimeTotals();
+          totals["references"] = referencesByNew() ? "new" : "allocateInstance";
+        }
+        a.recorder->flushAll(jni, true, totals);
       },
       [&] {
         return std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +

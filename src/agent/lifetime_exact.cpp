@@ -17,6 +17,7 @@
 #include "agent/lifetime.h"
 #include "agent/lifetime_state.h"
 #include "agent/native_allocs.h"
+#include "agent/runtime_bridge.h"
 #include "agent/virtual_threads.h"
 
 namespace dragnet::agent {
@@ -329,6 +330,13 @@ bool startIdentity(JNIEnv* jni, jclass life, jclass unsafe, jobject theU, std::s
     return false;
   }
   jni->SetStaticObjectField(life, nullQueue, jni->GetStaticObjectField(queue, null));
+  jfieldID byNew = jni->GetStaticFieldID(life, "NEW_REFS", "Z");
+  if (!byNew) {
+    jni->ExceptionClear();
+    error = "the lifetime runtime helper lacks the identity fields";
+    return false;
+  }
+  jni->SetStaticBooleanField(life, byNew, referencesByNew() ? JNI_TRUE : JNI_FALSE);
   x.life = static_cast<jclass>(jni->NewGlobalRef(life));
   return true;
 }

@@ -33,8 +33,21 @@ bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFu
                     jint priority);
 
 // Defines the helper classes with the boot loader (early VM start: before any Java code
-// runs, so before any probe). False with `error` on failure.
+// runs, so before any probe), all but DragnetLife.Ref (defineReferenceClass). False with
+// `error` on failure.
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error);
+
+// At VM init, before anything uses it: defines mode lifetime's phantom reference class
+// (DragnetLife.Ref), with a constructor that runs nothing where the JVM allows it (it
+// learns that by linking such a class, which throws a VerifyError where the JVM verifies
+// boot classes: in the live phase, where constructing the error is safe). False with
+// `error` if it cannot be defined.
+bool defineReferenceClass(JNIEnv* jni, std::string& error);
+
+// Whether defineReferenceClass gave mode lifetime's phantom reference class (DragnetLife.Ref) a
+// constructor that runs nothing, so that the helper can make them with `new` (false when
+// the JVM verifies boot classes: they are then made with Unsafe.allocateInstance).
+bool referencesByNew();
 
 // At VM init: hands the probes this JVM's array layout (measured with real arrays), the
 // depth limit (0: unlimited) and whether threads need mode lifetime's caches, then turns

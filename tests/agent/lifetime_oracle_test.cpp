@@ -358,6 +358,28 @@ TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
   }
 }
 
+// The helper makes each object's phantom reference with `new`, through a constructor the
+// agent empties (runtime_bridge.cpp); where the JVM verifies boot classes (-Xverify:all)
+// that class would not link, so the agent keeps the constructor and the helper uses
+// Unsafe.allocateInstance. Both give the oracle's exact times, on JDK 17 and on the newest
+// JDK (whose JIT calls into the VM for allocateInstance while VMObjectAlloc is enabled).
+TEST_F(LifetimeOracle, VerifiedBootClassesGiveTheSameTimes) {
+  const std::vector<Jvm> all = dragnet::test::oracleJvms();
+  for (Jvm jvm : {all.front(), all.back()}) {
+    SCOPED_TRACE(jvm.name);
+    Recording byNew, verified;
+    run(jvm, "1", 1, byNew);
+    jvm.flags += " -Xverify:all";
+    run(jvm, "1", 1, verified);
+    if (HasFatalFailure()) return;
+    EXPECT_EQ(byNew.profile.totals["references"], "new");
+    EXPECT_EQ(verified.profile.totals["references"], "allocateInstance");
+    checkSingleThread(verified);
+    EXPECT_EQ(classStats(verified, oracle("Held")).objects,
+              classStats(byNew, oracle("Held")).objects);
+  }
+}
+
 // gc-budget: a run with a budget of 1% forces a collection only after 99 times the last
 // one's duration, so most gc-interval thresholds are passed over (counted in the End
 // chunk, gc.deferred), there are fewer forced collections, and deaths are known less

@@ -56,6 +56,11 @@ public final class DragnetLife {
   // instrumented constructor runs (this class must never call instrumented code).
   static long REFERENT, QUEUE;
   static Object NULL_QUEUE;
+  // Set when the agent defined Ref with a constructor that runs nothing (no super() call:
+  // runtime_bridge.cpp, withEmptyConstructor), so references are made with `new`: since JDK
+  // 23 Unsafe.allocateInstance is a call into the VM that posts VMObjectAlloc while an
+  // agent listens for it. Unset (boot classes verified), Unsafe.allocateInstance.
+  static boolean NEW_REFS;
 
   /**
    * The reference of a registered object: phantom, so that the collector clears it only
@@ -66,10 +71,22 @@ public final class DragnetLife {
    * reference processing, not uses, and looking each up would cost a hash lookup per death.
    */
   static final class Ref extends java.lang.ref.PhantomReference<Object> {
-    private Ref() {  // never runs: made with Unsafe.allocateInstance
+    // As compiled, never runs: the agent defines the class with this constructor reduced to
+    // `return` (then `new Ref()` runs no instrumented code) or makes it with
+    // Unsafe.allocateInstance.
+    private Ref() {
       super(null, null);
     }
   }
+  /**
+   * Never made: the agent defines it with its constructor reduced to `return`, as Ref's,
+   * and links it first, to learn whether the JVM verifies boot classes (it then keeps
+   * Ref's constructor, and NEW_REFS is false).
+   */
+  static final class VerifyProbe {
+    VerifyProbe() {}
+  }
+
   // The phantom references by slot, in chunks of 2^16 (the agent's record chunks).
   static final Object[][] REFS = new Object[4096][];
   static volatile int epoch;
@@ -392,11 +409,15 @@ public final class DragnetLife {
     if (chunk == null) chunk = refsChunk(slot >>> 16);
     Unsafe u = U;
     Object w;
-    try {
-      w = u.allocateInstance(Ref.class);
-    } catch (InstantiationException e) {
-      s.slotCount = n;
-      return -1;
+    if (NEW_REFS) {
+      w = new Ref();
+    } else {
+      try {
+        w = u.allocateInstance(Ref.class);
+      } catch (InstantiationException e) {
+        s.slotCount = n;
+        return -1;
+      }
     }
     s.slotCount = n - 1;
     u.putReference(w, QUEUE, NULL_QUEUE);
