@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <cstdarg>
+#include <map>
 #include <mutex>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "agent/jni_uses.h"
 
@@ -26,8 +28,8 @@ struct State {
 
   // The runtime's own arrays (see ownArray).
   jclass intArray = nullptr, longArray = nullptr, classArray = nullptr, objectArray = nullptr;
-  // DragnetLife's own reference class: Unsafe.allocateInstance makes them, and JDK 25's C2
-  // does not always inline it, so each may come as a VMObjectAlloc event.
+  // DragnetLife's own reference class: made with Unsafe.allocateInstance where the JVM
+  // verifies boot classes (runtime_bridge.h), which on JDK 23+ posts VMObjectAlloc.
   jclass lifeRef = nullptr;
   jfieldID threadState = nullptr;
   std::vector<jfieldID> stateArrays;  // DragnetState's array fields
@@ -35,6 +37,12 @@ struct State {
 
   std::mutex mu;
   std::set<std::tuple<std::string, std::string, std::string, uint32_t>> probed;
+  // countedByProbe's answers by caller frame (method, bci): without it each event read
+  // the caller's names through JVMTI (JDK 23+ posts one for every Unsafe.allocateInstance,
+  // so for every capturing lambda made and reflective newInstance). A class's probed
+  // calls are noted in the load hook, before any frame of its methods runs, so an answer
+  // never changes; jmethodIDs are never reused.
+  std::map<std::pair<jmethodID, jlocation>, bool> answers;
 };
 
 State& state() {
@@ -209,14 +217,20 @@ bool countedByProbe(State& s, jthread thread) {
   bool covered = false;
   for (jmethodID m : s.covered) covered |= m != nullptr && m == frames[0].method;
   if (!covered) return false;
+  const std::pair<jmethodID, jlocation> caller{frames[1].method, frames[1].location};
+  {
+    std::lock_guard lock(s.mu);
+    if (auto it = s.answers.find(caller); it != s.answers.end()) return it->second;
+  }
   std::string cls, name, desc;
-  if (!methodNames(s, frames[1].method, cls, name, desc)) return false;
-  // The runtime helper's own objects (DragnetLife's weak references, made with
-  // Unsafe.allocateInstance) are not the program's.
-  if (cls.starts_with("java/lang/Dragnet")) return true;
-  auto bci = static_cast<uint32_t>(frames[1].location);
+  if (!methodNames(s, caller.first, cls, name, desc)) return false;
+  auto bci = static_cast<uint32_t>(caller.second);
   std::lock_guard lock(s.mu);
-  return s.probed.count({cls, name, desc, bci}) != 0;
+  // The runtime helper's own objects (DragnetLife's phantom references, where made with
+  // Unsafe.allocateInstance) are not the program's.
+  bool counted = cls.starts_with("java/lang/Dragnet") || s.probed.count({cls, name, desc, bci});
+  s.answers.emplace(caller, counted);
+  return counted;
 }
 
 bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
