@@ -61,6 +61,7 @@ class Recorder {
     uint64_t lookups = 0;    // index lookups (DragnetState.lookups)
   };
   uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
+  bool readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to);
   void flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
   void flushVirtualThreads(JNIEnv* jni, bool final);
   void writePendingDefinitions(JNIEnv* jni);
@@ -93,6 +94,12 @@ class Recorder {
 
   std::mutex flushMu_;  // one flush at a time: thread ends, the flush thread, VM death
   std::map<uint32_t, Book> books_;
+  // A flush's buffers (flushMu_): one block of a tree's arrays, and the chunk it becomes.
+  struct Block {
+    std::vector<uint32_t> parent, key;
+    std::vector<uint64_t> calls, elements, bytes, insns;
+  } block_;
+  profile::ThreadChunk chunk_;
   bool ready_ = false;
   bool finished_ = false;
   jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, parent_ = nullptr,

@@ -105,6 +105,7 @@ struct Counters {
 // One Thread chunk. Nodes are numbered per thread; `firstNode` is the number of the first
 // node in `nodes` (all earlier ones came in earlier chunks). Counters are absolute values
 // (the latest chunk wins), given for the nodes that changed since the thread's last chunk.
+// The agent writes one flush of a large tree as several chunks, a block of nodes each.
 struct ThreadChunk {
   uint32_t thread = 0;  // agent-assigned, 1-based
   std::string name;

@@ -49,7 +49,7 @@ constexpr const char* kHelp =
     "lag|drag|void method [ID] [@N]  methods by that space; with ID the method's nested sites\n"
     "lag|drag|void nested [ID] [@N]  nested sites by that space; with ID the site's lifetime\n"
     "                                patterns (each with a representative object)\n"
-    "                                @N: at most N rows (default 20; @0: all)\n"
+    "                                @N: at most N rows (default: --rows, 20; @0: all)\n"
     "sql QUERY                       SQL (SQLite) on the tables objects, classes, methods,\n"
     "                                nested, patterns, gcs, totals, meta (docs/SHELL.md)\n"
     "exit                            leave the shell\n";
