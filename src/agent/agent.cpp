@@ -211,7 +211,8 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   Agent& a = *gAgent;
   std::string error;
   if (!defineReferenceClass(jni, error) ||
-      !startProbes(jni, a.options.depth, a.options.record, a.lifetime, error) ||
+      !startProbes(jni, {a.options.depth, a.options.record, a.lifetime, a.options.bytecodes},
+                   error) ||
       !a.recorder->init(jni, error)) {
     say("error: " + error + "; no profile will be written");
     return;

@@ -253,8 +253,6 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
   const std::pair<const char*, const char*> stateFields[] = {{"parent", "[I"},
                                                              {"key", "[I"},
                                                              {"calls", "[J"},
-                                                             {"elements", "[J"},
-                                                             {"bytes", "[J"},
                                                              {"insns", "[J"},
                                                              {"index", "[J"},
                                                              {"stack", "[I"},

@@ -34,14 +34,18 @@ bool readRange(JNIEnv* jni, jobject obj, jfieldID f, jint from, jint n, std::vec
 constexpr uint32_t kFlushBlock = 16384;
 }  // namespace
 
-// Java heap the thread's tree holds: per node slot two ints, STRIDE + 3 longs, and two
-// index slots of two longs (DragnetState); array headers and the shadow stack are left out.
+// Java heap the thread's tree holds: per node slot two ints, STRIDE longs (one more with
+// bytecodes=on) and two index slots of two longs (DragnetState); array headers and the
+// shadow stack are left out.
 uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
   auto arr = static_cast<jarray>(jni->GetObjectField(state, parent_));
   if (!arr) return 0;
   auto slots = static_cast<uint64_t>(jni->GetArrayLength(arr));
   jni->DeleteLocalRef(arr);
-  return slots * (2 * 4 + (static_cast<uint64_t>(stride_) + 3) * 8 + 2 * 16);
+  jobject insns = jni->GetObjectField(state, insns_);
+  uint64_t longs = static_cast<uint64_t>(stride_) + (insns ? 1 : 0);
+  if (insns) jni->DeleteLocalRef(insns);
+  return slots * (2 * 4 + longs * 8 + 2 * 16);
 }
 
 void Recorder::addClass(analyses::alloc::ClassResult&& r) {
@@ -97,9 +101,12 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
   count_ = jni->GetFieldID(state, "calls", "[J");  // count and cached children, interleaved
   jfieldID stride = jni->GetStaticFieldID(state, "STRIDE", "I");
   if (stride) stride_ = jni->GetStaticIntField(state, stride);
-  elements_ = jni->GetFieldID(state, "elements", "[J");
-  bytes_ = jni->GetFieldID(state, "bytes", "[J");
-  insns_ = jni->GetFieldID(state, "insns", "[J");
+  // An allocation node's array counters are in its line of `calls` (it has no children).
+  jfieldID elements = jni->GetStaticFieldID(state, "ELEMENTS", "I");
+  jfieldID bytes = jni->GetStaticFieldID(state, "BYTES", "I");
+  if (elements) elementsAt_ = jni->GetStaticIntField(state, elements);
+  if (bytes) bytesAt_ = jni->GetStaticIntField(state, bytes);
+  insns_ = jni->GetFieldID(state, "insns", "[J");  // null unless bytecodes=on
   collapsed_ = jni->GetFieldID(state, "collapsed", "J");
   dropped_ = jni->GetFieldID(state, "dropped", "J");
   lookups_ = jni->GetFieldID(state, "lookups", "J");
@@ -238,8 +245,10 @@ void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, b
     }
     for (uint32_t i = std::max(from, 1u); i < to; ++i) {
       size_t k = i - from;
-      profile::Counters c{block_.calls[static_cast<size_t>(stride_) * k], block_.elements[k],
-                          block_.bytes[k], block_.insns[k]};
+      const uint64_t* line = &block_.calls[static_cast<size_t>(stride_) * k];
+      bool array = profile::isAllocKey(block_.key[k]);
+      profile::Counters c{line[0], array ? line[elementsAt_] : 0, array ? line[bytesAt_] : 0,
+                          block_.insns[k]};
       if (c == book.last[i]) continue;
       book.last[i] = c;
       chunk.counters.emplace_back(i, c);
@@ -266,9 +275,21 @@ bool Recorder::readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to)
   return readRange(jni, state, parent_, f, n, block_.parent) &&
          readRange(jni, state, key_, f, n, block_.key) &&
          readRange(jni, state, count_, stride_ * f, stride_ * n, block_.calls) &&
-         readRange(jni, state, elements_, f, n, block_.elements) &&
-         readRange(jni, state, bytes_, f, n, block_.bytes) &&
-         readRange(jni, state, insns_, f, n, block_.insns);
+         readInsns(jni, state, f, n);
+}
+
+// bytecodes=on: the block's instruction counts; otherwise (no array) zeros.
+bool Recorder::readInsns(JNIEnv* jni, jobject state, jint from, jint n) {
+  auto arr = static_cast<jlongArray>(jni->GetObjectField(state, insns_));
+  if (!arr) {
+    block_.insns.assign(static_cast<size_t>(n), 0);
+    return true;
+  }
+  bool ok = jni->GetArrayLength(arr) >= from + n;
+  block_.insns.resize(static_cast<size_t>(n));
+  if (ok) jni->GetLongArrayRegion(arr, from, n, reinterpret_cast<jlong*>(block_.insns.data()));
+  jni->DeleteLocalRef(arr);
+  return ok;
 }
 
 // Mode alloc: the merged tree of the virtual threads that ended (at VM death, with the

@@ -62,6 +62,7 @@ class Recorder {
   };
   uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
   bool readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to);
+  bool readInsns(JNIEnv* jni, jobject state, jint from, jint n);
   void flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
   void flushVirtualThreads(JNIEnv* jni, bool final);
   void writePendingDefinitions(JNIEnv* jni);
@@ -97,14 +98,14 @@ class Recorder {
   // A flush's buffers (flushMu_): one block of a tree's arrays, and the chunk it becomes.
   struct Block {
     std::vector<uint32_t> parent, key;
-    std::vector<uint64_t> calls, elements, bytes, insns;
+    std::vector<uint64_t> calls, insns;
   } block_;
   profile::ThreadChunk chunk_;
   bool ready_ = false;
   bool finished_ = false;
   jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, parent_ = nullptr,
-           key_ = nullptr, count_ = nullptr, elements_ = nullptr, bytes_ = nullptr,
-           insns_ = nullptr, collapsed_ = nullptr;
+           key_ = nullptr, count_ = nullptr, insns_ = nullptr, collapsed_ = nullptr;
+  jint elementsAt_ = 1, bytesAt_ = 2;  // DragnetState.ELEMENTS, BYTES: in a node's line
 };
 
 }  // namespace dragnet::agent

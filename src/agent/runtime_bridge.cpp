@@ -215,7 +215,7 @@ bool defineReferenceClass(JNIEnv* jni, std::string& error) {
 
 bool referencesByNew() { return gRefsByNew; }
 
-bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, bool lifetime, std::string& error) {
+bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error) {
   jclass rt = jni->FindClass("java/lang/DragnetRt");
   if (!rt) {
     jni->ExceptionClear();
@@ -234,16 +234,21 @@ bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, bool lifetime, std
   jfieldID depth = jni->GetStaticFieldID(rt, "maxDepth", "I");
   jfieldID on = jni->GetStaticFieldID(rt, "on", "Z");
   jfieldID life = jni->GetStaticFieldID(rt, "lifetime", "Z");
-  if (!align || !depth || !on || !life || jni->ExceptionCheck()) {
+  jfieldID bytecodes = jni->GetStaticFieldID(rt, "bytecodes", "Z");
+  if (!align || !depth || !on || !life || !bytecodes || jni->ExceptionCheck()) {
     jni->ExceptionClear();
     error = "the runtime helper lacks a configuration field";
     return false;
   }
   jni->SetStaticIntField(rt, align, layout.alignment);
+  uint32_t maxDepth = settings.maxDepth;
   jni->SetStaticIntField(rt, depth, maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth));
-  jni->SetStaticBooleanField(rt, life, lifetime ? JNI_TRUE : JNI_FALSE);
-  // Last: the probes start recording (record=off leaves them returning at once).
-  if (record) jni->SetStaticBooleanField(rt, on, JNI_TRUE);
+  jni->SetStaticBooleanField(rt, life, settings.lifetime ? JNI_TRUE : JNI_FALSE);
+  jni->SetStaticBooleanField(rt, bytecodes, settings.bytecodes ? JNI_TRUE : JNI_FALSE);
+  // Last: the probes start recording (record=off leaves them returning at once). A thread
+  // that sees `on` sees the fields above (x86-64 keeps stores in order, and the helper
+  // reads `lifetime` and `bytecodes` only in out-of-line code after its read of `on`).
+  if (settings.record) jni->SetStaticBooleanField(rt, on, JNI_TRUE);
   return true;
 }
 

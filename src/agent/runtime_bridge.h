@@ -50,8 +50,14 @@ bool defineReferenceClass(JNIEnv* jni, std::string& error);
 bool referencesByNew();
 
 // At VM init: hands the probes this JVM's array layout (measured with real arrays), the
-// depth limit (0: unlimited) and whether threads need mode lifetime's caches, then turns
-// them on (unless `record` is false).
-bool startProbes(JNIEnv* jni, uint32_t maxDepth, bool record, bool lifetime, std::string& error);
+// depth limit (0: unlimited), whether threads need mode lifetime's caches and instruction
+// counts (bytecodes=on), then turns them on (unless `record` is false).
+struct ProbeSettings {
+  uint32_t maxDepth = 0;
+  bool record = true;
+  bool lifetime = false;
+  bool bytecodes = false;
+};
+bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error);
 
 }  // namespace dragnet::agent

@@ -26,6 +26,9 @@ public final class DragnetRt {
   // (ClassLoader.findNative) that is itself instrumented, so a probe would recurse.
   static boolean on;
   static boolean lifetime;  // mode lifetime: states carry its caches (set before `on`)
+  // bytecodes=on: states carry instruction counts (set before `on`; read only in create()
+  // and enableVirtual, out of line, so after the probe's read of `on`).
+  static boolean bytecodes;
   static int alignment = 8;
   static int maxDepth = Integer.MAX_VALUE;
   static final int[] ELEM_SIZE = new int[10];  // by element kind
@@ -52,7 +55,7 @@ public final class DragnetRt {
     Class<?> v = virtualClass;
     if (v != null && t.getClass() == v) {
       // Merged (mode alloc): id 0 (the agent finds it here, not through its thread).
-      DragnetState s = new DragnetState(maxDepth, lifetime, true);
+      DragnetState s = new DragnetState(maxDepth, lifetime, true, bytecodes);
       // The state first, then the lock: a virtual thread that blocks on a monitor runs JDK
       // code (instrumented) to unmount and mount again, whose probes must find a real
       // state, not SINK (whose depth is anything: see virtualEnded).
@@ -61,7 +64,7 @@ public final class DragnetRt {
       addVirtual(s);
       return s;
     }
-    DragnetState s = new DragnetState(maxDepth, lifetime, false);
+    DragnetState s = new DragnetState(maxDepth, lifetime, false, bytecodes);
     s.id = nextThreadId();
     t.dragnet$state = s;
     return s;
@@ -90,7 +93,7 @@ public final class DragnetRt {
   /** Called by the agent at VM init with java.lang.VirtualThread. */
   static void enableVirtual(Class<?> c, boolean merge) {
     if (merge) {
-      DragnetState m = new DragnetState(maxDepth, false, false);
+      DragnetState m = new DragnetState(maxDepth, false, false, bytecodes);
       m.id = nextThreadId();
       merged = m;
     }
@@ -175,7 +178,8 @@ public final class DragnetRt {
   // Returned by enter() while nothing is recorded (before VM init, or on a thread without
   // a Thread object), so that the frame's inlined exits have a state to write to: its
   // fields are written racily by all such frames and never read.
-  static final DragnetState SINK = new DragnetState(0, true, false);
+  // With instruction counts whatever the mode: made before the agent sets `bytecodes`.
+  static final DragnetState SINK = new DragnetState(0, true, false, true);
 
   /**
    * Method entry: the context of the method `methodId` under the current one becomes
@@ -423,11 +427,13 @@ public final class DragnetRt {
   @ForceInline
   static void record(DragnetState s, int key, long arrays, int length) {
     int node = s.child(s.current(), key);
-    s.calls[DragnetState.STRIDE * node] += arrays;
-    s.elements[node] += arrays * length;
+    int line = DragnetState.STRIDE * node;
+    long[] calls = s.calls;
+    calls[line] += arrays;
+    calls[line + DragnetState.ELEMENTS] += arrays * length;
     int kind = key & 15;
     long one = ARRAY_BASE[kind] + (long) length * ELEM_SIZE[kind];
     one = (one + alignment - 1) / alignment * alignment;
-    s.bytes[node] += arrays * one;
+    calls[line + DragnetState.BYTES] += arrays * one;
   }
 }
