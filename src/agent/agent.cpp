@@ -217,7 +217,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
     say("error: " + error + "; no profile will be written");
     return;
   }
-  if (a.virtualThreads && !startVirtualThreads(jni, !a.lifetime, error)) {
+  if (a.virtualThreads && !startVirtualThreads(a.jvmti, jni, !a.lifetime, error)) {
     say("warning: " + error + "; what virtual threads allocate is not counted");
   }
   uint32_t vmBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Vm);

@@ -361,7 +361,10 @@ void Recorder::flushAll(JNIEnv* jni, bool final, std::map<std::string, std::stri
 
 // Instance sizes of the allocated classes, measured in this JVM: an instance made with
 // AllocObject (no constructor runs) and GetObjectSize. Done at VM death only, when no
-// finalizer can run on the unconstructed instance any more.
+// finalizer can run on the unconstructed instance any more. Initialized classes only:
+// AllocObject initializes the class it is given, and a class with a `new` site that is
+// loaded but was never initialized (a class literal, the verifier) has no instances, but
+// its static initializer would run here, at exit, with whatever it does.
 void Recorder::writeClassSizes(JNIEnv* jni) {
   std::set<std::string> wanted;
   {
@@ -379,7 +382,10 @@ void Recorder::writeClassSizes(JNIEnv* jni) {
       std::string_view s(sig);
       if (s.size() > 2 && s.front() == 'L') {
         std::string name(s.substr(1, s.size() - 2));
-        if (wanted.count(name) && !sizes.count(name)) {
+        jint status = 0;
+        if (wanted.count(name) && !sizes.count(name) &&
+            jvmti_->GetClassStatus(classes[i], &status) == JVMTI_ERROR_NONE &&
+            (status & JVMTI_CLASS_STATUS_INITIALIZED) != 0) {
           jobject o = jni->AllocObject(classes[i]);
           jlong size = 0;
           if (o && jvmti_->GetObjectSize(o, &size) == JVMTI_ERROR_NONE) {

@@ -41,6 +41,30 @@ bool contains(const jvmtiCapabilities& all, const jvmtiCapabilities& one) {
   return any;
 }
 
+// The loaded class with this signature, or null. Unlike JNI FindClass, which initializes
+// the class it finds: VirtualThread's <clinit> makes the default scheduler (through
+// lambdas: on JDK 25 about 600 more classes at start-up, +150 ms for a hello world) and
+// reads its system properties, which a program may still set in main(). The JVM loads
+// VirtualThread at start-up (a well-known class since JDK 19), so it is found here.
+jclass loadedClass(jvmtiEnv* jvmti, JNIEnv* jni, const char* signature) {
+  jint count = 0;
+  jclass* classes = nullptr;
+  if (jvmti->GetLoadedClasses(&count, &classes) != JVMTI_ERROR_NONE) return nullptr;
+  jclass found = nullptr;
+  for (jint i = 0; i < count; ++i) {
+    char* sig = nullptr;
+    if (!found && jvmti->GetClassSignature(classes[i], &sig, nullptr) == JVMTI_ERROR_NONE && sig &&
+        std::strcmp(sig, signature) == 0) {
+      found = classes[i];
+    } else {
+      jni->DeleteLocalRef(classes[i]);
+    }
+    if (sig) jvmti->Deallocate(reinterpret_cast<unsigned char*>(sig));
+  }
+  jvmti->Deallocate(reinterpret_cast<unsigned char*>(classes));
+  return found;
+}
+
 }  // namespace
 
 bool addVirtualThreadCapability(jvmtiEnv* jvmti) {
@@ -63,9 +87,9 @@ bool enableVirtualThreadEnd(jvmtiEnv* jvmti) {
                                          nullptr) == JVMTI_ERROR_NONE;
 }
 
-bool startVirtualThreads(JNIEnv* jni, bool merge, std::string& error) {
+bool startVirtualThreads(jvmtiEnv* jvmti, JNIEnv* jni, bool merge, std::string& error) {
   jclass rt = jni->FindClass("java/lang/DragnetRt");
-  jclass vt = rt ? jni->FindClass("java/lang/VirtualThread") : nullptr;
+  jclass vt = rt ? loadedClass(jvmti, jni, "Ljava/lang/VirtualThread;") : nullptr;
   jmethodID enable =
       vt ? jni->GetStaticMethodID(rt, "enableVirtual", "(Ljava/lang/Class;Z)V") : nullptr;
   if (!enable) {

@@ -204,7 +204,20 @@ public class AllocOracle {
     t.join();
   }
 
+  // Loaded (by the class literal in main) but never initialized: its initializer must not
+  // run, not even at exit, when the agent measures the classes that `new` sites name.
+  static final class Loud {
+    static {
+      System.out.println("Loud initialized");
+    }
+  }
+
+  static Object neverCalled() {
+    return new Loud();
+  }
+
   public static void main(String[] args) throws Exception {
+    sink = Loud.class;
     loops();
     quiet();
     figure1();
