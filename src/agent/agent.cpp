@@ -306,6 +306,7 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
       a,
       [&] {
         lifetime = finishLifetime(jni) + sampledLifetimeSummary();
+        stopSampledLifetime();
         auto totals = lifetimeTotals();
         totals["classes.instrumented"] = std::to_string(a.classesChanged);
         totals["failures"] = std::to_string(a.failures);

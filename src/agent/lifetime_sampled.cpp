@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
@@ -29,13 +30,14 @@ struct Sampled {
   std::mutex mu;
   std::condition_variable wake, done;
   bool due = false;
+  bool running = false;                           // the collection thread was started
   uint64_t collections = 0;                       // forced collections completed
   jfieldID stackLo = nullptr, stackHi = nullptr;  // Thread.dragnet$stackLo / Hi
   jfieldID clonePending = nullptr;                // Thread.dragnet$clonePending
   std::atomic<uint64_t> lateClones{0}, lostClones{0};
 };
-// Never destroyed: the collection thread waits on its condition variable until the process
-// ends, and destroying a condition variable with a waiter blocks exit.
+// Never destroyed: should the collection thread not have returned by the time stopSampledLifetime
+// gives up on it, destroying a condition variable with a waiter would block exit.
 Sampled& gSampled = *new Sampled();
 
 // A sample allocated by the native Object.clone, waiting for the probe after the clone
@@ -242,6 +244,8 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
       error = "cannot start the collection thread";
       return false;
     }
+    std::lock_guard lock(gSampled.mu);
+    gSampled.running = true;
   }
   startEvents();
   sampler.start();
@@ -332,6 +336,19 @@ void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, j
     }
     g.done.wait(lock, [&] { return g.collections != seen || s.ended.load(); });
   }
+}
+
+void stopSampledLifetime() {
+  Sampled& g = gSampled;
+  std::unique_lock lock(g.mu);
+  if (!g.running) return;
+  g.running = false;
+  // finishLifetime set State::stopping: woken, the thread counts one more round and
+  // returns instead of collecting.
+  uint64_t seen = g.collections;
+  g.due = true;
+  g.wake.notify_one();
+  g.done.wait_for(lock, std::chrono::seconds(2), [&] { return g.collections != seen; });
 }
 
 std::string sampledLifetimeSummary() {

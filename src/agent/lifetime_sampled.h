@@ -38,6 +38,11 @@ void onLifetimeThreadStart(JNIEnv* jni, jthread thread);
 // The SampledObjectAlloc callback.
 void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size);
 
+// At VM death, after finishLifetime: ends the collection thread. A JVMTI agent thread left
+// waiting (in native code) holds up the JVM's exit by 300 ms: HotSpot's VM_Exit waits that
+// long for threads in native to stop.
+void stopSampledLifetime();
+
 // For the closing line: sampled clones registered late (their probe never came) or lost
 // (dead before that), if any.
 std::string sampledLifetimeSummary();
