@@ -354,9 +354,9 @@ bool Routine::atEntry(const Patch& code, ConstructorEntry mode) {
 
 bool Routine::beforeReturns(const Patch& code) { return beforeEachReturn(code); }
 
-bool Routine::onExceptionalExit(const Patch& code) {
+bool Routine::onExceptionalExit(const Patch& code, ExitCover cover) {
   if (!hasCode()) return false;
-  editor_.insertOnExceptionalExit(code);
+  editor_.insertOnExceptionalExit(code, cover);
   return true;
 }
 

@@ -177,7 +177,7 @@ class Routine {
   bool after(uint32_t index, const Patch& code);
   bool atEntry(const Patch& code, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
   bool beforeReturns(const Patch& code);
-  bool onExceptionalExit(const Patch& code);
+  bool onExceptionalExit(const Patch& code, ExitCover cover = ExitCover::Everything);
 
   // A local variable of type `desc` that lives through the whole method: the entry patch
   // must assign it (in constructors: the entry before super(), see CodeEditor), and every

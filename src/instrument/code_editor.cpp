@@ -339,8 +339,10 @@ void CodeEditor::insertBeforeReturns(const Patch& patch) {
   }
 }
 
-void CodeEditor::insertOnExceptionalExit(const Patch& patch) {
-  if (code_) add(Where::Exit, 0, patch);
+void CodeEditor::insertOnExceptionalExit(const Patch& patch, ExitCover cover) {
+  if (!code_) return;
+  add(Where::Exit, 0, patch);
+  exitCover_ = cover;
 }
 
 uint16_t CodeEditor::newLocal(int slots) {
@@ -398,6 +400,7 @@ EditOutcome CodeEditor::commit() {
 
 void CodeEditor::resetEdits() {
   peak_ = exitPeak_ = 0;
+  exitCover_ = ExitCover::Everything;
   badPatch_ = false;
   maxLocals_ = code_ ? code_->maxLocals : 0;
   live_.clear();
@@ -492,7 +495,8 @@ EditOutcome CodeEditor::commitEdits() {
   // only kept when needed, which for most methods it is not.
   Pinner pinner(code);
   pinner.pinAll(code_->attributes);
-  const bool needAt = !pinner.pinned().empty() || superCall.has_value();
+  const bool skipCalls = hasExit && exitCover_ == ExitCover::AllButCalls;
+  const bool needAt = !pinner.pinned().empty() || superCall.has_value() || skipCalls;
   lay.insns.reserve(n + patchInsns.size() + 1);
   lay.before.resize(n + 1);
   if (needAt) lay.at.resize(n + 1);
@@ -534,37 +538,47 @@ EditOutcome CodeEditor::commitEdits() {
   for (size_t id = 0; id < code.labels.size(); ++id) lay.labels[id] = lay.before[code.labels[id]];
   for (uint32_t id : pinner.pinned()) lay.labels[id] = lay.at[code.labels[id]];
 
-  std::vector<ExceptionHandler> addedHandler;
-  std::optional<size_t> preSuperHandler;  // index in addedHandler
+  std::vector<ExceptionHandler> addedHandler;  // exception-table entries
+  struct HandlerCode {
+    Label at;
+    bool preSuper;  // `this` still uninitialized in its frame
+  };
+  std::vector<HandlerCode> handlerCodes;  // each needs its own stack-map frame
   if (hasExit) {
     auto label = [&](uint32_t pos) {
       lay.labels.push_back(pos);
       return static_cast<Label>(lay.labels.size() - 1);
     };
-    ExceptionHandler h;
-    h.start = label(lay.before[exitStart]);
-    h.end = label(lay.before[n]);
-    h.handler = label(static_cast<uint32_t>(lay.insns.size()));
-    h.catchType = CpIndex::None;
-    emit([](const Insertion& x) { return x.where == Where::Exit; });
+    // The handler `at` over the original instructions [first, last), laid out at [from,
+    // to): one entry, or with AllButCalls one per stretch between the original invokes.
+    auto cover = [&](uint32_t first, uint32_t last, uint32_t from, uint32_t to, Label at) {
+      auto entry = [&](uint32_t a, uint32_t b) {
+        if (a < b) addedHandler.push_back({label(a), label(b), at, CpIndex::None});
+      };
+      for (uint32_t k = first; skipCalls && k < last; ++k) {
+        if (!isInvoke(code.insns[k].op)) continue;
+        entry(from, lay.at[k]);
+        from = lay.at[k] + 1;
+      }
+      entry(from, to);
+    };
     Insn rethrow;
     rethrow.op = Op::athrow;
+    Label main = label(static_cast<uint32_t>(lay.insns.size()));
+    emit([](const Insertion& x) { return x.where == Where::Exit; });
     lay.insns.push_back(rethrow);
-    if (lay.before[exitStart] < lay.before[n]) addedHandler.push_back(h);
+    handlerCodes.push_back({main, false});
+    cover(exitStart, static_cast<uint32_t>(n), lay.before[exitStart], lay.before[n], main);
     if (superCall && lay.before[0] < lay.at[*superCall]) {
-      ExceptionHandler pre;
-      pre.start = label(lay.before[0]);
-      pre.end = label(lay.at[*superCall]);
-      pre.handler = label(static_cast<uint32_t>(lay.insns.size()));
-      pre.catchType = CpIndex::None;
+      Label pre = label(static_cast<uint32_t>(lay.insns.size()));
       next = static_cast<size_t>(
           std::find_if(inserts.begin(), inserts.end(),
                        [](const Insertion& x) { return x.where == Where::Exit; }) -
           inserts.begin());
       emit([](const Insertion& x) { return x.where == Where::Exit; });
       lay.insns.push_back(rethrow);
-      addedHandler.push_back(pre);
-      preSuperHandler = addedHandler.size() - 1;
+      handlerCodes.push_back({pre, true});
+      cover(0, *superCall, lay.before[0], lay.at[*superCall], pre);
     }
   }
 
@@ -597,9 +611,8 @@ EditOutcome CodeEditor::commitEdits() {
   if (!live_.empty() && needsFrames(*cls_)) {
     liveTable.emplace(derived ? std::move(*derived) : smt ? *smt : StackMapTableAttr{});
     derived.reset();
-    for (size_t i = 0; i < addedHandler.size(); ++i) {
-      liveTable->frames.push_back(
-          handlerFrame(*cls_, addedHandler[i].handler, preSuperHandler == i));
+    for (const HandlerCode& h : handlerCodes) {
+      liveTable->frames.push_back(handlerFrame(*cls_, h.at, h.preSuper));
     }
     std::string why = frameLiveLocals(*liveTable);
     if (!why.empty()) return EditOutcome::unchanged(why);
@@ -618,12 +631,11 @@ EditOutcome CodeEditor::commitEdits() {
   } else if (derived) {
     frameTable(*cls_, code_->attributes).frames = std::move(derived->frames);
   }
-  for (size_t i = 0; i < addedHandler.size(); ++i) {
-    code_->handlers.push_back(addedHandler[i]);
+  code_->handlers.insert(code_->handlers.end(), addedHandler.begin(), addedHandler.end());
+  if (needsFrames(*cls_) && !liveTable) {
     // Appended last: the handlers are the last code in the method.
-    if (needsFrames(*cls_) && !liveTable) {
-      frameTable(*cls_, code_->attributes)
-          .frames.push_back(handlerFrame(*cls_, addedHandler[i].handler, preSuperHandler == i));
+    for (const HandlerCode& h : handlerCodes) {
+      frameTable(*cls_, code_->attributes).frames.push_back(handlerFrame(*cls_, h.at, h.preSuper));
     }
   }
   code_->maxStack = static_cast<uint16_t>(maxStack);

@@ -14,8 +14,10 @@
 //    instruction does not run the entry patch again.
 //  - insertOnExceptionalExit: a catch-all handler appended after the code and after all
 //    existing handlers (so they still win), covering the original code; it runs the patch
-//    and rethrows. Its stack-map frame is a full frame with no locals (but the live locals,
-//    below) and a Throwable on the stack, which every state in the range is assignable to.
+//    and rethrows (with ExitCover::AllButCalls, the original invokes stay uncovered: one
+//    exception-table entry per stretch between them). Its stack-map frame is a full frame
+//    with no locals (but the live locals, below) and a Throwable on the stack, which every
+//    state in the range is assignable to.
 //  - newLiveLocal: a local the entry patch assigns and every patch may use; since it is
 //    assigned before any original instruction runs, every frame can declare it, so each
 //    frame is decoded, given the local, and re-encoded (relative to the previous one).
@@ -32,6 +34,17 @@
 #include "instrument/patch.h"
 
 namespace dragnet::instrument {
+
+// What the exceptional-exit handler covers.
+enum class ExitCover {
+  Everything,  // every instruction of the original code (but super(), see below)
+  // Every instruction but the original invokes. For a tool that does the exit's work before
+  // each call anyway (mode alloc's instruction counts: flushed before every call), so that
+  // an exception a callee throws needs no handler: without exception edges from its calls,
+  // the JIT's work on the method is about what it was before (the handler stays for
+  // athrow and the instructions that throw by themselves).
+  AllButCalls,
+};
 
 // Where an entry patch goes in a constructor.
 enum class ConstructorEntry {
@@ -79,7 +92,7 @@ class CodeEditor {
   bool insertAfter(uint32_t i, const Patch& patch);
   void insertAtEntry(const Patch& patch, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
   void insertBeforeReturns(const Patch& patch);
-  void insertOnExceptionalExit(const Patch& patch);
+  void insertOnExceptionalExit(const Patch& patch, ExitCover cover = ExitCover::Everything);
   // A fresh local-variable slot range past max_locals (2 slots for long/double).
   uint16_t newLocal(int slots);
   // A fresh local of verification type `type` that lives through the whole method: every
@@ -128,7 +141,8 @@ class CodeEditor {
   classfile::CodeAttr* code_;
   Buffers buf_;
   int peak_ = 0, exitPeak_ = 0;  // largest stack need of ordinary and exit patches
-  bool badPatch_ = false;        // a patch was not stack-neutral
+  ExitCover exitCover_ = ExitCover::Everything;
+  bool badPatch_ = false;  // a patch was not stack-neutral
   uint32_t maxLocals_ = 0;
   struct LiveLocal {
     uint16_t slot;

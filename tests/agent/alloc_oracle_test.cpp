@@ -302,32 +302,55 @@ TEST_P(AllocOracle, BytecodesAndDepthLimitEqualTheTruth) {
   // Blocks of 6 and 4 up to the athrow; the catcher's first block (6) counts whole.
   EXPECT_EQ(context({main, "BytecodeOracle.catcher(", "BytecodeOracle.thrower("}).insns, 10u);
   EXPECT_EQ(context({main, "BytecodeOracle.catcher("}).insns, 6u + 3 + 2);
-  // rec(n): 9 instructions for n > 0, 5 for n = 0, one context per level.
+  // rec(n): 9 instructions for n > 0, 6 for n = 0 (which calls sq), one context per level.
   std::vector<std::string> path{main};
   for (int level = 10; level >= 0; --level) {
     path.push_back(rec);
     SCOPED_TRACE(level);
     auto c = context(path);
     EXPECT_EQ(c.count, 1u);
-    EXPECT_EQ(c.insns, level > 0 ? 9u : 5u);
+    EXPECT_EQ(c.insns, level > 0 ? 9u : 6u);
   }
+  path.push_back("BytecodeOracle.sq(");
+  EXPECT_EQ(context(path).count, 1u);
+  EXPECT_EQ(context(path).insns, 4u);
+  // Leaves of one block (counted by their entry probe, no frame): sq 5 times, 4 each; div
+  // throws ArithmeticException at its idiv and still counts its block whole. leaves():
+  // 4 + 3 per loop test + 7 per iteration + 7 up to the call of div + 2 in the handler + 2.
+  auto leaves = context({main, "BytecodeOracle.leaves("});
+  EXPECT_EQ(leaves.insns, 4u + 3 * 6 + 7 * 5 + 7 + 2 + 2);
+  auto sq = context({main, "BytecodeOracle.leaves(", "BytecodeOracle.sq("});
+  EXPECT_EQ(sq.count, 5u);
+  EXPECT_EQ(sq.insns, 5u * 4);
+  auto div = context({main, "BytecodeOracle.leaves(", "BytecodeOracle.div("});
+  EXPECT_EQ(div.count, 1u);
+  EXPECT_EQ(div.insns, 4u);
   // Frames that never return (System.exit) still have their instructions counted: those
   // are added before every call.
   EXPECT_EQ(context({main, "BytecodeOracle.spinThenExit("}).insns, 4u + 33 + 60 + 6 + 2 + 2);
-  EXPECT_EQ(context({main}).insns, 4u + 4 * 3 + 3 * 7 + 12 + 3);
+  // An ArrayIndexOutOfBoundsException from element's iaload unwinds element (2 + 4, its
+  // exit handler adds them) and through (8, added before its call), caught in unwound
+  // (4 + 3 in the handler).
+  const std::string unwound = "BytecodeOracle.unwound(", through = "BytecodeOracle.through(";
+  EXPECT_EQ(context({main, unwound}).insns, 4u + 3);
+  EXPECT_EQ(context({main, unwound, through}).insns, 8u);
+  auto element = context({main, unwound, through, "BytecodeOracle.element("});
+  EXPECT_EQ(element.count, 1u);
+  EXPECT_EQ(element.insns, 2u + 4);
+  EXPECT_EQ(context({main}).insns, 4u + 4 * 3 + 3 * 7 + 20 + 3);
 
   run(GetParam(), "BytecodeOracle", ",bytecodes=on,depth=3", "bytecode oracle done\n");
   if (HasFatalFailure()) return;
   auto top = context({main, rec});
   EXPECT_EQ(top.count, 1u);
   EXPECT_EQ(top.insns, 9u);
-  auto deepest = context({main, rec, rec});  // rec(9) .. rec(0)
-  EXPECT_EQ(deepest.count, 10u);
-  EXPECT_EQ(deepest.insns, 9u * 9 + 5);
+  auto deepest = context({main, rec, rec});  // rec(9) .. rec(0) and the leaf sq(0)
+  EXPECT_EQ(deepest.count, 11u);
+  EXPECT_EQ(deepest.insns, 9u * 9 + 6 + 4);
   EXPECT_EQ(context({main, rec, rec, rec}).count, 0u);
   uint64_t collapsed = 0;
   for (const auto& [id, t] : profile_.threads) collapsed += t.collapsed;
-  EXPECT_GE(collapsed, 9u);
+  EXPECT_GE(collapsed, 10u);
   EXPECT_EQ(context({main, "BytecodeOracle.loop("}).insns, 3u * 99);
 }
 

@@ -5,12 +5,15 @@
 // before super(), counters bumped inline before every basic block, and the counters
 // reported before every return and on exceptional exit. Under -Xverify:all every frame must
 // declare the locals, and per method the counters must add up to the blocks the ordinary
-// block probes saw run.
+// block probes saw run. In the flushing variant (mode alloc's instruction counts) the int
+// counter is also reported and reset before every call, and the exceptional-exit handler
+// leaves the calls uncovered (ExitCover::AllButCalls): the sums must still add up.
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "../e2e_hard/hard_cases.h"
+#include "instrument/stack_effect.h"
 
 namespace dragnet::test::hard {
 namespace {
@@ -20,11 +23,12 @@ using inst::Call;
 using Op = cf::Op;
 
 struct LiveIds {
-  int32_t ret = 0, retLong = 0, exit = 0, object = 0;
+  int32_t ret = 0, retLong = 0, exit = 0, object = 0, flush = 0;
 };
 
 // Adds the live-local probes to `r` (Policy::extra); their site ids go to `ids`.
-void addLiveLocals(inst::Routine& r, Probes& probes, std::map<std::string, LiveIds>& ids) {
+void addLiveLocals(inst::Routine& r, Probes& probes, std::map<std::string, LiveIds>& ids,
+                   bool flush) {
   std::optional<uint16_t> i = r.liveLocal("I"), j = r.liveLocal("J"),
                           o = r.liveLocal("Ljava/lang/Object;");
   ASSERT_TRUE(i && j && o);
@@ -43,6 +47,7 @@ void addLiveLocals(inst::Routine& r, Probes& probes, std::map<std::string, LiveI
   id.retLong = probes.site(r, "live-return-long");
   id.exit = probes.site(r, "live-exit");
   id.object = probes.site(r, "live-object");
+  id.flush = probes.site(r, "live-flush");
   inst::Patch ret = r.newPatch();
   ret.load("I", *i).pushInt(id.ret).invokeStatic(kProbe, "val", "(II)V");
   ret.load("J", *j).pushInt(id.retLong).invokeStatic(kProbe, "val", "(JI)V");
@@ -53,11 +58,24 @@ void addLiveLocals(inst::Routine& r, Probes& probes, std::map<std::string, LiveI
   }
   inst::Patch exit = r.newPatch();
   exit.load("I", *i).pushInt(id.exit).invokeStatic(kProbe, "val", "(II)V");
-  ASSERT_TRUE(r.onExceptionalExit(exit));
+  if (!flush) {
+    ASSERT_TRUE(r.onExceptionalExit(exit));
+    return;
+  }
+  ASSERT_TRUE(r.onExceptionalExit(exit, inst::ExitCover::AllButCalls));
+  inst::Patch before = r.newPatch();
+  before.load("I", *i).pushInt(id.flush).invokeStatic(kProbe, "val", "(II)V");
+  before.add(Op::iconst_0).store("I", *i);
+  for (const inst::Instruction& in : r.instructions()) {
+    if (inst::isInvoke(in.op)) {
+      ASSERT_TRUE(r.before(in.index, before));
+    }
+  }
 }
 
 // `version49`: as a class of version 49 (no frames; the JVM infers the types).
-void checkProgram(const std::string& dir, const std::string& want, bool version49 = false) {
+void checkProgram(const std::string& dir, const std::string& want, bool version49 = false,
+                  bool flush = false) {
   std::vector<SourceFile> src = sourcesIn(dir);
   std::string why;
   // Release 8 for version 49: no invokedynamic for string concatenation.
@@ -68,7 +86,7 @@ void checkProgram(const std::string& dir, const std::string& want, bool version4
   Probes probes(90000);
   std::map<std::string, LiveIds> ids;
   Policy policy;
-  policy.extra = [&](inst::Routine& r, Probes& p) { addLiveLocals(r, p, ids); };
+  policy.extra = [&](inst::Routine& r, Probes& p) { addLiveLocals(r, p, ids, flush); };
   auto old = [&](std::vector<Editable>& all) {
     for (Editable& e : all) toVersion49(e.cls);
   };
@@ -78,7 +96,7 @@ void checkProgram(const std::string& dir, const std::string& want, bool version4
   ASSERT_TRUE(c.ok);
   ASSERT_TRUE(sameRun(c, want));
   const RunResult& run = c.instrumented;
-  int64_t total = 0;
+  int64_t total = 0, flushed = 0;
   for (const auto& [method, id] : ids) {
     SCOPED_TRACE(method);
     const Site& s = probes.at(id.ret);
@@ -87,15 +105,21 @@ void checkProgram(const std::string& dir, const std::string& want, bool version4
     for (const Site& b : probes.sites()) {
       if (b.kind == "block" && b.cls == s.cls && b.method == s.method) blocks += run.count(b.id);
     }
-    EXPECT_EQ(run.taken(id.ret) + run.taken(id.exit), blocks);
-    EXPECT_EQ(run.taken(id.retLong), run.taken(id.ret));
+    EXPECT_EQ(run.taken(id.ret) + run.taken(id.exit) + run.taken(id.flush), blocks);
+    if (!flush) {
+      EXPECT_EQ(run.taken(id.retLong), run.taken(id.ret));
+    }
     EXPECT_EQ(run.count(id.object), run.count(id.ret));
     if (run.count(id.object) > 0) {
       EXPECT_EQ(run.exceptions(id.object), "java.lang.String");
     }
     total += blocks;
+    flushed += run.taken(id.flush);
   }
   EXPECT_GT(total, 50);  // the counters really ran
+  if (flush) {
+    EXPECT_GT(flushed, 0);
+  }
 }
 
 // The expected outputs are those of the other hard-case tests of the same programs.
@@ -121,6 +145,25 @@ TEST(HardCaseLiveLocals, NestedMonitorsVersion49) {
                "mode 2: 1011 false false false\nmode 3: UnsupportedOperationException false "
                "false false\n3 4 4 1\nk5 rejected k7 false false false false\n304\n",
                true);
+}
+
+// The counters flushed before every call, the calls outside the exceptional-exit handler:
+// exceptions from callees (finally blocks, monitors, rethrows) still add up.
+TEST(HardCaseLiveLocals, FlushedBeforeCallsConstructors) {
+  HARD_REQUIRE_JAVA(runtime);
+  checkProgram("ctors",
+               "6\n4\n410\n10\n10 6 -1\nabc\ncaught null tag\ncaught AIOOBE\n105 105\n1 2\n"
+               "6002 1999\n9 5007 2007\n6 -1 32 -1\nmany:0,-1,2,-3,4,\nfew:0,\n",
+               false, true);
+}
+
+TEST(HardCaseLiveLocals, FlushedBeforeCallsNestedMonitors) {
+  HARD_REQUIRE_JAVA(runtime);
+  checkProgram("monitors",
+               "mode 0: 10111 false false false\nmode 1: -10011 false false false\n"
+               "mode 2: 1011 false false false\nmode 3: UnsupportedOperationException false "
+               "false false\n3 4 4 1\nk5 rejected k7 false false false false\n304\n",
+               false, true);
 }
 
 // A live local that no entry patch assigns would make every frame name an unassigned

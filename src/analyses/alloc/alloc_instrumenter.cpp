@@ -86,10 +86,22 @@ class MethodInstrumenter {
   void run(const Options& options) {
     ext_ = options.extension;
     Arg mid = Arg::i(static_cast<int32_t>(method_));
-    if (!options.bytecodes && isLeaf() && !(ext_ && ext_->needsFrame(r_))) {
+    if (isLeaf() && !(ext_ && ext_->needsFrame(r_))) {
       // Nothing can happen in its context but the call itself: count it, push nothing.
-      if (!ext_ || !ext_->leafEntry(r_, method_)) r_.atEntry(Call{kRuntimeClass, "leaf", {mid}});
-      return;
+      if (!options.bytecodes) {
+        if (!ext_ || !ext_->leafEntry(r_, method_)) r_.atEntry(Call{kRuntimeClass, "leaf", {mid}});
+        return;
+      }
+      // With instruction counts, a leaf of one block that does not loop back into itself
+      // runs the same instructions every call (an exception within it still counts the
+      // block, as everywhere: blocks are counted on entry). Mode lifetime's receiver probe
+      // at entry is not combined with the count: such leaves keep their frame.
+      const std::vector<instrument::BasicBlock>& blocks = r_.blocks();
+      if (blocks.size() == 1 && blocks.front().successors.empty() && !ext_) {
+        Arg n = Arg::i(static_cast<int32_t>(blocks.front().size()));
+        r_.atEntry(Call{kRuntimeClass, "leafBlock", {mid, n}});
+        return;
+      }
     }
     if (!makeLocals(options.bytecodes)) return;  // the pool is full: left unchanged
     entry();
@@ -112,8 +124,10 @@ class MethodInstrumenter {
     // An exception leaving the frame needs no exit: the frame that catches it restores its
     // own depth (`caught` above), and that saves a handler per method, whose exception
     // edges from every call made the JIT's work larger (fop 2.76x -> 2.40x). Only the
-    // instruction count must not be lost.
-    if (options.bytecodes) r_.onExceptionalExit(exit);
+    // instruction count must not be lost, and only where the frame's own instructions
+    // throw: before every call the count is flushed (below), so an exception from a call
+    // finds nothing to add, and the handler leaves the calls uncovered.
+    if (options.bytecodes) r_.onExceptionalExit(exit, instrument::ExitCover::AllButCalls);
     Patch flush = r_.newPatch();
     if (options.bytecodes) addFlush(flush).add(Op::lconst_0).store("J", count_);
     for (const instrument::Instruction& in : r_.instructions()) {

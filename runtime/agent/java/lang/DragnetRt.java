@@ -216,6 +216,16 @@ public final class DragnetRt {
     if (s != null) s.leaf(methodId);
   }
 
+  /**
+   * Entry of a leaf method whose code is one basic block, with bytecodes=on: its call and
+   * its `insns` instructions are counted, with no frame and no exit.
+   */
+  @DontInline
+  public static void leafBlock(int methodId, int insns) {
+    DragnetState s = state();
+    if (s != null) s.leaf(methodId, insns);
+  }
+
   /** Before `new`: one object of the site's class; `s` is what the frame's enter() gave. */
   @DontInline
   public static void alloc(DragnetState s, int key) {

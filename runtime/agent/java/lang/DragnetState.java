@@ -218,14 +218,33 @@ public final class DragnetState {
   // never current, so nothing is pushed.
   @ForceInline
   void leaf(int methodId) {
+    leafNode(methodId);
+  }
+
+  // The same for a leaf whose code is one basic block (bytecodes=on): every call executes
+  // its `n` instructions (all of them, as every block is counted when it is entered), so
+  // they are added here, without a frame, a count local or an exit.
+  @ForceInline
+  void leaf(int methodId, int n) {
+    int node = leafNode(methodId);
+    long[] i = insns;
+    if (i != null) i[node] += n;
+  }
+
+  // Counts the call and returns the node counted: the leaf's context, or the collapsed
+  // frame's below the depth limit.
+  @ForceInline
+  private int leafNode(int methodId) {
     int d = sp;
     if (d >= maxDepth || d > lim) {
       collapsed++;
-      calls[STRIDE * stack[lim]]++;
-      return;
+      int c = stack[lim];
+      calls[STRIDE * c]++;
+      return c;
     }
     int n = child(stack[d], methodId);
     calls[STRIDE * n]++;
+    return n;
   }
 
   // The key of the allocation of a `c` (element kind `kind`) at dynamic site `base`; 0 when
