@@ -177,6 +177,8 @@ class Routine {
   bool after(uint32_t index, const Patch& code);
   bool atEntry(const Patch& code, ConstructorEntry mode = ConstructorEntry::AfterSuperCall);
   bool beforeReturns(const Patch& code);
+  // `cover`: the handler over the whole original code, or all of it but the invokes
+  // (ExitCover::AllButCalls, for a tool that does the exit's work before each call).
   bool onExceptionalExit(const Patch& code, ExitCover cover = ExitCover::Everything);
 
   // A local variable of type `desc` that lives through the whole method: the entry patch
