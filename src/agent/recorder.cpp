@@ -35,8 +35,8 @@ constexpr uint32_t kFlushBlock = 16384;
 }  // namespace
 
 // Java heap the thread's tree holds: per node slot two ints, STRIDE longs (one more with
-// bytecodes=on) and two index slots of two longs (DragnetState); array headers and the
-// shadow stack are left out.
+// bytecodes=on) and two index slots of two longs (DragnetState), and the child cache's
+// overflow blocks; array headers and the shadow stack are left out.
 uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
   auto arr = static_cast<jarray>(jni->GetObjectField(state, parent_));
   if (!arr) return 0;
@@ -45,7 +45,12 @@ uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
   jobject insns = jni->GetObjectField(state, insns_);
   uint64_t longs = static_cast<uint64_t>(stride_) + (insns ? 1 : 0);
   if (insns) jni->DeleteLocalRef(insns);
-  return slots * (2 * 4 + longs * 8 + 2 * 16);
+  uint64_t overflow = 0;
+  if (auto ext = static_cast<jarray>(jni->GetObjectField(state, ext_))) {
+    overflow = static_cast<uint64_t>(jni->GetArrayLength(ext)) * 8;
+    jni->DeleteLocalRef(ext);
+  }
+  return slots * (2 * 4 + longs * 8 + 2 * 16) + overflow;
 }
 
 void Recorder::addClass(analyses::alloc::ClassResult&& r) {
@@ -107,6 +112,7 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
   if (elements) elementsAt_ = jni->GetStaticIntField(state, elements);
   if (bytes) bytesAt_ = jni->GetStaticIntField(state, bytes);
   insns_ = jni->GetFieldID(state, "insns", "[J");  // null unless bytecodes=on
+  ext_ = jni->GetFieldID(state, "ext", "[J");      // the child cache's overflow blocks
   collapsed_ = jni->GetFieldID(state, "collapsed", "J");
   dropped_ = jni->GetFieldID(state, "dropped", "J");
   lookups_ = jni->GetFieldID(state, "lookups", "J");

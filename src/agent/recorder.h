@@ -104,7 +104,7 @@ class Recorder {
   bool ready_ = false;
   bool finished_ = false;
   jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, parent_ = nullptr,
-           key_ = nullptr, count_ = nullptr, insns_ = nullptr, collapsed_ = nullptr;
+           key_ = nullptr, count_ = nullptr, insns_ = nullptr, ext_ = nullptr, collapsed_ = nullptr;
   jint elementsAt_ = 1, bytesAt_ = 2;  // DragnetState.ELEMENTS, BYTES: in a node's line
 };
 

@@ -216,9 +216,51 @@ public class AllocOracle {
     return new Loud();
   }
 
+  // A context with more callees than its node's cache line (7) and overflow block (16)
+  // hold: 30 methods called in turn, 4 rounds; each allocates an int[N + 1].
+  static void fan0() { sink = new int[1]; }
+  static void fan1() { sink = new int[2]; }
+  static void fan2() { sink = new int[3]; }
+  static void fan3() { sink = new int[4]; }
+  static void fan4() { sink = new int[5]; }
+  static void fan5() { sink = new int[6]; }
+  static void fan6() { sink = new int[7]; }
+  static void fan7() { sink = new int[8]; }
+  static void fan8() { sink = new int[9]; }
+  static void fan9() { sink = new int[10]; }
+  static void fan10() { sink = new int[11]; }
+  static void fan11() { sink = new int[12]; }
+  static void fan12() { sink = new int[13]; }
+  static void fan13() { sink = new int[14]; }
+  static void fan14() { sink = new int[15]; }
+  static void fan15() { sink = new int[16]; }
+  static void fan16() { sink = new int[17]; }
+  static void fan17() { sink = new int[18]; }
+  static void fan18() { sink = new int[19]; }
+  static void fan19() { sink = new int[20]; }
+  static void fan20() { sink = new int[21]; }
+  static void fan21() { sink = new int[22]; }
+  static void fan22() { sink = new int[23]; }
+  static void fan23() { sink = new int[24]; }
+  static void fan24() { sink = new int[25]; }
+  static void fan25() { sink = new int[26]; }
+  static void fan26() { sink = new int[27]; }
+  static void fan27() { sink = new int[28]; }
+  static void fan28() { sink = new int[29]; }
+  static void fan29() { sink = new int[30]; }
+
+  static void fanOut() {
+    for (int r = 0; r < 4; r++) {
+      fan0(); fan1(); fan2(); fan3(); fan4(); fan5(); fan6(); fan7(); fan8(); fan9();
+      fan10(); fan11(); fan12(); fan13(); fan14(); fan15(); fan16(); fan17(); fan18(); fan19();
+      fan20(); fan21(); fan22(); fan23(); fan24(); fan25(); fan26(); fan27(); fan28(); fan29();
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     sink = Loud.class;
     loops();
+    fanOut();
     quiet();
     figure1();
     f3a(); f3b(); f3c(); f3d(); f3e(); f3f(); f3g(); f3h();

@@ -195,6 +195,16 @@ TEST_P(AllocOracle, CountsEqualTheTruth) {
   EXPECT_EQ(calls("AllocOracle.loops(", "AllocOracle.middle("), 700u);
   EXPECT_EQ(calls("AllocOracle.middle(", "AllocOracle.leaf("), 700u);
   EXPECT_EQ(calls("AllocOracle.main(", "AllocOracle.loops("), 1u);
+  // 30 callees of one context, in turn: each found again, in the cache line, its overflow
+  // block or the index, with its own counts.
+  for (int i = 0; i < 30; ++i) {
+    SCOPED_TRACE(i);
+    std::string fan = "AllocOracle.fan" + std::to_string(i) + "(";
+    EXPECT_EQ(calls("AllocOracle.fanOut(", fan), 4u);
+    Sum arrays = sum(fan, "int[]", "I");
+    EXPECT_EQ(arrays.count, 4u);
+    EXPECT_EQ(arrays.elements, 4u * (i + 1));
+  }
 
   // An empty finalize() stays empty: no Finalizer registered for Quiet's objects.
   EXPECT_EQ(sum("AllocOracle.quiet(", "AllocOracle$Quiet").count, 100u);

@@ -29,8 +29,8 @@ public final class DragnetState {
   // calls[STRIDE n] = its count (invocations, or objects/arrays allocated), then a small
   // cache of its children (k << 32 | node; 0: none, no key is 0): the child with key k
   // goes to its own slot, STRIDE n + 1 + k % (STRIDE - 1), or if that is taken to a free
-  // one (see miss()). A context that calls up to seven methods in turn finds them there
-  // without a lookup in the index. An allocation
+  // one, or with the line full to the node's overflow block (see miss()). A context that
+  // calls up to 22 methods in turn finds them there without a lookup in the index. An allocation
   // node never has children, so its line holds its array counters instead: elements at
   // STRIDE n + ELEMENTS, bytes at STRIDE n + BYTES (no arrays of their own: 16 bytes less
   // per node, and a probe writes one cache line).
@@ -40,6 +40,12 @@ public final class DragnetState {
   // less per node), where instrumented code adds to it inline.
   public long[] insns;
   public volatile int size;
+  // Overflow blocks of the child cache: EXT more slots for a node whose line is full (the
+  // line's last slot then holds the block's start + 1, with no key), taken in turn from
+  // `ext` (grown by doubling) on the first miss with the line full.
+  static final int EXT = 16;
+  public long[] ext = new long[EXT];
+  private int extUsed;
 
   // Open-addressing index of nodes by (parent, key), linear probing: slot s holds the pair
   // packed as parent << 32 | key in index[2s] (0: empty; no key is 0) and the node in
@@ -302,21 +308,66 @@ public final class DragnetState {
   }
 
   // The child's own slot holds another. A child whose own slot was taken when it was first
-  // looked up went to a free slot of the line, so the rest of the line (the same cache
-  // line: no memory traffic) is searched before the index: a context with up to seven
-  // callees keeps them all. With the line full, the child takes its own slot.
+  // looked up went to a free slot of the line, or with the line full to the node's
+  // overflow block, so the rest of the line (the same cache line: no memory traffic) and
+  // the block are searched before the index: a context with up to 22 callees keeps them
+  // all. With both full, the child takes its slot in the block.
   @DontInline
   private int miss(int p, int k, int slot) {
     long[] cs = calls;
-    int line = STRIDE * p, free = slot;
+    int line = STRIDE * p, free = 0, base = -1;
     for (int i = line + 1; i < line + STRIDE; i++) {
       long c = cs[i];
       if ((int) (c >>> 32) == k) return (int) c;
-      if (c == 0 && free == slot) free = i;
+      if (c == 0) {
+        if (free == 0) free = i;
+      } else if ((c >>> 32) == 0) {
+        base = (int) c - 1;  // the overflow block
+      }
+    }
+    int xfree = -1;
+    if (base >= 0) {
+      long[] x = ext;
+      for (int i = base; i < base + EXT; i++) {
+        long c = x[i];
+        if ((int) (c >>> 32) == k) return (int) c;
+        if (c == 0 && xfree < 0) xfree = i;
+      }
     }
     int n = lookup(p, k);
-    if (n != 0) calls[cs[slot] == 0 ? slot : free] = (long) k << 32 | n;  // 0: dropped
+    if (n == 0) return 0;  // dropped, not a real child
+    long e = (long) k << 32 | n;
+    cs = calls;  // lookup() may have grown the arrays
+    if (cs[slot] == 0) {
+      cs[slot] = e;
+    } else if (free != 0) {
+      cs[free] = e;
+    } else if (base >= 0) {
+      ext[xfree >= 0 ? xfree : base + (k & 0x7FFFFFFF) % EXT] = e;
+    } else {
+      overflow(p, slot, e);
+    }
     return n;
+  }
+
+  // The line of `p` is full: an overflow block takes the entry of its last slot and `e`,
+  // and the last slot points at it. If `ext` cannot grow, `e` takes its own slot.
+  private void overflow(int p, int slot, long e) {
+    int b = extUsed;
+    if (b + EXT > ext.length) {
+      try {
+        ext = grow(ext, b);
+      } catch (Throwable t) {
+        calls[slot] = e;
+        return;
+      }
+    }
+    int last = STRIDE * p + STRIDE - 1;
+    long[] x = ext;
+    x[b] = calls[last];
+    x[b + 1] = e;
+    calls[last] = b + 1;
+    extUsed = b + EXT;
   }
 
   @DontInline
