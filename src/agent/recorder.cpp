@@ -286,16 +286,13 @@ bool Recorder::readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to)
 
 // bytecodes=on: the block's instruction counts; otherwise (no array) zeros.
 bool Recorder::readInsns(JNIEnv* jni, jobject state, jint from, jint n) {
-  auto arr = static_cast<jlongArray>(jni->GetObjectField(state, insns_));
+  jobject arr = jni->GetObjectField(state, insns_);
   if (!arr) {
     block_.insns.assign(static_cast<size_t>(n), 0);
     return true;
   }
-  bool ok = jni->GetArrayLength(arr) >= from + n;
-  block_.insns.resize(static_cast<size_t>(n));
-  if (ok) jni->GetLongArrayRegion(arr, from, n, reinterpret_cast<jlong*>(block_.insns.data()));
   jni->DeleteLocalRef(arr);
-  return ok;
+  return readRange(jni, state, insns_, from, n, block_.insns);
 }
 
 // Mode alloc: the merged tree of the virtual threads that ended (at VM death, with the

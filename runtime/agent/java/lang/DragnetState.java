@@ -222,26 +222,10 @@ public final class DragnetState {
   }
 
   // A call of a leaf method (no calls, no allocations): counted in its context, which is
-  // never current, so nothing is pushed.
+  // never current, so nothing is pushed. Returns the node counted: the leaf's context, or
+  // the collapsed frame's below the depth limit.
   @ForceInline
-  void leaf(int methodId) {
-    leafNode(methodId);
-  }
-
-  // The same for a leaf whose code is one basic block (bytecodes=on): every call executes
-  // its `n` instructions (all of them, as every block is counted when it is entered), so
-  // they are added here, without a frame, a count local or an exit.
-  @ForceInline
-  void leaf(int methodId, int n) {
-    int node = leafNode(methodId);
-    long[] i = insns;
-    if (i != null) i[node] += n;
-  }
-
-  // Counts the call and returns the node counted: the leaf's context, or the collapsed
-  // frame's below the depth limit.
-  @ForceInline
-  private int leafNode(int methodId) {
+  int leaf(int methodId) {
     int d = sp;
     if (d >= maxDepth || d > lim) {
       collapsed++;
@@ -252,6 +236,16 @@ public final class DragnetState {
     int n = child(stack[d], methodId);
     calls[STRIDE * n]++;
     return n;
+  }
+
+  // The same for a leaf whose code is one basic block (bytecodes=on): every call executes
+  // its `n` instructions (all of them, as every block is counted when it is entered), so
+  // they are added here, without a frame, a count local or an exit.
+  @ForceInline
+  void leaf(int methodId, int n) {
+    int node = leaf(methodId);  // first: child() may replace the arrays
+    long[] i = insns;
+    if (i != null) i[node] += n;
   }
 
   // The key of the allocation of a `c` (element kind `kind`) at dynamic site `base`; 0 when
