@@ -8,12 +8,12 @@ namespace dragnet::agent {
 
 namespace {
 
-// Reads elements [from, from + n) of an int[] / long[] field of `obj` into `out` (resized
-// to n, its capacity kept from flush to flush). False if the array is missing or shorter.
+// Reads elements [from, from + n) of the int[] / long[] `arr` into `out` (resized to n,
+// its capacity kept from flush to flush) and deletes the local reference. False if the
+// array is missing or shorter.
 template <class T>
-bool readRange(JNIEnv* jni, jobject obj, jfieldID f, jint from, jint n, std::vector<T>& out) {
+bool readArray(JNIEnv* jni, jarray arr, jint from, jint n, std::vector<T>& out) {
   out.resize(static_cast<size_t>(n));
-  auto arr = static_cast<jarray>(jni->GetObjectField(obj, f));
   bool ok = arr && jni->GetArrayLength(arr) >= from + n;
   if (!ok) {
   } else if constexpr (sizeof(T) == 4) {
@@ -25,6 +25,12 @@ bool readRange(JNIEnv* jni, jobject obj, jfieldID f, jint from, jint n, std::vec
   }
   if (arr) jni->DeleteLocalRef(arr);
   return ok;
+}
+
+// The same for an int[] / long[] field of `obj`.
+template <class T>
+bool readRange(JNIEnv* jni, jobject obj, jfieldID f, jint from, jint n, std::vector<T>& out) {
+  return readArray(jni, static_cast<jarray>(jni->GetObjectField(obj, f)), from, n, out);
 }
 
 // Nodes a Thread chunk carries at most. A flush reads and writes a tree a block at a time,
@@ -286,13 +292,12 @@ bool Recorder::readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to)
 
 // bytecodes=on: the block's instruction counts; otherwise (no array) zeros.
 bool Recorder::readInsns(JNIEnv* jni, jobject state, jint from, jint n) {
-  jobject arr = jni->GetObjectField(state, insns_);
+  auto arr = static_cast<jarray>(jni->GetObjectField(state, insns_));
   if (!arr) {
     block_.insns.assign(static_cast<size_t>(n), 0);
     return true;
   }
-  jni->DeleteLocalRef(arr);
-  return readRange(jni, state, insns_, from, n, block_.insns);
+  return readArray(jni, arr, from, n, block_.insns);
 }
 
 // Mode alloc: the merged tree of the virtual threads that ended (at VM death, with the
