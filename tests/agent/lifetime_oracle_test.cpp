@@ -87,8 +87,9 @@ class LifetimeOracle : public ::testing::Test {
     fs::path prof = work() / ("lifetime-" + tag + ".dragnet");
     fs::path out = work() / ("lifetime-stdout-" + tag + ".txt");
     fs::path err = work() / ("lifetime-stderr-" + tag + ".txt");
+    // Killed if it hangs: a deadlock or an endless loop fails the test, not the whole run.
     std::string cmd =
-        "'" + jvm.java + "' " + jvm.flags + " -Dlifetime.jni='" +
+        "timeout -s KILL 180 '" + jvm.java + "' " + jvm.flags + " -Dlifetime.jni='" +
         std::string(DRAGNET_LIFETIME_JNI) + "' -agentpath:'" + std::string(DRAGNET_AGENT) +
         "'=mode=lifetime,quiet=on,gc-interval=64k,use-epoch=4k" + options + ",out='" +
         prof.string() + "' -cp '" + (work() / "classes").string() + "' LifetimeOracle " + args +
@@ -520,6 +521,18 @@ TEST_F(LifetimeOracle, SampledEveryObjectGivesTheExactTimes) {
     for (const lt::ClassGroup& c : r.model.classes) EXPECT_NE(c.name, "java.lang.Class");
     EXPECT_GT(std::stoull(r.profile.totals["samples.jvm"]), 0u);
   }
+}
+
+// The sampled probes' slow path reads native memory through Unsafe's natives only: before,
+// it called Unsafe.getByte(long), a Java method whose entry probe sees the JDK's Unsafe, so
+// once a program had given that object an identity hash, each slow path recursed into
+// itself and the JVM hung (for good: not even SIGTERM ended it).
+TEST_F(LifetimeOracle, SampledProbesWithAHashedUnsafe) {
+  const Jvm& jvm = dragnet::test::oracleJvms().front();
+  Recording r;
+  run(jvm, "hashedUnsafe", 1, r, ",sample=1");
+  if (HasFatalFailure()) return;
+  checkSingleThread(r);
 }
 
 // Object.clone allocates inside the JVM and then resets the copy's header: the copies

@@ -26,7 +26,8 @@ import jdk.internal.vm.annotation.Stable;
  * an inflated monitor) go to the agent, which asks JVMTI. Uses through JNI do not come
  * here: the agent records them itself (jni_uses.cpp, without an upcall).
  *
- * <p>Like DragnetRt this class must never call instrumented code.
+ * <p>Like DragnetRt this class must never call instrumented code: Unsafe's natives only
+ * (getByte(null, address), not getByte(address), whose body has an entry probe).
  */
 public final class DragnetSample {
   // Set by the agent at VM init (src/agent/lifetime_sampled.cpp), `on` last: before, the
@@ -106,13 +107,13 @@ public final class DragnetSample {
       // of its live frames); another thread's lock may be gone by the time it is read.
       Thread t = Thread.currentThread();
       if (mark >= t.dragnet$stackLo && mark < t.dragnet$stackHi) {
-        mark = u.getLong(mark);
+        mark = u.getLong(null, mark);
         lock = mark & 3;
       }
     }
     if (lock == UNLOCKED || (lock == 0 && LOCKED_KEEPS_HASH)) {
       int h = (int) (mark >>> HASH_SHIFT) & 0x7FFFFFFF;
-      if (h == 0 || u.getByte(FILTER + (h & FILTER_MASK)) == 0) return;  // not sampled
+      if (h == 0 || u.getByte(null, FILTER + (h & FILTER_MASK)) == 0) return;  // not sampled
       long e = u.getLongVolatile(null, CLOCK) >>> epochShift;
       long seen = (long) h << 32 | (e & 0x7FFFFFFF) << 1 | kind;
       int i = (h ^ kind) & (SEEN.length - 1);
@@ -165,7 +166,7 @@ public final class DragnetSample {
    */
   static long displacedMark(Object o) {
     synchronized (o) {
-      return U.getLong(U.getLong(o, 0L));
+      return U.getLong(null, U.getLong(o, 0L));
     }
   }
 
