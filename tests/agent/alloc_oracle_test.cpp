@@ -57,7 +57,7 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     compile();
     fs::path prof = work() / ("oracle-" + std::to_string(::getpid()) + ".dragnet");
     fs::path out = work() / ("stdout-" + std::to_string(::getpid()) + ".txt");  // ctest -j
-    std::string cmd = "'" + jvm.java + "' " + jvm.flags +
+    std::string cmd = dragnet::test::killAfterTimeout() + "'" + jvm.java + "' " + jvm.flags +
                       " -Doracle.threads=" + std::to_string(jvm.threads) + " -agentpath:'" +
                       std::string(DRAGNET_AGENT) + "'=quiet=on" + options + ",out='" +
                       prof.string() + "' -cp '" + (work() / "classes").string() + "' " + program +

@@ -87,13 +87,12 @@ class LifetimeOracle : public ::testing::Test {
     fs::path prof = work() / ("lifetime-" + tag + ".dragnet");
     fs::path out = work() / ("lifetime-stdout-" + tag + ".txt");
     fs::path err = work() / ("lifetime-stderr-" + tag + ".txt");
-    // Killed if it hangs: a deadlock or an endless loop fails the test, not the whole run.
     std::string cmd =
-        "timeout -s KILL 180 '" + jvm.java + "' " + jvm.flags + " -Dlifetime.jni='" +
-        std::string(DRAGNET_LIFETIME_JNI) + "' -agentpath:'" + std::string(DRAGNET_AGENT) +
-        "'=mode=lifetime,quiet=on,gc-interval=64k,use-epoch=4k" + options + ",out='" +
-        prof.string() + "' -cp '" + (work() / "classes").string() + "' LifetimeOracle " + args +
-        " > '" + out.string() + "' 2> '" + err.string() + "'";
+        dragnet::test::killAfterTimeout() + "'" + jvm.java + "' " + jvm.flags +
+        " -Dlifetime.jni='" + std::string(DRAGNET_LIFETIME_JNI) + "' -agentpath:'" +
+        std::string(DRAGNET_AGENT) + "'=mode=lifetime,quiet=on,gc-interval=64k,use-epoch=4k" +
+        options + ",out='" + prof.string() + "' -cp '" + (work() / "classes").string() +
+        "' LifetimeOracle " + args + " > '" + out.string() + "' 2> '" + err.string() + "'";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
     // Transparency: what the program prints without the agent (9 + 1 + 7 + 9 + 0 + 9 per
     // thread: the fields and sums it reads back).

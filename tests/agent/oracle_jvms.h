@@ -27,6 +27,10 @@ inline std::vector<Jvm> oracleJvms() {
   return v;
 }
 
+// Put before an oracle's java command: a JVM that hangs (a deadlock, an endless loop in a
+// probe) is killed, so that it fails its test instead of holding up the whole run.
+inline std::string killAfterTimeout() { return "timeout -s KILL 180 "; }
+
 inline std::string readFile(const std::filesystem::path& p) {
   std::ifstream f(p);
   std::stringstream s;
