@@ -331,17 +331,17 @@ public class LifetimeOracle {
       System.out.println("lifetime oracle: 1 thread(s), result " + (27 + c.result));
       return;
     }
-    if (args.length > 0 && args[0].equals("hashedUnsafe")) {
+    boolean hashedUnsafe = args.length > 0 && args[0].equals("hashedUnsafe");
+    if (hashedUnsafe) {
       // The JDK's own Unsafe given an identity hash (as any program may, through an
       // IdentityHashMap): the sampled probes' slow path, which runs for every hashed object,
       // must not call Unsafe's Java methods, whose entry probes see that Unsafe.
-      java.lang.reflect.Field f = sun.misc.Unsafe.class.getDeclaredField("theInternalUnsafe");
+      java.lang.reflect.Field f =
+          Class.forName("sun.misc.Unsafe").getDeclaredField("theInternalUnsafe");
       f.setAccessible(true);
       System.identityHashCode(f.get(null));
-      System.out.println("lifetime oracle: 1 thread(s), result " + all());
-      return;
     }
-    if (args.length > 0 && args[0].equals("main")) {  // the cases on the main thread
+    if (hashedUnsafe || (args.length > 0 && args[0].equals("main"))) {  // on the main thread
       System.out.println("lifetime oracle: 1 thread(s), result " + all());
       return;
     }
