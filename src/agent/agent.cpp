@@ -18,6 +18,7 @@
 #include <mutex>
 #include <string>
 
+#include "agent/jit_settings.h"
 #include "agent/lifetime.h"
 #include "agent/lifetime_sampled.h"
 #include "agent/native_allocs.h"
@@ -443,6 +444,18 @@ jint start(JavaVM* vm, const char* optionText) {
                                           {"pid", std::to_string(::getpid())},
                                           {"options", optionText ? optionText : ""}};
   if (a->options.sample > 0) meta["sample"] = std::to_string(a->options.sample);
+  if (a->options.sample == 0 && a->options.keepJit) meta["jit"] = "kept (jit=keep)";
+  if (a->options.sample == 0 && !a->options.keepJit) {
+    // The exact modes count the bytecode's allocations: C2 must not skip them.
+    JitSettings jit = keepAllocationsInBytecode(vm);
+    meta["jit"] = (jit.applied ? "exact: " : "unchanged: ") + jit.detail;
+    if (!jit.applied) {
+      std::fprintf(stderr,
+                   "dragnet: warning: %s; allocations inside intrinsified JDK methods of "
+                   "compiled callers will be missing\n",
+                   jit.detail.c_str());
+    }
+  }
   if (a->lifetime) {
     meta["gc.interval"] = std::to_string(a->options.gcInterval);
     meta["gc.budget"] = std::to_string(gcBudgetPercent(a->options));

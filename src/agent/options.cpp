@@ -23,6 +23,11 @@ const char* const kOptionHelp =
     "  record=on|off      off: rewrite classes as usual, but the probes return at once and\n"
     "                     record nothing; a diagnostic that measures what the rewriting\n"
     "                     alone costs (on)\n"
+    "  jit=exact|keep     exact modes: exact switches off the JIT transformations that\n"
+    "                     would skip allocations of the bytecode (allocating intrinsics,\n"
+    "                     string-concatenation fusion, box elimination), so that counts\n"
+    "                     are the same at every tier; keep leaves the JIT as it is, a\n"
+    "                     diagnostic of what compiled code would hide (exact)\n"
     "  gc-interval=SIZE   lifetime: force a collection every SIZE bytes of allocation, the\n"
     "                     precision of death times (8m)\n"
     "  gc-budget=PERCENT  lifetime: force collections only as often as they take at most\n"
@@ -101,6 +106,9 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     if (!parseBool(value, o.bytecodes)) return bad("expected on or off");
   } else if (key == "sample") {
     if (!parseSize(value, o.sample)) return bad("expected a size such as 512k (1 to 2g)");
+  } else if (key == "jit") {
+    if (value != "exact" && value != "keep") return bad("expected exact or keep");
+    o.keepJit = value == "keep";
   } else if (key == "record") {
     if (!parseBool(value, o.record)) return bad("expected on or off");
   } else if (key == "depth") {

@@ -20,6 +20,8 @@ struct Options {
   bool quiet = false;         // no start and end lines on stderr
   bool record = true;         // false: rewrite classes but record nothing (a diagnostic:
                               // what the rewriting alone costs)
+  bool keepJit = false;       // jit=keep: leave C2's allocation-skipping transformations
+                              // on (a diagnostic; jit_settings.h)
   // Mode lifetime.
   uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
   bool gcIntervalGiven = false;    // gc-interval was set: by default, follow it exactly

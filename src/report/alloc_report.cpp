@@ -54,6 +54,10 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
         << (samples != p.totals.end() ? " from " + samples->second + " samples" : std::string())
         << leftOutSamplesNote(p) << "\n";
   }
+  // Whether compiled code counted what the bytecode allocates (jit_settings.h).
+  if (auto jit = p.meta.find("jit"); jit != p.meta.end()) {
+    out << "  jit        " << jit->second << "\n";
+  }
   if (auto heap = p.totals.find("runtime.heap.bytes"); heap != p.totals.end()) {
     out << "  agent      " << num(std::strtoull(heap->second.c_str(), nullptr, 10))
         << " bytes of Java heap held by the calling-context trees";
@@ -176,6 +180,7 @@ void writeJson(std::ostream& out, const AllocModel& m) {
                  {"bytecodes", m.insns},
                  {"contexts", m.nodes.size() - 1},
                  {"threads", m.profile->threads.size()}};
+  if (auto jit = m.profile->meta.find("jit"); jit != m.profile->meta.end()) j["jit"] = jit->second;
   auto& sites = j["sites"] = nlohmann::ordered_json::array();
   for (const SiteRow& r : m.rows) {
     nlohmann::ordered_json row;
