@@ -56,8 +56,9 @@ dragnet::profile::Profile runOracle(const Jvm& jvm, const std::string& jvmFlags,
                                     const std::string& agentOptions) {
   fs::path prof = work() / ("intrinsic-" + std::to_string(::getpid()) + ".dragnet");
   fs::path out = work() / ("intrinsic-" + std::to_string(::getpid()) + ".txt");
-  std::string cmd = dragnet::test::killAfterTimeout() + "'" + jvm.java + "' " + jvm.flags + " " +
-                    jvmFlags + " -agentpath:'" + std::string(DRAGNET_AGENT) + "'=quiet=on,out='" +
+  // The interpreter runs the probes interpreted too: minutes on a busy machine.
+  std::string cmd = "timeout -s KILL 900 '" + jvm.java + "' " + jvm.flags + " " + jvmFlags +
+                    " -agentpath:'" + std::string(DRAGNET_AGENT) + "'=quiet=on,out='" +
                     prof.string() + "'" + agentOptions + " -cp '" + (work() / "classes").string() +
                     "' IntrinsicOracle " + std::to_string(kIterations) + " > '" + out.string() +
                     "'";
@@ -124,14 +125,6 @@ class IntrinsicOracle : public ::testing::TestWithParam<Jvm> {
     ASSERT_TRUE(fs::exists(work() / "classes" / "IntrinsicOracle.class"))
         << "build the target dragnet_alloc_oracles first";
   }
-  // The -Xint reference of a JVM, run once for both tests (the interpreter is slow).
-  static const Counts& xint(const Jvm& jvm) {
-    static std::map<std::string, Counts> cache;
-    auto it = cache.find(jvm.name);
-    if (it == cache.end())
-      it = cache.emplace(jvm.name, allocCounts(runOracle(jvm, "-Xint", ""))).first;
-    return it->second;
-  }
   uint64_t n(const Counts& c, const std::string& k, const std::string& type) {
     return c.count(k) && c.at(k).count(type) ? c.at(k).at(type).count : 0;
   }
@@ -140,33 +133,42 @@ class IntrinsicOracle : public ::testing::TestWithParam<Jvm> {
   }
 };
 
-TEST_P(IntrinsicOracle, EveryTierCountsWhatTheBytecodeAllocates) {
+TEST_P(IntrinsicOracle, EveryTierCountsWhatTheBytecodeAllocatesInBothModes) {
   const Jvm& jvm = GetParam();
-  Counts xint = IntrinsicOracle::xint(jvm);
+  Counts xint = allocCounts(runOracle(jvm, "-Xint", ""));
   const uint64_t N = kIterations;
-  // Known from the program (each case's own allocations; JDK code it reaches once, such as
-  // a class's first use, comes on top in some cases and is compared with -Xint below).
-  EXPECT_EQ(n(xint, "copyOf", "java.lang.Object[]"), N);
-  EXPECT_EQ(elements(xint, "copyOf", "java.lang.Object[]"), 20 * N);
-  EXPECT_EQ(n(xint, "copyOfRange", "java.lang.Object[]"), N);
-  EXPECT_EQ(elements(xint, "copyOfRange", "java.lang.Object[]"), 18 * N);
-  EXPECT_EQ(elements(xint, "copyOfTyped", "java.lang.String[]"), 20 * N);
-  EXPECT_EQ(n(xint, "arrayListGrowth", "java.util.ArrayList"), N);
-  EXPECT_EQ(n(xint, "arrayListGrowth", "java.lang.Object[]"), 3 * N);
-  EXPECT_EQ(elements(xint, "arrayListGrowth", "java.lang.Object[]"), (10 + 15 + 22) * N);
-  EXPECT_EQ(elements(xint, "toArray", "java.lang.Object[]"), 3 * N);
-  EXPECT_EQ(n(xint, "concat", "java.lang.String"), N);
-  EXPECT_EQ(n(xint, "concat", "byte[]"), N);
-  EXPECT_EQ(n(xint, "builder", "java.lang.StringBuilder"), N);
-  EXPECT_EQ(n(xint, "builder", "java.lang.String"), N);
-  EXPECT_EQ(n(xint, "builder", "byte[]"), 2 * N);
-  EXPECT_EQ(n(xint, "utf16", "java.lang.String"), N);
-  EXPECT_EQ(elements(xint, "utf16", "byte[]"), 6 * N);
-  EXPECT_EQ(n(xint, "boxUnused", "java.lang.Integer"), N);
-  EXPECT_EQ(n(xint, "boxUnboxed", "java.lang.Integer"), N);
-  EXPECT_EQ(n(xint, "bigMultiply", "java.math.BigInteger"), N);
-  EXPECT_GE(n(xint, "bigMultiply", "int[]"), N);
-  EXPECT_GE(n(xint, "digests", "int[]") + n(xint, "digests", "long[]"), N);
+  // Known from the program. A case's first iteration may also run JDK code that allocates
+  // once (an invokedynamic's linkage, a class's initialization): up to 1% more.
+  auto about = [](uint64_t actual, uint64_t expected) {
+    return actual >= expected && actual <= expected + expected / 100;
+  };
+  EXPECT_PRED2(about, n(xint, "copyOf", "java.lang.Object[]"), N);
+  EXPECT_PRED2(about, elements(xint, "copyOf", "java.lang.Object[]"), 20 * N);
+  EXPECT_PRED2(about, n(xint, "copyOfRange", "java.lang.Object[]"), N);
+  EXPECT_PRED2(about, elements(xint, "copyOfRange", "java.lang.Object[]"), 18 * N);
+  EXPECT_PRED2(about, elements(xint, "copyOfTyped", "java.lang.String[]"), 20 * N);
+  EXPECT_PRED2(about, n(xint, "arrayListGrowth", "java.util.ArrayList"), N);
+  EXPECT_PRED2(about, n(xint, "arrayListGrowth", "java.lang.Object[]"), 3 * N);
+  EXPECT_PRED2(about, elements(xint, "arrayListGrowth", "java.lang.Object[]"), (10 + 15 + 22) * N);
+  EXPECT_PRED2(about, elements(xint, "toArray", "java.lang.Object[]"), 3 * N);
+  EXPECT_PRED2(about, n(xint, "concat", "java.lang.String"), N);
+  EXPECT_PRED2(about, n(xint, "concat", "byte[]"), N);
+  EXPECT_PRED2(about, n(xint, "builder", "java.lang.StringBuilder"), N);
+  EXPECT_PRED2(about, n(xint, "builder", "java.lang.String"), N);
+  EXPECT_PRED2(about, n(xint, "builder", "byte[]"), 2 * N);
+  EXPECT_PRED2(about, n(xint, "utf16", "java.lang.String"), N);
+  // String(char[]) first tries Latin-1 (a byte[3]), then UTF-16 (StringUTF16.toBytes: byte[6]).
+  EXPECT_PRED2(about, n(xint, "utf16", "byte[]"), 2 * N);
+  EXPECT_PRED2(about, elements(xint, "utf16", "byte[]"), 9 * N);
+  EXPECT_PRED2(about, n(xint, "boxUnused", "java.lang.Integer"), N);
+  EXPECT_PRED2(about, n(xint, "boxUnboxed", "java.lang.Integer"), N);
+  EXPECT_PRED2(about, n(xint, "bigMultiply", "java.math.BigInteger"), N);
+  // The product's int[17] (multiplyToLen), copied without its leading zero word (the
+  // 502-bit product needs 16): two per multiply.
+  EXPECT_PRED2(about, n(xint, "bigMultiply", "int[]"), 2 * N);
+  // Per digest: the clone's state and buffer, the work array, the result.
+  EXPECT_PRED2(about, n(xint, "digests", "int[]") + n(xint, "digests", "long[]"), 2 * N);
+  EXPECT_PRED2(about, n(xint, "digests", "byte[]"), 2 * N);
 
   for (const char* flags : {"", "-XX:TieredStopAtLevel=1", "-Xcomp"}) {
     Counts tier = allocCounts(runOracle(jvm, flags, ""));
@@ -182,11 +184,8 @@ TEST_P(IntrinsicOracle, EveryTierCountsWhatTheBytecodeAllocates) {
   int differing = 0;
   for (const auto& k : kCases) differing += kept[k] == xint[k] ? 0 : 1;
   EXPECT_GE(differing, 6) << "jit=keep: the oracle should miss allocations in most cases";
-}
 
-TEST_P(IntrinsicOracle, LifetimeSeesTheSameObjectsAndClock) {
-  const Jvm& jvm = GetParam();
-  Counts xint = IntrinsicOracle::xint(jvm);
+  // Mode lifetime (in the same test: one -Xint run per JVM) sees the same objects.
   Counts life = lifetimeCounts(runOracle(jvm, "", ",mode=lifetime,stack=0"));
   for (const auto& k : kCases) {
     ASSERT_TRUE(life.count(k)) << k;
