@@ -3,11 +3,12 @@
 // by RelaxMain under -Xverify:all must print what the generator computed:
 //   RelaxOffline (ctest relax_offline, label verify): the originals, and the classes that
 //     `dragnet instrument` writes with --tool none (byte-identical), icount and branches
-//     (every method rewritten, every branch within 16 bits turned into a wide one), on
-//     JDK 17 and the newest JDK;
+//     (every method rewritten, every branch within 16 bits turned into a wide one);
 //   RelaxAgent (ctest relax_agent, label agent): under the agent in mode alloc, alloc with
 //     bytecodes=on and lifetime, with -XX:+BytecodeVerificationLocal (so that the rewritten
 //     JDK classes are verified too); every generated method is in the profile, none failed.
+// Each on JDK 17 and on the newest JDK (relax_offline_newest, relax_agent_newest: without
+// one, they print "skipped: no JDK 25" and ctest reports them skipped).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -96,6 +97,15 @@ void runMain(const Jdk& jdk, const std::string& flags, const fs::path& classPath
   std::string diff = differences(generated().expected, readFile(out));
   EXPECT_TRUE(diff.empty()) << cmd << "\n" << diff;
 }
+
+// Removes the run's files at the end unless a test failed (they show what went wrong).
+class CleanUp : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (::testing::UnitTest::GetInstance()->Passed()) fs::remove_all(work());
+  }
+};
+const auto* const kCleanUp = ::testing::AddGlobalTestEnvironment(new CleanUp);
 
 bool skipWithoutJdk(const Jdk& jdk) {
   if (!jdk.java.empty()) return false;
