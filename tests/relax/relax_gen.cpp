@@ -285,9 +285,11 @@ class MethodGen {
     o.r2IsString = p == 0 ? b_.takenR2IsString : b_.notTakenR2IsString;
     if (!v_.backward) {
       o.t = p == 0 ? b_.taken : b_.notTaken;
-      bool jumps = p == 0 || b_.kind == Kind::Jsr;
-      if (b_.kind == Kind::Jsr) o.a = jint(int64_t{o.a} + kSubroutineAdds);
-      if (!jumps || b_.kind == Kind::Jsr) o.a = filler_.run(o.a);
+      if (b_.kind == Kind::Jsr) {  // the subroutine, then the filler
+        o.a = filler_.run(jint(int64_t{o.a} + kSubroutineAdds));
+      } else if (p == 1) {  // not taken: through the filler
+        o.a = filler_.run(o.a);
+      }
     } else if (b_.kind == Kind::Jsr) {
       o.t = p == 0 ? b_.taken : b_.notTaken;
       o.a = filler_.run(o.a);
