@@ -105,7 +105,7 @@ class CleanUp : public ::testing::Environment {
     if (::testing::UnitTest::GetInstance()->Passed()) fs::remove_all(work());
   }
 };
-const auto* const kCleanUp = ::testing::AddGlobalTestEnvironment(new CleanUp);
+[[maybe_unused]] const auto* const kCleanUp = ::testing::AddGlobalTestEnvironment(new CleanUp);
 
 bool skipWithoutJdk(const Jdk& jdk) {
   if (!jdk.java.empty()) return false;
