@@ -120,12 +120,22 @@ class Pinner {
   std::vector<uint32_t> pinned_;
 };
 
-// Inserts `f` among `frames`, which are in code order.
-void insertFrame(std::vector<Frame>& frames, Frame f, const std::vector<uint32_t>& labels) {
+// Inserts the full frame `f` among the frames of `table` (in code order), whose decoded
+// states are `decoded`. The frame that now follows `f` was encoded relative to the one
+// before `f` (same, chop, append and same_locals_1_stack_item name only what changed), so
+// it is encoded again, relative to `f`, from its decoded state: left as it was, it would
+// declare other locals (e.g. an append frame adding to `f`'s locals the ones `f` has).
+void insertFrame(StackMapTableAttr& table, const std::vector<DecodedFrame>& decoded, Frame f,
+                 const std::vector<uint32_t>& labels, const ConstantPool& pool) {
   auto pos = [&](Label l) { return labels[static_cast<uint32_t>(l)]; };
-  auto it = std::find_if(frames.begin(), frames.end(),
+  auto it = std::find_if(table.frames.begin(), table.frames.end(),
                          [&](const Frame& g) { return pos(g.at) > pos(f.at); });
-  frames.insert(it, std::move(f));
+  auto i = static_cast<size_t>(it - table.frames.begin());
+  std::vector<VType> previous(f.locals.begin(), f.locals.end());
+  table.frames.insert(it, std::move(f));
+  if (i + 1 < table.frames.size() && table.frames[i + 1].type != 255) {
+    table.frames[i + 1] = encodeFrame(decoded[i].state, table.frames[i + 1].at, previous, pool);
+  }
 }
 
 // An upper bound of the code length, without computing offsets: no instruction takes more
@@ -202,39 +212,34 @@ std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameFor& fr
   return "";
 }
 
-// The frame at the fall-through point of the conditional at instruction k: the state from
-// the closest frame at or before k (or the method's initial state), carried through the
-// straight-line code up to and including k. Straight-line because any instruction between
-// that frame and k that could be reached otherwise would have a frame of its own.
-std::optional<Frame> frameAfter(ClassFile& cls, const Member& method, Layout& lay,
-                                const std::vector<Switch>& switches, const StackMapTableAttr* smt,
-                                size_t k, Label skip, std::string& why) {
-  if (smt) {
-    for (const Frame& f : smt->frames) {
-      if (lay.labels[static_cast<uint32_t>(f.at)] == k + 1) return Frame{};  // already one
-    }
+// The frame at the fall-through point `skip` of the conditional at instruction k, inserted
+// into `table` (the frames so far, on the layout `lay`). The state comes from the closest
+// frame at or before k (or the method's initial state), carried through the straight-line
+// code up to and including k. Straight-line because any instruction between that frame and
+// k that could be reached otherwise would have a frame of its own. `withNewLocals` gives a
+// state the editor's locals (the patches on the way may use them). Returns why the frame
+// cannot be derived, or "".
+template <class WithNewLocals>
+std::string deriveFrame(ClassFile& cls, const Member& method, Layout& lay,
+                        const std::vector<Switch>& switches, StackMapTableAttr& table, size_t k,
+                        Label skip, const WithNewLocals& withNewLocals) {
+  for (const Frame& f : table.frames) {
+    if (lay.labels[static_cast<uint32_t>(f.at)] == k + 1) return "";  // already one
   }
   std::optional<FrameState> init = initialState(cls, method);
-  if (!init) {
-    why = "malformed method descriptor";
-    return std::nullopt;
-  }
+  if (!init) return "malformed method descriptor";
+  auto decoded = decodeFrames(*init, table);
+  if (!decoded) return "the existing stack-map frames do not decode";
   FrameState state = *init;
   size_t from = 0;
-  if (smt && !smt->frames.empty()) {
-    auto decoded = decodeFrames(*init, *smt);
-    if (!decoded) {
-      why = "the existing stack-map frames do not decode";
-      return std::nullopt;
-    }
-    for (const DecodedFrame& d : *decoded) {
-      uint32_t at = lay.labels[static_cast<uint32_t>(d.at)];
-      if (at <= k && at >= from) {
-        state = d.state;
-        from = at;
-      }
+  for (const DecodedFrame& d : *decoded) {
+    uint32_t at = lay.labels[static_cast<uint32_t>(d.at)];
+    if (at <= k && at >= from) {
+      state = d.state;
+      from = at;
     }
   }
+  withNewLocals(state);
   Code view;  // rare path (a method over 32 KB): copying is fine
   view.insns = lay.insns;
   view.switches = switches;
@@ -248,17 +253,15 @@ std::optional<Frame> frameAfter(ClassFile& cls, const Member& method, Layout& la
                       &view};
   for (size_t j = from; j <= k; ++j) {
     TransferResult r = apply(state, lay.insns[j], static_cast<uint32_t>(j), ctx);
-    if (!r) {
-      why = r.message;
-      return std::nullopt;
-    }
+    if (!r) return r.message;
   }
   Frame f;
   f.type = 255;
   f.at = skip;
   f.locals = frameEntries(state.locals, /*trimTrailingTop=*/true);
   f.stack = frameEntries(state.stack, /*trimTrailingTop=*/false);
-  return f;
+  insertFrame(table, *decoded, std::move(f), lay.labels, cls.pool);
+  return "";
 }
 
 // The catch-all handler's frame: no locals (every local type is assignable to Top) and the
@@ -365,15 +368,19 @@ std::string CodeEditor::frameLiveLocals(StackMapTableAttr& table) {
   std::vector<VType> previous = frameEntries(init->locals, /*trimTrailingTop=*/true);
   table.frames.clear();
   for (DecodedFrame& d : *decoded) {
-    std::vector<VType>& locals = d.state.locals;
-    if (locals.size() < maxLocals_) locals.resize(maxLocals_, vtype::top());
-    for (const LiveLocal& l : live_) {
-      locals[l.slot] = l.type;
-      if (vtype::isWide(l.type)) locals[l.slot + 1u] = vtype::top();
-    }
+    withNewLocals(d.state);
     table.frames.push_back(encodeFrame(d.state, d.at, previous, cls_->pool));
   }
   return "";
+}
+
+void CodeEditor::withNewLocals(FrameState& state) const {
+  std::vector<VType>& locals = state.locals;
+  if (locals.size() < maxLocals_) locals.resize(maxLocals_, vtype::top());
+  for (const LiveLocal& l : live_) {
+    locals[l.slot] = l.type;
+    if (vtype::isWide(l.type)) locals[l.slot + 1u] = vtype::top();
+  }
 }
 
 CodeEditor::~CodeEditor() { releaseBuffers(); }
@@ -589,12 +596,9 @@ EditOutcome CodeEditor::commitEdits() {
   std::optional<StackMapTableAttr> derived;
   auto addFrame = [&](Layout& l, const std::vector<Switch>& sw, size_t k, Label skip) {
     if (!derived) derived.emplace(smt ? *smt : StackMapTableAttr{});
-    std::string why;
-    std::optional<Frame> f = frameAfter(*cls_, *method_, l, sw, &*derived, k, skip, why);
-    if (!f) return why.empty() ? std::string("unknown reason") : why;
     // Inserted before the labels past k move: they all move by one, so the order holds.
-    if (f->at != Label::None) insertFrame(derived->frames, std::move(*f), l.labels);
-    return std::string();
+    return deriveFrame(*cls_, *method_, l, sw, *derived, k, skip,
+                       [&](FrameState& s) { withNewLocals(s); });
   };
   uint32_t length = 0;
   std::string err = relax(lay, switches, addFrame, needsFrames(*cls_), length);

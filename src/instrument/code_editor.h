@@ -35,6 +35,8 @@
 
 namespace dragnet::instrument {
 
+struct FrameState;
+
 // What the exceptional-exit handler covers.
 enum class ExitCover {
   Everything,  // every instruction of the original code (but super(), see below)
@@ -135,6 +137,8 @@ class CodeEditor {
   // The final frames of a method with live locals: each frame decoded, the live locals
   // set, and re-encoded relative to the one before. Empty string on success.
   std::string frameLiveLocals(classfile::StackMapTableAttr& table);
+  // Pads a state's locals to the new max_locals and gives the live locals their types.
+  void withNewLocals(FrameState& state) const;
 
   classfile::ClassFile* cls_;
   classfile::Member* method_;
