@@ -187,6 +187,15 @@ std::string usageError(const RunOptions& o) {
   return {};
 }
 
+// --agent-opts help: the agent prints its options and the JVM stops, on purpose.
+bool asksForHelp(const std::string& agentOptions) {
+  std::istringstream items(agentOptions);
+  for (std::string item; std::getline(items, item, ',');) {
+    if (item == "help") return true;
+  }
+  return false;
+}
+
 std::string agentOptions(const RunOptions& o, const std::string& out) {
   std::string opts = "mode=" + o.mode + ",out=" + out;
   if (o.bytecodes) opts += ",bytecodes=on";
@@ -209,9 +218,10 @@ int conclude(const RunOptions& o, const std::vector<fs::path>& profiles, bool ja
     std::cerr << "dragnet: their sum: dragnet report";
     for (const fs::path& p : profiles) std::cerr << " " << p.string();
     std::cerr << "\n";
-  } else if (profiles.empty()) {
-    std::cerr << "dragnet: error: no JVM loaded the agent: no profile was written"
-              << (java ? "" : " (the command started no JVM, or not with its JAVA_TOOL_OPTIONS)")
+  } else if (profiles.empty() && !asksForHelp(o.agentOptions)) {
+    std::cerr << "dragnet: error: no JVM wrote a profile"
+              << (java ? ""
+                       : " (the command started no JVM, or its JVMs did not get JAVA_TOOL_OPTIONS)")
               << "\n";
     if (status == 0) return kExitNoProfile;
   }

@@ -19,25 +19,31 @@ LAUNCHER
 run_dragnet run -o "$out" -- bash "$tmp/reset.sh"
 expect_status 3
 expect_output "$tmp/stdout" "^allocated 5$"
-expect_output "$tmp/stderr" "^dragnet: error: no JVM loaded the agent: no profile was written"
+expect_output "$tmp/stderr" "^dragnet: error: no JVM wrote a profile \\(the command started no JVM, or its JVMs did not get JAVA_TOOL_OPTIONS\\)$"
 [[ ! -e $out ]] || fail "the older profile is still at $out"
 
 # No JVM at all.
 cp "$tmp/classes/RunProbe.class" "$out"  # anything at FILE goes
 run_dragnet run -o "$out" -- true
 expect_status 3
-expect_output "$tmp/stderr" "no profile was written"
+expect_output "$tmp/stderr" "^dragnet: error: no JVM wrote a profile"
 [[ ! -e $out ]] || fail "the older file is still at $out"
 
 # A failing command without a JVM: its own status, and the same message.
 run_dragnet run -o "$out" -- bash -c 'exit 7'
 expect_status 7
-expect_output "$tmp/stderr" "no profile was written"
+expect_output "$tmp/stderr" "^dragnet: error: no JVM wrote a profile"
 
 # A failing JVM (an exception: status 1) writes its profile; its status is forwarded.
 run_dragnet run -o "$out" -- "$java" "${probe[@]}" alloc not-a-number
 expect_status 1
 expect_complete "$out"
+
+# --agent-opts help: the agent's options, the JVM stops (1), and no "no profile" error.
+run_dragnet run -o "$out" --agent-opts help -- "$java" "${probe[@]}" alloc 1
+expect_status 1
+expect_output "$tmp/stderr" "^dragnet agent options"
+! grep -q "no JVM wrote" "$tmp/stderr" || fail "an error for --agent-opts help"
 
 # A command that cannot be run: 127.
 run_dragnet run -o "$out" -- "$tmp/no-such-launcher"
