@@ -165,6 +165,16 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
 
 namespace {
 
+// Whether an item of --agent-opts k=v,... satisfies `pred`.
+template <class Pred>
+bool anyAgentOption(const RunOptions& o, Pred pred) {
+  std::istringstream items(o.agentOptions);
+  for (std::string item; std::getline(items, item, ',');) {
+    if (pred(item)) return true;
+  }
+  return false;
+}
+
 // Why dragnet run refuses these options and command before starting anything; empty if
 // it does not.
 std::string usageError(const RunOptions& o) {
@@ -180,20 +190,10 @@ std::string usageError(const RunOptions& o) {
            "); dragnet run adds it itself: drop it (agent options go to --agent-opts), or run "
            "the command without dragnet run";
   }
-  std::istringstream extra(o.agentOptions);
-  for (std::string item; std::getline(extra, item, ',');) {
-    if (item.starts_with("out=")) return "the profile's file is given with -o, not out=";
+  if (anyAgentOption(o, [](const std::string& item) { return item.starts_with("out="); })) {
+    return "the profile's file is given with -o, not out=";
   }
   return {};
-}
-
-// --agent-opts help: the agent prints its options and the JVM stops, on purpose.
-bool asksForHelp(const std::string& agentOptions) {
-  std::istringstream items(agentOptions);
-  for (std::string item; std::getline(items, item, ',');) {
-    if (item == "help") return true;
-  }
-  return false;
 }
 
 std::string agentOptions(const RunOptions& o, const std::string& out) {
@@ -218,7 +218,9 @@ int conclude(const RunOptions& o, const std::vector<fs::path>& profiles, bool ja
     std::cerr << "dragnet: their sum: dragnet report";
     for (const fs::path& p : profiles) std::cerr << " " << p.string();
     std::cerr << "\n";
-  } else if (profiles.empty() && !asksForHelp(o.agentOptions)) {
+  } else if (profiles.empty() &&
+             // --agent-opts help: the agent prints its options and stops the JVM, on purpose.
+             !anyAgentOption(o, [](const std::string& item) { return item == "help"; })) {
     std::cerr << "dragnet: error: no JVM wrote a profile"
               << (java ? ""
                        : " (the command started no JVM, or its JVMs did not get JAVA_TOOL_OPTIONS)")
