@@ -59,7 +59,16 @@ finish int 130
 start kill
 kill -KILL "$dragnet"
 wait "$dragnet" || true
-while alive "$jvm"; do sleep 0.05; done
+# A JVM left running would never end: it fails the test after 120 s (far more than a JVM
+# that got SIGTERM needs), and is killed.
+for ((i = 0; i < 2400; i++)); do
+  alive "$jvm" || break
+  sleep 0.05
+done
+if alive "$jvm"; then
+  kill -KILL "$jvm"
+  fail "kill: the JVM (pid $jvm) still runs after dragnet was killed"
+fi
 grep -q '^stopped$' "$tmp/kill/out" || fail "kill: the JVM's shutdown hook did not run"
 left=("$tmp"/kill/p.dragnet.run-*/"$jvm".dragnet)
 [[ -f ${left[0]} ]] || fail "kill: no profile of the JVM: $(ls -R "$tmp/kill")"
