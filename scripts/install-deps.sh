@@ -14,6 +14,8 @@ packages=(
   openjdk-17-jdk-headless unzip zip
   # bench/run: peak RSS of each run
   time
+  # the `dragnet run` tests read JSON reports (tests/cli/run_*_test.sh)
+  jq
   # headless browser: the HTML report's test renders the page (tests/report)
   chromium
   # workload jars

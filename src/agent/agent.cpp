@@ -21,6 +21,7 @@
 #include "agent/jit_settings.h"
 #include "agent/lifetime.h"
 #include "agent/lifetime_sampled.h"
+#include "agent/load_guard.h"
 #include "agent/native_allocs.h"
 #include "agent/options.h"
 #include "agent/recorder.h"
@@ -410,6 +411,24 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
       });
 }
 
+// Opens the profile at out= (its %p the pid). When another process is writing that file
+// (JVMs started by one launcher with the same options), this JVM writes its own, named
+// with its pid, and says so.
+bool openProfile(Agent& a, std::string& error) {
+  long pid = ::getpid();
+  std::string out = outPath(a.options, pid);
+  std::error_code ec;
+  a.outPath = std::filesystem::absolute(out, ec).string();
+  if (ec) a.outPath = out;
+  bool busy = false;
+  if (a.writer.open(a.outPath, error, &busy)) return true;
+  if (!busy) return false;
+  std::string own = busyOutPath(a.outPath, pid);
+  std::fprintf(stderr, "dragnet: %s; this JVM writes %s\n", error.c_str(), own.c_str());
+  a.outPath = own;
+  return a.writer.open(a.outPath, error);
+}
+
 jint start(JavaVM* vm, const char* optionText) {
   auto* a = new Agent();  // lives as long as the JVM: callbacks may run until the end
   gAgent = a;
@@ -424,16 +443,11 @@ jint start(JavaVM* vm, const char* optionText) {
   }
   a->alloc.bytecodes = a->options.bytecodes;
   a->lifetime = a->options.mode == "lifetime";
-  std::string out = a->options.out.empty() ? "dragnet-" + std::to_string(::getpid()) + ".dragnet"
-                                           : a->options.out;
-  std::error_code ec;
-  a->outPath = std::filesystem::absolute(out, ec).string();
-  if (ec) a->outPath = out;
   if (vm->GetEnv(reinterpret_cast<void**>(&a->jvmti), JVMTI_VERSION_11) != JNI_OK) {
     std::fprintf(stderr, "dragnet: this JVM does not offer JVMTI 11 (Java 11 or newer needed)\n");
     return JNI_ERR;
   }
-  if (!a->writer.open(a->outPath, error)) {
+  if (!openProfile(*a, error)) {
     std::fprintf(stderr, "dragnet: %s\n", error.c_str());
     return JNI_ERR;
   }
@@ -455,6 +469,11 @@ jint start(JavaVM* vm, const char* optionText) {
                    "compiled callers will be missing\n",
                    jit.detail.c_str());
     }
+  }
+  char* command = nullptr;  // the main class and its arguments: which JVM wrote the profile
+  if (a->jvmti->GetSystemProperty("sun.java.command", &command) == JVMTI_ERROR_NONE && command) {
+    meta["command"] = command;
+    a->jvmti->Deallocate(reinterpret_cast<unsigned char*>(command));
   }
   if (a->lifetime) {
     meta["gc.interval"] = std::to_string(a->options.gcInterval);
@@ -498,5 +517,14 @@ jint start(JavaVM* vm, const char* optionText) {
 }  // namespace dragnet::agent
 
 extern "C" JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void*) {
+  std::string text = options ? options : "";
+  if (auto first = dragnet::agent::claimProcess(text)) {
+    // A non-zero return would abort the JVM: the second load does nothing instead.
+    std::fprintf(stderr,
+                 "dragnet: warning: the agent is already loaded (%s); this second load "
+                 "(%s=%s) does nothing: the program is profiled once\n",
+                 first->c_str(), dragnet::agent::ownLibrary().c_str(), text.c_str());
+    return JNI_OK;
+  }
   return dragnet::agent::start(vm, options);
 }

@@ -1,6 +1,7 @@
 #include "agent/options.h"
 
 #include <charconv>
+#include <filesystem>
 
 namespace dragnet::agent {
 
@@ -9,7 +10,10 @@ const char* const kOptionHelp =
     "  mode=alloc         what to record: alloc = exact allocation profile per calling\n"
     "                     context (default); lifetime = every object's lifetime (HUP: lag,\n"
     "                     drag, void and use), with the allocation profile\n"
-    "  out=FILE           profile file to write (default: dragnet-<pid>.dragnet)\n"
+    "  out=FILE           profile file to write; %p in it is the JVM's pid, %% a %\n"
+    "                     (default: dragnet-%p.dragnet). A FILE another JVM is still\n"
+    "                     writing is left alone: this one writes FILE with its pid\n"
+    "                     before the extension\n"
     "  bytecodes=on|off   also count executed bytecode instructions per context (off)\n"
     "  sample=SIZE        sample about one allocation per SIZE bytes (e.g. 512k) with\n"
     "                     JVM stack traces; counts are estimates. alloc: no rewriting;\n"
@@ -101,6 +105,11 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     o.mode = value;
   } else if (key == "out") {
     if (value.empty()) return bad("expected a file name");
+    for (size_t i = value.find('%'); i != std::string_view::npos; i = value.find('%', i + 2)) {
+      if (i + 1 == value.size() || (value[i + 1] != 'p' && value[i + 1] != '%')) {
+        return bad("expected a file name with %p (the pid) or %% only");
+      }
+    }
     o.out = value;
   } else if (key == "bytecodes") {
     if (!parseBool(value, o.bytecodes)) return bad("expected on or off");
@@ -156,6 +165,27 @@ bool parseItems(std::string_view text, Options& out, std::string& error) {
 }
 
 }  // namespace
+
+std::string outPath(const Options& o, long pid) {
+  const std::string pattern = o.out.empty() ? "dragnet-%p.dragnet" : o.out;
+  std::string path;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%' || i + 1 == pattern.size()) {
+      path += pattern[i];
+    } else if (pattern[++i] == 'p') {
+      path += std::to_string(pid);
+    } else {
+      path += pattern[i];  // %%
+    }
+  }
+  return path;
+}
+
+std::string busyOutPath(const std::string& path, long pid) {
+  std::filesystem::path p(path);
+  std::string ext = p.extension().string();
+  return p.replace_extension().string() + "." + std::to_string(pid) + ext;
+}
 
 bool parseOptions(std::string_view text, Options& out, std::string& error) {
   if (!parseItems(text, out, error)) return false;

@@ -11,7 +11,8 @@ namespace dragnet::agent {
 
 struct Options {
   std::string mode = "alloc";
-  std::string out;            // empty: dragnet-<pid>.dragnet in the working directory
+  std::string out;            // %p: the pid (outPath); empty: dragnet-%p.dragnet in the
+                              // working directory
   bool bytecodes = false;     // count executed bytecode instructions per context
   uint64_t sample = 0;        // > 0: sample about one allocation per `sample` bytes instead
                               // of rewriting classes (JVMTI SampledObjectAlloc)
@@ -45,5 +46,12 @@ inline uint32_t gcBudgetPercent(const Options& o) {
 
 // Parses "k=v,k=v". False with `error` naming the offending option.
 bool parseOptions(std::string_view text, Options& out, std::string& error);
+
+// The profile's file name: out= (or its default) with %p replaced by `pid` and %% by %.
+std::string outPath(const Options& o, long pid);
+
+// Where a JVM writes when `path` is being written by another process: the pid before the
+// extension (app.dragnet -> app.<pid>.dragnet), or after the name if it has none.
+std::string busyOutPath(const std::string& path, long pid);
 
 }  // namespace dragnet::agent

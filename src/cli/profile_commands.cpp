@@ -1,29 +1,33 @@
 #include "profile_commands.h"
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "agent/options.h"
 #include "analyses/alloc/aggregate.h"
+#include "analyses/alloc/merge.h"
 #include "analyses/lifetime/aggregate.h"
 #include "profile/reader.h"
 #include "report/alloc_report.h"
 #include "report/html_report.h"
 #include "report/lifetime_report.h"
 #include "report/pprof_report.h"
+#include "run_outputs.h"
+#include "run_process.h"
 
 namespace fs = std::filesystem;
 
 namespace dragnet::cli {
 
 namespace {
+
+// `dragnet run`: the command succeeded, but no JVM wrote a profile.
+constexpr int kExitNoProfile = 3;
 
 // libdragnet.so next to the dragnet binary: <prefix>/bin/dragnet -> <prefix>/lib.
 fs::path agentLibrary(const char* argv0) {
@@ -45,6 +49,31 @@ std::string resolveJava(const std::string& word) {
     }
   }
   return word;  // execvp searches PATH
+}
+
+// Whether `arg` loads a dragnet agent: -agentpath:.../libdragnet*.so[=...] or
+// -agentlib:dragnet[=...].
+bool loadsAgent(std::string_view arg) {
+  std::string_view lib = arg.substr(0, arg.find('='));
+  if (lib == "-agentlib:dragnet") return true;
+  if (!lib.starts_with("-agentpath:")) return false;
+  return fs::path(lib.substr(11)).filename().string().starts_with("libdragnet");
+}
+
+// Where the command already loads the agent (an argument, or a variable the JVM takes
+// options from), as "-agentpath:..." or "VARIABLE: -agentpath:..."; empty if nowhere.
+std::string agentAlreadyGiven(const std::vector<std::string>& command) {
+  for (size_t i = 1; i < command.size(); ++i) {
+    if (loadsAgent(command[i])) return command[i];
+  }
+  for (const char* var : {"JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"}) {
+    const char* value = std::getenv(var);
+    std::istringstream words(value ? value : "");
+    for (std::string w; words >> w;) {
+      if (loadsAgent(w)) return std::string(var) + ": " + w;
+    }
+  }
+  return {};
 }
 
 // On a terminal, a large profile's reading shows its progress on stderr (one line, redrawn
@@ -77,6 +106,20 @@ bool readProfileFile(const std::string& path, profile::Profile& p) {
   return true;
 }
 
+bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p) {
+  if (paths.size() == 1) return readProfileFile(paths[0], p);
+  std::vector<profile::Profile> parts(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (!readProfileFile(paths[i], parts[i])) return false;
+  }
+  std::string error;
+  if (!analyses::alloc::mergeProfiles(parts, paths, p, error)) {
+    std::cerr << "dragnet: error: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::App* cmd =
       app.add_subcommand("run", "Run a Java program with the dragnet agent and write its profile");
@@ -85,7 +128,9 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                   "object's lag, use, drag and void, HUP)")
       ->check(CLI::IsMember({"alloc", "lifetime"}))
       ->capture_default_str();
-  cmd->add_option("-o,--output", o.output, "Profile file (default: dragnet-<pid>.dragnet)");
+  cmd->add_option("-o,--output", o.output,
+                  "Profile file (default: dragnet-<pid>.dragnet); replaced. If several JVMs "
+                  "write profiles, each gets FILE's name with its pid: app.<pid>.dragnet");
   cmd->add_flag("--bytecodes", o.bytecodes, "Also count executed bytecode instructions");
   cmd->add_option("--sample", o.sample,
                   "Sample about one allocation per SIZE bytes (e.g. 512k): estimates. alloc: "
@@ -109,29 +154,50 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                           "         dragnet run --mode lifetime -o life.dragnet -- java -jar "
                           "app.jar\n"
                           "Then:    dragnet report app.dragnet\n\n"
+                          "Exit status: the command's (128+N if signal N killed it; SIGINT, "
+                          "SIGTERM,\nSIGHUP and SIGQUIT are passed on to it); 3 if it succeeded "
+                          "but no JVM wrote a\nprofile; 2 for a usage error; 127 if it cannot be "
+                          "run.\n\n"
                           "The agent's options (pass more with --agent-opts k=v,...):\n") +
               agent::kOptionHelp);
   return cmd;
 }
 
-int runRun(const RunOptions& o, const char* argv0) {
-  fs::path lib = agentLibrary(argv0);
-  if (!fs::exists(lib)) {
-    std::cerr << "dragnet: error: the agent " << lib.string() << " is missing (build it: "
-              << "cmake --build build)\n";
-    return 2;
+namespace {
+
+// Whether an item of --agent-opts k=v,... satisfies `pred`.
+template <class Pred>
+bool anyAgentOption(const RunOptions& o, Pred pred) {
+  std::istringstream items(o.agentOptions);
+  for (std::string item; std::getline(items, item, ',');) {
+    if (pred(item)) return true;
   }
+  return false;
+}
+
+// Why dragnet run refuses these options and command before starting anything; empty if
+// it does not.
+std::string usageError(const RunOptions& o) {
   bool lifetimeOptions = !o.gcInterval.empty() || !o.gcBudget.empty() || !o.useEpoch.empty() ||
                          o.stacks || !o.stack.empty();
   if (lifetimeOptions && o.mode != "lifetime") {
     // The agent would accept and ignore them: say so instead of profiling something else.
-    std::cerr << "dragnet: error: --gc-interval, --gc-budget, --use-epoch, --stacks and "
-                 "--stack need --mode lifetime\n";
-    return 2;
+    return "--gc-interval, --gc-budget, --use-epoch, --stacks and --stack need --mode lifetime";
   }
-  std::string opts = "mode=" + o.mode;
-  std::string out = o.output;
-  if (!out.empty()) opts += ",out=" + out;
+  if (std::string given = agentAlreadyGiven(o.command); !given.empty()) {
+    // Loaded twice, the second agent would do nothing (the first one wins).
+    return "the command loads the agent already (" + given +
+           "); dragnet run adds it itself: drop it (agent options go to --agent-opts), or run "
+           "the command without dragnet run";
+  }
+  if (anyAgentOption(o, [](const std::string& item) { return item.starts_with("out="); })) {
+    return "the profile's file is given with -o, not out=";
+  }
+  return {};
+}
+
+std::string agentOptions(const RunOptions& o, const std::string& out) {
+  std::string opts = "mode=" + o.mode + ",out=" + out;
   if (o.bytecodes) opts += ",bytecodes=on";
   if (!o.sample.empty()) opts += ",sample=" + o.sample;
   if (!o.gcInterval.empty()) opts += ",gc-interval=" + o.gcInterval;
@@ -140,10 +206,50 @@ int runRun(const RunOptions& o, const char* argv0) {
   if (o.stacks) opts += ",stacks=on";
   if (!o.stack.empty()) opts += ",stack=" + o.stack;
   if (!o.agentOptions.empty()) opts += "," + o.agentOptions;
+  return opts;
+}
+
+// Says where the profiles are (RunOutputs::finish listed several), or that there is none;
+// dragnet run's exit status for the command's `status`.
+int conclude(const RunOptions& o, const std::vector<fs::path>& profiles, bool java, int status) {
+  if (profiles.size() == 1) {
+    std::cerr << "dragnet: profile moved to " << profiles[0].string() << "\n";
+  } else if (profiles.size() > 1 && o.mode == "alloc") {
+    std::cerr << "dragnet: their sum: dragnet report";
+    for (const fs::path& p : profiles) std::cerr << " " << p.string();
+    std::cerr << "\n";
+  } else if (profiles.empty() &&
+             // --agent-opts help: the agent prints its options and stops the JVM, on purpose.
+             !anyAgentOption(o, [](const std::string& item) { return item == "help"; })) {
+    std::cerr << "dragnet: error: no JVM wrote a profile"
+              << (java ? ""
+                       : " (the command started no JVM, or its JVMs did not get JAVA_TOOL_OPTIONS)")
+              << "\n";
+    if (status == 0) return kExitNoProfile;
+  }
+  return status;
+}
+
+}  // namespace
+
+int runRun(const RunOptions& o, const char* argv0) {
+  fs::path lib = agentLibrary(argv0);
+  if (!fs::exists(lib)) {
+    std::cerr << "dragnet: error: the agent " << lib.string() << " is missing (build it: "
+              << "cmake --build build)\n";
+    return 2;
+  }
+  std::string error = usageError(o);
+  RunOutputs outputs;
+  if (!error.empty() || !outputs.prepare(o.output, error)) {
+    std::cerr << "dragnet: error: " << error << "\n";
+    return 2;
+  }
   std::vector<std::string> args;
-  std::string agent = "-agentpath:" + lib.string() + "=" + opts;
+  std::string agent = "-agentpath:" + lib.string() + "=" + agentOptions(o, outputs.agentOut());
   args.push_back(resolveJava(o.command[0]));
-  if (fs::path(o.command[0]).filename() == "java") {
+  bool java = fs::path(o.command[0]).filename() == "java";
+  if (java) {
     args.push_back(agent);
   } else {
     // Another launcher (javac, a script that starts java): the JVM picks the agent up
@@ -153,29 +259,16 @@ int runRun(const RunOptions& o, const char* argv0) {
     setenv("JAVA_TOOL_OPTIONS", env.c_str(), 1);
   }
   args.insert(args.end(), o.command.begin() + 1, o.command.end());
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    std::perror("dragnet: fork");
-    return 2;
-  }
-  if (pid == 0) {
-    execvp(argv[0], argv.data());
-    std::cerr << "dragnet: error: cannot run " << args[0] << ": " << std::strerror(errno) << "\n";
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return WEXITSTATUS(status);
+  int status = runForwardingSignals(args);
+  return conclude(o, outputs.finish(), java, status);
 }
 
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
   CLI::App* cmd = app.add_subcommand("report", "Report on a profile written by dragnet run");
-  cmd->add_option("FILE", o.input, "The profile")->required()->check(CLI::ExistingFile);
+  cmd->add_option("FILE", o.inputs,
+                  "The profile; several alloc profiles (the JVMs of one run) are merged")
+      ->required()
+      ->check(CLI::ExistingFile);
   cmd->add_option("--format,-f", o.format,
                   "text, html (one self-contained file), json, collapsed or pprof (gzipped); "
                   "lifetime profiles: text, json or html")
@@ -192,7 +285,7 @@ int runReport(const ReportOptions& o) {
     return 2;
   }
   profile::Profile p;
-  if (!readProfileFile(o.input, p)) return 1;
+  if (!readProfiles(o.inputs, p)) return 1;
   bool lifetime = analyses::lifetime::isLifetimeProfile(p);
   if (lifetime && o.format != "text" && o.format != "json" && o.format != "html") {
     std::cerr << "dragnet: error: " << o.format

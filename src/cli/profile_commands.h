@@ -1,4 +1,4 @@
-// `dragnet run -- java ...` (launch a JVM with the agent) and `dragnet report FILE`.
+// `dragnet run -- java ...` (launch a JVM with the agent) and `dragnet report FILE...`.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -25,7 +25,7 @@ struct RunOptions {
 };
 
 struct ReportOptions {
-  std::string input;
+  std::vector<std::string> inputs;  // several: alloc profiles, merged
   std::string format = "text";
   std::string output;
   size_t top = 20;
@@ -35,6 +35,9 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o);
 // Reads a profile (progress on a terminal); says on stderr why it cannot, or that the
 // profile is incomplete.
 bool readProfileFile(const std::string& path, profile::Profile& p);
+// Reads one profile, or several alloc profiles merged into one (analyses/alloc/merge.h);
+// says on stderr why it cannot.
+bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p);
 int runRun(const RunOptions& o, const char* argv0);
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o);
 int runReport(const ReportOptions& o);

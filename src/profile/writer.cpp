@@ -1,5 +1,9 @@
 #include "profile/writer.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <cerrno>
@@ -25,11 +29,28 @@ void encodeMap(Encoder& e, const std::map<std::string, std::string>& kv) {
 
 Writer::~Writer() { close(); }
 
-bool Writer::open(const std::string& path, std::string& error) {
+bool Writer::open(const std::string& path, std::string& error, bool* busy) {
   std::lock_guard lock(mu_);
-  file_ = std::fopen(path.c_str(), "wb");
-  if (!file_) {
+  if (busy) *busy = false;
+  // Truncated only once the lock is ours: a file another process is writing stays whole.
+  // Close-on-exec: the program's child processes must not hold the lock.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) {
     error = "cannot create " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  struct stat st {};
+  bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);  // not /dev/null, a pipe
+  // Only a lock held elsewhere stops us; a file system without locks does not.
+  if (regular && ::flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    if (busy) *busy = true;
+    error = path + " is being written by another process";
+    ::close(fd);
+    return false;
+  }
+  if ((regular && ::ftruncate(fd, 0) != 0) || !(file_ = ::fdopen(fd, "wb"))) {
+    error = "cannot write " + path + ": " + std::strerror(errno);
+    ::close(fd);
     return false;
   }
   uint8_t header[kHeaderSize] = {};

@@ -21,8 +21,11 @@ class Writer {
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
-  // Creates (truncates) `path` and writes the header. False with `error` set on failure.
-  bool open(const std::string& path, std::string& error);
+  // Creates (truncates) `path` and writes the header. False with `error` set on failure;
+  // then `busy` (if given) tells whether another process is writing `path`: each writer
+  // holds an exclusive lock (flock) on its file while it is open, so that two JVMs never
+  // write into one file.
+  bool open(const std::string& path, std::string& error, bool* busy = nullptr);
   bool isOpen() const { return file_ != nullptr; }
   void close();
 

@@ -95,3 +95,25 @@ TEST(AgentOptions, ErrorsNameTheOption) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AgentOptions, OutPlaceholders) {
+  using dragnet::agent::outPath;
+  EXPECT_EQ(outPath(parsed(""), 42), "dragnet-42.dragnet");
+  EXPECT_EQ(outPath(parsed("out=/tmp/app-%p.dragnet"), 42), "/tmp/app-42.dragnet");
+  EXPECT_EQ(outPath(parsed("out=%p/%p%%.d"), 7), "7/7%.d");
+  EXPECT_EQ(outPath(parsed("out=/tmp/app.dragnet"), 42), "/tmp/app.dragnet");
+  EXPECT_NE(failure("out=app-%d.dragnet").find("option 'out': expected a file name with %p"),
+            std::string::npos);
+  EXPECT_NE(failure("out=app%").find("option 'out'"), std::string::npos);
+}
+
+TEST(AgentOptions, BusyOutPathNamesThePid) {
+  using dragnet::agent::busyOutPath;
+  EXPECT_EQ(busyOutPath("/tmp/app.dragnet", 42), "/tmp/app.42.dragnet");
+  EXPECT_EQ(busyOutPath("/tmp/app", 42), "/tmp/app.42");
+  EXPECT_EQ(busyOutPath("/tmp/d.x/app.tar.prof", 7), "/tmp/d.x/app.tar.7.prof");
+}
+
+}  // namespace
