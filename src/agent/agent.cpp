@@ -239,6 +239,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
 
 void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass cls,
                             jlong size) {
+  if (Sampler::primingSample()) return;
   if (gAgent->sampledLifetime) {
     onLifetimeSample(jni, thread, object, cls, size);
   } else {
@@ -247,7 +248,7 @@ void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject obje
 }
 
 void JNICALL onVMInitSampled(jvmtiEnv*, JNIEnv* jni, jthread) {
-  gAgent->sampler->start();
+  gAgent->sampler->start(jni);
   if (gAgent->options.flushSeconds > 0) startFlushThread(jni);
 }
 

@@ -395,6 +395,28 @@ TEST_P(AllocOracle, SampledEstimatesAreClose) {
   EXPECT_PRED2(near, small.bytes, 96000000.0);
 }
 
+// sample=SIZE leaves the collector alone: a main that allocates 1,000 byte[1000] runs with
+// no collection at all (-Xlog:gc shows no pause), and every one of its arrays is still
+// sampled at an interval of one byte, although its first allocations land in the TLAB the
+// main thread took during start-up, before sampling began (the agent primes that thread's
+// sample point: samples.priming bytes, which the profile leaves out).
+TEST_P(AllocOracle, SampledModeLeavesTheHeap) {
+  Jvm jvm = GetParam();
+  fs::path log = work() / ("gc-" + std::to_string(::getpid()) + ".log");
+  jvm.flags += " -Xlog:gc:file='" + log.string() + "'";
+  run(jvm, "SampleStartOracle", ",sample=1", "sample start oracle done\n");
+  if (HasFatalFailure()) return;
+  std::string gc = dragnet::test::readFile(log);
+  fs::remove(log);
+  EXPECT_NE(gc.find("Using"), std::string::npos) << gc;  // the log was written
+  EXPECT_EQ(gc.find("Pause"), std::string::npos) << gc;
+  EXPECT_GT(std::stoull(profile_.totals["samples.priming"]), 0u);
+  Sum arrays = sum("SampleStartOracle.main(SampleStartOracle.java:9)", "byte[]", "B");
+  EXPECT_EQ(arrays.count, 1000u);
+  EXPECT_EQ(arrays.elements, 1000000u);
+  EXPECT_EQ(arrays.bytes, 1016000u);
+}
+
 // Throwable backtraces: arrays the JVM allocates inside the native fillInStackTrace with no
 // event; the probe after that call records them from Throwable.backtrace. Known counts
 // (BacktraceOracle.java: 50 backtraces of 4 chunks), and per type exactly what the JVM's
