@@ -20,6 +20,18 @@ packages=(
   libasm-java libbcel-java fop jython libxalan2-java libh2-java liblucene4.10-java antlr4
 )
 
+# A JDK newer than 17 for the tests that also run on the newest JDK (tests/agent/newest_jdk.h
+# finds it under /usr/lib/jvm): the newest openjdk-N-jdk-headless the configured apt sources
+# offer, if they offer one (Debian 12 has none; Temurin's own apt repository is one way).
+newer_jdk=$(apt-cache pkgnames openjdk- 2>/dev/null |
+              sed -nE 's/^openjdk-([0-9]+)-jdk-headless$/\1/p' | awk '$1 > 17' | sort -n | tail -n 1)
+if [[ -n "$newer_jdk" ]]; then
+  packages+=("openjdk-$newer_jdk-jdk-headless")
+else
+  echo "install-deps: the apt sources offer no JDK newer than 17;" \
+       "the newest-JDK tests run only if one is installed (or named by DRAGNET_NEWEST_JDK)"
+fi
+
 missing=()
 for pkg in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
