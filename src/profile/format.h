@@ -127,6 +127,10 @@ struct Failure {
 // not fit in the JVM's 64 KB otherwise) starts with this.
 inline constexpr std::string_view kPartly = "partly rewritten: ";
 inline bool isPartial(const Failure& f) { return f.reason.starts_with(kPartly); }
+// The reason of a hidden class (lambda proxies, LambdaForms, Lookup.defineHiddenClass): the
+// JVM defines it without the class-load hook, so its own bytecode runs unrewritten.
+inline constexpr std::string_view kHidden = "hidden class: never seen by the class-load hook";
+inline bool isHidden(const Failure& f) { return f.reason == kHidden; }
 
 // Mode lifetime (HUP). Times are bytes allocated by all threads since recording began.
 inline constexpr uint64_t kNoTime = ~uint64_t{0};

@@ -421,6 +421,35 @@ TEST_P(AllocOracle, SampledModeLeavesTheHeap) {
   EXPECT_EQ(arrays.bytes, 1016000u);
 }
 
+// Hidden classes never reach the class-load hook: the profile names each one (a Failures
+// record with the reason kHidden) and counts them (classes.hidden); a class defined with a
+// null name reaches it without a name and is rewritten all the same. HiddenOracle defines
+// one through Lookup.defineHiddenClass and uses a lambda (a hidden proxy class). The hidden
+// class is not rewritten (no method of it in the profile: its own 100 int[10] are not
+// counted), what it calls is counted, and so is the lambda's body (a method of the
+// oracle's class).
+TEST_P(AllocOracle, HiddenClassesAreNamed) {
+  run(GetParam(), "HiddenOracle", "", "hidden oracle done: true\n");
+  if (HasFatalFailure()) return;
+  uint64_t hidden = 0, templates = 0, lambdas = 0;
+  for (const auto& f : profile_.failures) {
+    if (!dragnet::profile::isHidden(f)) continue;
+    ++hidden;
+    EXPECT_NE(f.cls.find("0x"), std::string::npos) << f.cls;
+    templates += f.cls.starts_with("HiddenTemplate");
+    lambdas += f.cls.starts_with("HiddenOracle$$Lambda");
+  }
+  EXPECT_EQ(templates, 1u);
+  EXPECT_EQ(lambdas, 1u);
+  EXPECT_EQ(profile_.totals["classes.hidden"], std::to_string(hidden));
+  EXPECT_FALSE(hasMethodOf(profile_, "HiddenTemplate"));
+  EXPECT_EQ(sumUnder("HiddenOracle.main", "long[]", "", "HiddenOracle.counted").count, 100u);
+  EXPECT_EQ(sumUnder("HiddenOracle.main", "int[]", "", "HiddenOracle.lambda$main$").count, 100u);
+  // Defined with a null name: rewritten all the same.
+  EXPECT_TRUE(hasMethodOf(profile_, "NamelessTemplate"));
+  EXPECT_EQ(sumUnder("HiddenOracle.main", "short[]", "", "NamelessTemplate.run").count, 100u);
+}
+
 // Throwable backtraces: arrays the JVM allocates inside the native fillInStackTrace with no
 // event; the probe after that call records them from Throwable.backtrace. Known counts
 // (BacktraceOracle.java: 50 backtraces of 4 chunks), and per type exactly what the JVM's
