@@ -17,21 +17,12 @@ Noted& noted() {
   return *n;
 }
 
-bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
-
 }  // namespace
 
 std::optional<std::string> hiddenClassName(std::string_view sig) {
   if (sig.size() < 2 || sig.front() != 'L' || sig.back() != ';') return std::nullopt;
   std::string_view name = sig.substr(1, sig.size() - 2);
-  // The suffix HotSpot appends to a hidden class's name: '+' (or '.' in JVMTI signatures of
-  // some versions; neither can end a class name in this form) and "0x" and hex digits.
-  size_t x = name.rfind("0x");
-  if (x == std::string_view::npos || x < 2 || x + 2 == name.size()) return std::nullopt;
-  if (name[x - 1] != '+' && name[x - 1] != '.') return std::nullopt;
-  for (char c : name.substr(x + 2)) {
-    if (!isHex(c)) return std::nullopt;
-  }
+  if (profile::hiddenSuffixAt(name) == std::string_view::npos) return std::nullopt;
   return std::string(name);
 }
 

@@ -9,15 +9,6 @@ namespace dragnet::report {
 
 namespace {
 
-// Where the JVM's suffix ('.' or '+', then "0x" and the address) starts; npos if none.
-size_t suffixStart(std::string_view name) {
-  size_t x = name.rfind("0x");
-  if (x == std::string_view::npos || x == 0 || (name[x - 1] != '.' && name[x - 1] != '+')) {
-    return std::string_view::npos;
-  }
-  return x - 1;
-}
-
 // "p/C$$Lambda$14" -> "p/C$$Lambda" (JDK 17 numbers its lambda proxies).
 std::string_view withoutLambdaNumber(std::string_view name) {
   size_t d = name.rfind('$');
@@ -30,7 +21,7 @@ std::string_view withoutLambdaNumber(std::string_view name) {
 }  // namespace
 
 std::string hiddenClassName(std::string_view internal) {
-  size_t s = suffixStart(internal);
+  size_t s = profile::hiddenSuffixAt(internal);
   if (s == std::string_view::npos) return analyses::alloc::javaTypeName(internal);
   return analyses::alloc::javaTypeName(internal.substr(0, s)) + "/" +
          std::string(internal.substr(s + 1));
@@ -41,7 +32,7 @@ std::vector<std::pair<std::string, uint64_t>> hiddenClassGroups(const profile::P
   for (const profile::Failure& f : p.failures) {
     if (!profile::isHidden(f)) continue;
     std::string_view name = f.cls;
-    name = withoutLambdaNumber(name.substr(0, std::min(name.size(), suffixStart(name))));
+    name = withoutLambdaNumber(name.substr(0, profile::hiddenSuffixAt(name)));
     ++counts[analyses::alloc::javaTypeName(name)];
   }
   std::vector<std::pair<std::string, uint64_t>> groups(counts.begin(), counts.end());

@@ -105,3 +105,14 @@ TEST(Counting, EveryFormatSaysWhatItCounts) {
 }
 
 }  // namespace
+
+// Only the suffix HotSpot gives hidden classes marks one: '.' or '+', "0x", hex digits.
+TEST(HiddenClasses, SuffixMarksOnlyHiddenNames) {
+  using dragnet::profile::hiddenSuffixAt;
+  EXPECT_EQ(hiddenSuffixAt("p/C$$Lambda$14.0x0000000800c03000"), 14u);
+  EXPECT_EQ(hiddenSuffixAt("p/C$$Lambda+0x0000000800c03000"), 11u);
+  for (const char* ordinary : {"p/C", "p/Hex0x12", "p/C$0x12", "p/C.0x", "p/C.0xZZ", ".0x12",
+                               "p/C.0x12/D", "java/lang/invoke/LambdaForm$MH"}) {
+    EXPECT_EQ(hiddenSuffixAt(ordinary), std::string_view::npos) << ordinary;
+  }
+}
