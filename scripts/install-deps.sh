@@ -22,6 +22,20 @@ packages=(
   libasm-java libbcel-java fop jython libxalan2-java libh2-java liblucene4.10-java antlr4
 )
 
+# A JDK newer than 17 for the tests that also run on the newest JDK (tests/agent/newest_jdk.h
+# finds it under /usr/lib/jvm): the newest openjdk-N-jdk-headless the configured apt sources
+# offer, if they offer one (Debian 12 has none; Temurin's own apt repository is one way).
+newer_jdk() {
+  apt-cache pkgnames openjdk- 2>/dev/null |
+    sed -nE 's/^openjdk-([0-9]+)-jdk-headless$/\1/p' | awk '$1 > 17' | sort -n | tail -n 1
+}
+newer=$(newer_jdk || true)
+[[ -z "$newer" ]] || packages+=("openjdk-$newer-jdk-headless")
+no_newer_jdk() {
+  echo "install-deps: the apt sources offer no JDK newer than 17;" \
+       "the newest-JDK tests run only if one is installed (or named by DRAGNET_NEWEST_JDK)"
+}
+
 missing=()
 for pkg in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
@@ -29,6 +43,7 @@ for pkg in "${packages[@]}"; do
 done
 
 if ((${#missing[@]} == 0)); then
+  [[ -n "$newer" ]] || no_newer_jdk
   echo "install-deps: all ${#packages[@]} packages already installed"
   exit 0
 fi
@@ -46,5 +61,9 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+if [[ -z "$newer" ]]; then  # the package lists may have been empty before the update
+  newer=$(newer_jdk || true)
+  if [[ -n "$newer" ]]; then missing+=("openjdk-$newer-jdk-headless"); else no_newer_jdk; fi
+fi
 "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y --no-install-recommends "${missing[@]}"

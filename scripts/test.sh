@@ -38,6 +38,11 @@ run_ctest "$tmp/release.log" --test-dir build --output-on-failure -j2
 # runs in the release build only.
 run_ctest "$tmp/asan.log" --test-dir build-asan --output-on-failure -j2 -LE 'corpus|semantics|verify|agent'
 
+# The oracles' newest-JDK cases (tests/agent/oracle_jvms.h: newest_g1) skip when the machine
+# has no JDK newer than 17: say so, not only in ctest's list.
+if grep -qE 'newest_g1 .*Skipped' "$tmp/release.log"; then
+  echo "newest-JDK tests skipped: no JDK newer than 17 found (set DRAGNET_NEWEST_JDK to a JDK home)"
+fi
 ((failed == 0)) || status=1
 echo "$passed passed, $failed failed"
 exit "$status"

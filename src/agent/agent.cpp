@@ -18,6 +18,7 @@
 #include <mutex>
 #include <string>
 
+#include "agent/hidden_classes.h"
 #include "agent/jit_settings.h"
 #include "agent/lifetime.h"
 #include "agent/lifetime_sampled.h"
@@ -113,8 +114,10 @@ bool replaceClass(jvmtiEnv* jvmti, const classfile::ClassFile& cls, std::string_
 void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject, const char* name,
                              jobject, jint len, const unsigned char* data, jint* newLen,
                              unsigned char** newData) {
-  if (!name || redefined) return;  // hidden classes have no name; retransforms are not ours
-  std::string_view n(name);
+  if (redefined) return;  // retransforms are not ours
+  // Hidden classes never come here (hidden_classes.h). A class defined with a null name
+  // (ClassLoader.defineClass(null, ...)) comes without one: it is taken from the class.
+  std::string_view n(name ? name : "");
   if (analyses::alloc::isRuntimeClass(n)) return;
   Agent& a = *gAgent;
   struct Timer {  // adds the hook's duration to hookNanos however it returns
@@ -132,6 +135,8 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
       return;
     }
     classfile::ClassFile& cls = parsed.value();
+    if (!name) n = cls.name();  // points into `data`, which outlives the hook
+    if (!name && analyses::alloc::isRuntimeClass(n)) return;
     bool thread = n == "java/lang/Thread";
     if (thread) addThreadStateField(cls);
     if (a.sampledLifetime) {
@@ -189,6 +194,7 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
       AgentScope scope;
       a.recorder->flushAll(jni, false);
     }
+    writeHiddenClasses(a.writer);
     lock.lock();
   }
 }
@@ -241,6 +247,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
 
 void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass cls,
                             jlong size) {
+  if (Sampler::primingSample()) return;
   if (gAgent->sampledLifetime) {
     onLifetimeSample(jni, thread, object, cls, size);
   } else {
@@ -249,7 +256,7 @@ void JNICALL onSampledAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject obje
 }
 
 void JNICALL onVMInitSampled(jvmtiEnv*, JNIEnv* jni, jthread) {
-  gAgent->sampler->start();
+  gAgent->sampler->start(jni);
   if (gAgent->options.flushSeconds > 0) startFlushThread(jni);
 }
 
@@ -310,6 +317,7 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
         lifetime = finishLifetime(jni) + sampledLifetimeSummary();
         stopSampledLifetime();
         auto totals = lifetimeTotals();
+        totals["classes.hidden"] = std::to_string(writeHiddenClasses(a.writer));
         totals["classes.instrumented"] = std::to_string(a.classesChanged);
         totals["failures"] = std::to_string(a.failures);
         a.sampler->flush(true, totals);
@@ -317,7 +325,8 @@ void JNICALL onVMDeathSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni) {
       [&] {
         return std::to_string(a.classesChanged) + " classes instrumented in " +
                std::to_string(a.hookNanos / 1000000) + " ms, " + std::to_string(a.failures) +
-               " not rewritten, " + std::to_string(a.sampler->samples()) + " samples; " + lifetime;
+               " not rewritten, " + std::to_string(hiddenClassCount()) + " hidden, " +
+               std::to_string(a.sampler->samples()) + " samples; " + lifetime;
       });
 }
 
@@ -342,6 +351,7 @@ jint startLifetimeSampling(Agent& a) {
   if (!startSampler(a, a.options.stack, true)) return JNI_ERR;
   jvmtiEventCallbacks cb{};
   cb.ClassFileLoadHook = onClassFileLoad;
+  cb.ClassLoad = onClassLoadNoteHidden;
   cb.VMStart = onVMStart;
   cb.VMInit = onVMInitSampledLifetime;
   cb.VMDeath = onVMDeathSampledLifetime;
@@ -349,8 +359,8 @@ jint startLifetimeSampling(Agent& a) {
   cb.ThreadStart = onThreadStartSampledLifetime;
   lifetimeCallbacks(cb);
   a.jvmti->SetEventCallbacks(&cb, sizeof cb);
-  for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT,
-                       JVMTI_EVENT_VM_DEATH}) {
+  for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_CLASS_LOAD,
+                       JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH}) {
     a.jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
   }
   say("recording lifetimes of sampled objects (one per ~" + std::to_string(a.options.sample) +
@@ -398,12 +408,14 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
           totals = lifetimeTotals();
           totals["references"] = referencesByNew() ? "new" : "allocateInstance";
         }
+        totals["classes.hidden"] = std::to_string(writeHiddenClasses(a.writer));
         a.recorder->flushAll(jni, true, totals);
       },
       [&] {
         return std::to_string(a.recorder->classesChanged()) + " classes instrumented in " +
                std::to_string(a.hookNanos / 1000000) + " ms, " +
-               std::to_string(a.recorder->failures()) + " not rewritten" +
+               std::to_string(a.recorder->failures()) + " not rewritten, " +
+               std::to_string(hiddenClassCount()) + " hidden" +
                (a.recorder->partial() == 0
                     ? ""
                     : ", " + std::to_string(a.recorder->partial()) + " partly") +
@@ -496,6 +508,7 @@ jint start(JavaVM* vm, const char* optionText) {
   EventCallbacks all;
   jvmtiEventCallbacks& cb = all.base;
   cb.ClassFileLoadHook = onClassFileLoad;
+  cb.ClassLoad = onClassLoadNoteHidden;
   cb.VMStart = onVMStart;
   cb.VMInit = onVMInit;
   cb.VMDeath = onVMDeath;
@@ -504,8 +517,9 @@ jint start(JavaVM* vm, const char* optionText) {
   if (a->lifetime) lifetimeCallbacks(cb);
   if (a->virtualThreads) all.virtualThreadEnd = onVirtualThreadEnd;
   a->jvmti->SetEventCallbacks(&cb, a->virtualThreads ? sizeof all : sizeof cb);
-  for (jvmtiEvent e : {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_VM_START, JVMTI_EVENT_VM_INIT,
-                       JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {
+  for (jvmtiEvent e :
+       {JVMTI_EVENT_CLASS_FILE_LOAD_HOOK, JVMTI_EVENT_CLASS_LOAD, JVMTI_EVENT_VM_START,
+        JVMTI_EVENT_VM_INIT, JVMTI_EVENT_VM_DEATH, JVMTI_EVENT_THREAD_END}) {
     a->jvmti->SetEventNotificationMode(JVMTI_ENABLE, e, nullptr);
   }
   if (a->virtualThreads && !enableVirtualThreadEnd(a->jvmti)) a->virtualThreads = false;

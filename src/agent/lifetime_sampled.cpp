@@ -248,7 +248,7 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     gSampled.running = true;
   }
   startEvents();
-  sampler.start();
+  sampler.start(jni);
   jfieldID on = jni->GetStaticFieldID(helper, "on", "Z");
   jni->SetStaticBooleanField(helper, on, JNI_TRUE);  // last: the probes start recording
   if (!startJniUsesOnly(jvmti, error) || !startJniUses(jni, nullptr, error)) {

@@ -53,16 +53,56 @@ bool Sampler::configure(std::string& error, bool programOnly) {
   return true;
 }
 
-void Sampler::start() {
+namespace {
+// Set on the thread that primes its sample point (Sampler::start) while it does; the
+// callback reports the sample it gets by setting tPrimed (tPriming stays a plain flag read
+// on every sample: a thread-local load, no lock).
+thread_local bool tPriming = false;
+thread_local bool tPrimed = false;
+}  // namespace
+
+bool Sampler::primingSample() {
+  if (!tPriming) return false;
+  tPrimed = true;
+  return true;
+}
+
+uint64_t Sampler::start(JNIEnv* jni) {
   jvmti_->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
-  // HotSpot sets a thread's next sample point only when the thread takes a new TLAB (or
-  // allocates outside one) with the event on. A TLAB taken before, during start-up, runs
-  // to its end unsampled, and with the serial and parallel collectors the main thread's
-  // first TLAB can hold all of a small program's allocations (1,000 byte[1000] in `main`:
-  // 400 bytes sampled of 1 MB, at an interval of 1 byte). A collection retires every
-  // thread's TLAB, so each thread's next allocation takes a new one: one collection of the
-  // start-up heap, before the program's main runs.
-  jvmti_->ForceGarbageCollection();
+  // HotSpot moves a thread's TLAB end to its next sample point only when the thread
+  // allocates through the runtime with the event on. Before JDK 25 only the slow path does
+  // (a TLAB refill or an allocation outside the TLAB: MemAllocator::Allocation::
+  // notify_allocation_jvmti_sampler, then ThreadLocalAllocBuffer::set_sample_end); from
+  // JDK 25 on any allocation the runtime makes (JDK-8356372). The main thread's TLAB was
+  // taken during start-up, before the event was on, and compiled or interpreted code
+  // allocating inside it never calls the runtime: with the serial and parallel collectors
+  // it can hold a small program's whole run unsampled.
+  // So this thread allocates byte arrays through JNI, of doubling size until one takes the
+  // slow path (JDK 25: one is enough). Before JDK 25 that one is sampled, a thread's first
+  // slow path with the event on always is, which ends the loop. The sample is dropped
+  // (primingSample). The cost: no collection, at most the TLAB's rest and one array of heap.
+  // Threads started before VM init (Reference Handler, Finalizer, Signal Dispatcher)
+  // allocate next to nothing; their first refill starts their sampling.
+  constexpr jsize kFirst = 1 << 10, kLargest = 1 << 20;
+  constexpr uint64_t kLimit = uint64_t{64} << 20;  // a TLAB larger than this stays unprimed
+  jint version = 0;
+  jvmti_->GetVersionNumber(&version);
+  bool oneIsEnough = (version & JVMTI_VERSION_MASK_MAJOR) >> JVMTI_VERSION_SHIFT_MAJOR >= 25;
+  tPriming = true;
+  tPrimed = false;
+  uint64_t bytes = 0;
+  for (jsize n = kFirst; !tPrimed && bytes < kLimit && !(oneIsEnough && bytes > 0);
+       n = n < kLargest ? n * 2 : n) {
+    jbyteArray a = jni->NewByteArray(n);
+    if (!a) break;  // out of memory: the program would be too
+    jni->DeleteLocalRef(a);
+    bytes += static_cast<uint64_t>(n);
+  }
+  jni->ExceptionClear();
+  tPriming = false;
+  std::lock_guard lock(mu_);
+  primingBytes_ = tPrimed || oneIsEnough ? bytes : 0;
+  return primingBytes_;
 }
 
 const Sampler::MethodInfo& Sampler::method(jmethodID m) {
@@ -257,6 +297,7 @@ void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
                                          {"samples.truncated", std::to_string(truncated_)},
                                          {"samples.agent", std::to_string(agentSamples_)},
                                          {"samples.jvm", std::to_string(jvmSamples_)},
+                                         {"samples.priming", std::to_string(primingBytes_)},
                                          {"threads", "1"},
                                          {"contexts", std::to_string(n - 1)}};
   own.merge(totals);

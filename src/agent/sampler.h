@@ -30,9 +30,13 @@ class Sampler {
   // Capabilities and the sampling interval (Agent_OnLoad). `programOnly`: leave out the
   // objects the JVM allocates for itself (see Site), as the sampled lifetime variant does.
   bool configure(std::string& error, bool programOnly = false);
-  // Turns the SampledObjectAlloc events on (VM init) and makes every thread's next
-  // allocation a sample point (see there).
-  void start();
+  // Turns the SampledObjectAlloc events on and primes the calling thread's sample point
+  // (VM init, on the main thread; see there). Returns the bytes it allocated for that, 0
+  // if no sample came (the thread stays unprimed until its TLAB's end).
+  uint64_t start(JNIEnv* jni);
+  // True for the sample of start()'s own allocation, which the callback must drop before
+  // anything else (the sampled lifetime variant ignores samples inside AgentScope).
+  static bool primingSample();
 
   // Where a sample was allocated: its context (the allocating method's node in the tree
   // written as thread 1) and its site key; weight is the objects it stands for.
@@ -114,6 +118,7 @@ class Sampler {
   std::vector<profile::Counters> written_;        // last counters written, per node
   uint32_t nodesWritten_ = 1;
   uint64_t samples_ = 0, truncated_ = 0, agentSamples_ = 0, jvmSamples_ = 0;
+  uint64_t primingBytes_ = 0;  // what start() allocated to prime the main thread, 0: unprimed
   bool programOnly_ = false;
   bool finished_ = false;
 };

@@ -127,6 +127,22 @@ struct Failure {
 // not fit in the JVM's 64 KB otherwise) starts with this.
 inline constexpr std::string_view kPartly = "partly rewritten: ";
 inline bool isPartial(const Failure& f) { return f.reason.starts_with(kPartly); }
+// The reason of a hidden class (lambda proxies, LambdaForms, Lookup.defineHiddenClass): the
+// JVM defines it without the class-load hook, so its own bytecode runs unrewritten.
+inline constexpr std::string_view kHidden = "hidden class: never seen by the class-load hook";
+inline bool isHidden(const Failure& f) { return f.reason == kHidden; }
+// Where the suffix HotSpot gives a hidden class's name starts ('.' or '+', then "0x" and
+// the address in hex: "p/C$$Lambda.0x0000000800c03000"; neither character can end an
+// ordinary class's name there); npos if the name has none.
+inline size_t hiddenSuffixAt(std::string_view name) {
+  size_t x = name.rfind("0x");
+  if (x == std::string_view::npos || x < 2 || x + 2 == name.size()) return std::string_view::npos;
+  if (name[x - 1] != '.' && name[x - 1] != '+') return std::string_view::npos;
+  if (name.find_first_not_of("0123456789abcdef", x + 2) != std::string_view::npos) {
+    return std::string_view::npos;
+  }
+  return x - 1;
+}
 
 // Mode lifetime (HUP). Times are bytes allocated by all threads since recording began.
 inline constexpr uint64_t kNoTime = ~uint64_t{0};

@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/coverage.h"
 #include "report/sums.h"
 #include "report/text_format.h"
 
@@ -31,6 +32,7 @@ std::string bytesOf(uint64_t bytes, bool known) { return known ? num(bytes) : "?
 void writeTotals(std::ostream& out, const AllocModel& m) {
   const profile::Profile& p = *m.profile;
   writeHeading(out, p, "allocation");
+  out << "  counted    " << countingNote(p) << "\n";
   out << "  objects    " << num(m.objects) << "\n"
       << "  arrays     " << num(m.arrays) << " (" << num(m.elements) << " elements)\n"
       << "  bytes      " << num(m.bytes);
@@ -74,9 +76,11 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
   if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
     auto partial = static_cast<size_t>(
         std::count_if(p.failures.begin(), p.failures.end(), profile::isPartial));
-    out << "  classes    " << it->second << " instrumented, " << p.failures.size() - partial
-        << " classes or methods not rewritten";
+    uint64_t hidden = hiddenClassCount(p);
+    out << "  classes    " << it->second << " instrumented, "
+        << p.failures.size() - partial - hidden << " classes or methods not rewritten";
     if (partial) out << ", " << partial << " methods partly";
+    if (hidden) out << ", " << num(hidden) << " hidden classes not instrumented (below)";
     out << "\n";
   }
 }
@@ -172,6 +176,8 @@ void writeJson(std::ostream& out, const AllocModel& m) {
   j["format"] = "dragnet-alloc";
   j["version"] = 1;
   j["complete"] = m.profile->complete;
+  j["counting"] = countingKind(*m.profile);
+  j["countingMeans"] = countingNote(*m.profile);
   j["totals"] = {{"objects", m.objects},
                  {"arrays", m.arrays},
                  {"elements", m.elements},
@@ -201,10 +207,12 @@ void writeJson(std::ostream& out, const AllocModel& m) {
   }
   auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
   for (const profile::Failure& f : m.profile->failures) {
+    if (profile::isHidden(f)) continue;  // hiddenClasses
     failed.push_back({{"class", analyses::alloc::javaTypeName(f.cls)},
                       {"method", f.method},
                       {"reason", f.reason}});
   }
+  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   out << j.dump(1) << "\n";
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "report/coverage.h"
 #include "report/html_page.h"
 #include "report/sums.h"
 
@@ -216,6 +217,8 @@ Json header(const AllocModel& m) {
   Json j;
   j["pid"] = optional(p.meta, "pid");
   j["sample"] = optional(p.meta, "sample");  // sampled: every number is an estimate
+  j["counting"] = countingKind(p);
+  j["countingMeans"] = countingNote(p);
   j["complete"] = p.complete;
   j["truncation"] = p.truncation;
   j["totals"] = {{"objects", m.objects},
@@ -236,6 +239,7 @@ Json header(const AllocModel& m) {
 Json failures(const profile::Profile& p) {
   Json rows = Json::array();
   for (const profile::Failure& f : p.failures) {
+    if (profile::isHidden(f)) continue;  // hiddenClasses
     rows.push_back({analyses::alloc::javaTypeName(f.cls), f.method, f.reason});
   }
   return rows;
@@ -251,6 +255,7 @@ std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
   j["sitesByObjects"] = siteRows(m, byCount(sites), o.top);
   j["types"] = typeRows(sumByType(m), o.top);
   j["notRewritten"] = failures(*m.profile);
+  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   // Modified UTF-8 from class files may not be valid UTF-8: replace, never throw.
   return scriptSafe(j.dump(-1, ' ', false, Json::error_handler_t::replace));
 }

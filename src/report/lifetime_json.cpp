@@ -3,6 +3,7 @@
 #include "report/lifetime_json.h"
 
 #include "analyses/lifetime/heap.h"
+#include "report/coverage.h"
 #include "report/lifetime_report.h"
 
 namespace dragnet::report {
@@ -48,6 +49,7 @@ Json lifetime_json::header(const Model& m) {
   for (Phase p : kAllPhases) pct[phaseName(p)] = Stats::percent(m.totals[p], m.totals.total);
   totals["percent"] = std::move(pct);
   j["totals"] = std::move(totals);
+  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   return j;
 }
 

@@ -1,6 +1,9 @@
 #include "report/text_format.h"
 
+#include <cstdio>
+
 #include "analyses/alloc/aggregate.h"
+#include "report/coverage.h"
 
 namespace dragnet::report {
 
@@ -36,7 +39,10 @@ namespace {
 void writeFailures(std::ostream& out, const profile::Profile& p, bool partial, size_t top,
                    const char* title) {
   size_t n = 0;
-  for (const profile::Failure& f : p.failures) n += profile::isPartial(f) == partial;
+  auto listed = [&](const profile::Failure& f) {
+    return !profile::isHidden(f) && profile::isPartial(f) == partial;
+  };
+  for (const profile::Failure& f : p.failures) n += listed(f);
   if (n == 0) return;
   out << "\n"
       << title << " (" << n << "; "
@@ -44,11 +50,28 @@ void writeFailures(std::ostream& out, const profile::Profile& p, bool partial, s
       << ")\n";
   size_t shown = 0;
   for (const profile::Failure& f : p.failures) {
-    if (profile::isPartial(f) != partial || shown++ >= top) continue;
+    if (!listed(f) || shown++ >= top) continue;
     std::string_view reason = f.reason;
     if (partial) reason.remove_prefix(profile::kPartly.size());
     out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".") << f.method
         << ": " << reason << "\n";
+  }
+}
+
+// The hidden classes, grouped (a program can have thousands of LambdaForms); the JSON
+// report lists every one.
+void writeHidden(std::ostream& out, const profile::Profile& p, size_t top) {
+  auto groups = hiddenClassGroups(p);
+  if (groups.empty()) return;
+  out << "\nHidden classes not instrumented (" << grouped(hiddenClassCount(p)) << ": "
+      << kHiddenClassesNote << ")\n";
+  for (size_t i = 0; i < groups.size() && i < top; ++i) {
+    char count[24];
+    std::snprintf(count, sizeof count, "  %8s  ", grouped(groups[i].second).c_str());
+    out << count << groups[i].first << "\n";
+  }
+  if (size_t more = groups.size() > top ? groups.size() - top : 0) {
+    out << "  (" << more << (more == 1 ? " more name)\n" : " more names)\n");
   }
 }
 
@@ -57,6 +80,7 @@ void writeFailures(std::ostream& out, const profile::Profile& p, bool partial, s
 void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top) {
   writeFailures(out, p, false, top, "Not rewritten");
   writeFailures(out, p, true, top, "Partly rewritten");
+  writeHidden(out, p, top);
 }
 
 std::string leftOutSamplesNote(const profile::Profile& p) {

@@ -18,8 +18,9 @@ std::string grouped(unsigned __int128 v);
 void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view what);
 
 // The classes and methods the agent could not rewrite (they ran unchanged, unprofiled),
-// then those it rewrote with fewer probes, with the reason, at most `top` of each; nothing
-// when there are none.
+// then those it rewrote with fewer probes, with the reason, at most `top` of each, then the
+// hidden classes it never saw, grouped by name (report/coverage.h); nothing when there are
+// none.
 void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top);
 
 // "; left out: ..." when a sampled profile's End chunk counts samples of the agent's own

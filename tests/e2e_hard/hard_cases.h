@@ -35,8 +35,9 @@ inline constexpr std::string_view kProbe = "hardprobe/Probe";
 struct JavaTools {
   std::string javac, java;  // executables; empty when not found
 };
-// javac/java of JDK 17 (from PATH). `jdk25()` is the optional Temurin 25 for cases that need
-// newer language features; empty members when it is not installed.
+// javac/java of JDK 17 (from PATH). `jdk25()` is the newest JDK of version 25 or later
+// (tests/agent/newest_jdk.h) for cases that need newer language features; empty members
+// when there is none.
 const JavaTools& jdk17();
 const JavaTools& jdk25();
 

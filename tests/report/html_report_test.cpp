@@ -93,7 +93,14 @@ TEST_F(HtmlReport, ChromiumRendersTotalsFramesAndTables) {
   EXPECT_EQ(textOf(dom, "total-classes"), "3");
   EXPECT_NE(textOf(dom, "totals").find("15,000 elements"), std::string::npos);
   EXPECT_NE(textOf(dom, "totals").find("2 classes or methods not rewritten"), std::string::npos);
-  EXPECT_EQ(textOf(dom, "warnings"), "");
+  EXPECT_EQ(textOf(dom, "counting"),
+            "Counted: exact: every allocation the program's bytecode performs, including those "
+            "the JIT later eliminates by escape analysis or scalar replacement.");
+  std::string hidden = textOf(dom, "hidden-classes");
+  EXPECT_TRUE(hidden.starts_with("1 hidden class not instrumented: the JVM defines hidden"))
+      << hidden;
+  EXPECT_TRUE(hidden.ends_with(". app.Main$$Lambda \u00d71.")) << hidden;
+  EXPECT_EQ(textOf(dom, "warnings"), textOf(dom, "counting") + hidden);  // nothing else
   EXPECT_EQ(textOf(dom, "badges"), "completeexact");
   // Bytes: the root, main, build, Point, int[], parse, char[], String, and the worker's
   // build and Point.
@@ -169,6 +176,8 @@ TEST_F(HtmlReport, ChromiumShowsSampledAndIncompleteProfiles) {
   EXPECT_NE(warnings.find("Incomplete profile"), std::string::npos) << warnings;
   EXPECT_NE(warnings.find("Sampled profile (sample=512k)"), std::string::npos) << warnings;
   EXPECT_NE(warnings.find("every number here is an estimate"), std::string::npos) << warnings;
+  EXPECT_TRUE(textOf(dom, "counting").starts_with("Counted: sampled heap traffic: "));
+  EXPECT_EQ(textOf(dom, "hidden-classes"), "[missing #hidden-classes]");
   EXPECT_EQ(textOf(dom, "badges"), "incompletesampled: estimates");
   EXPECT_EQ(textOf(dom, "total-bytes"), "\u2248 557,616");
   EXPECT_EQ(rowsOf(dom, "types")[0], "\u2248 504,000 | 90.4% | \u2248 21,000 | \u2013 | app.Point");

@@ -14,7 +14,8 @@
 //
 // Totals: 557,616 bytes; 21,051 objects; 150 arrays with 15,000 elements; 19 calls;
 // 1,800 bytecodes; 11 contexts; 2 threads; 3 classes instrumented, 2 not rewritten (one
-// reason holds markup, to check that reports escape it).
+// reason holds markup, to check that reports escape it); the exact variant also names one
+// hidden class, app.Main$$Lambda/0x0000000800c03000.
 #pragma once
 
 #include <filesystem>

@@ -40,7 +40,10 @@ TEST_F(TextJsonReport, TextHasTotalsTablesAndTree) {
            "  bytes      557,616\n",
            "  calls      19 in 11 contexts, 2 threads\n",
            "  bytecodes  1,800\n",
-           "  classes    3 instrumented, 2 classes or methods not rewritten\n",
+           "  classes    3 instrumented, 2 classes or methods not rewritten, 1 hidden classes "
+           "not instrumented (below)\n",
+           "  counted    exact: every allocation the program's bytecode performs, including "
+           "those the JIT later eliminates by escape analysis or scalar replacement\n",
            // Top sites: the Point site summed over both threads' contexts.
            "  504,000           90.4% 21,000           -               "
            "app.Main.build(Main.java:10) app.Point\n",
@@ -58,6 +61,7 @@ TEST_F(TextJsonReport, TextHasTotalsTablesAndTree) {
            "    4.3% app.Main.build(Main.java)  2 calls\n",
            // Not rewritten, reasons as they are (text is not markup).
            "  app.Bad: Truncated class file\n",
+           "         1  app.Main$$Lambda\n",
        }) {
     EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "\nin:\n" << text;
   }
@@ -106,6 +110,10 @@ TEST_F(TextJsonReport, JsonFollowsTheSchema) {
   EXPECT_EQ(j["notRewritten"][1]["class"], "app.Big");
   EXPECT_EQ(j["notRewritten"][1]["method"], "huge()V");
   EXPECT_EQ(j["notRewritten"][1]["reason"], dragnet::test::kMarkupReason);
+  EXPECT_EQ(j["counting"], "exact");
+  EXPECT_EQ(j["hiddenClasses"]["count"], 1);
+  EXPECT_EQ(j["hiddenClasses"]["classes"],
+            nlohmann::json::array({"app.Main$$Lambda/0x0000000800c03000"}));
 }
 
 TEST_F(TextJsonReport, CollapsedHasOneLinePerRow) {

@@ -12,6 +12,7 @@
 //                            holding UninitializedThis
 #include <gtest/gtest.h>
 
+#include "../agent/newest_jdk.h"
 #include "../e2e_hard/hard_cases.h"
 
 namespace dragnet::test::hard {
@@ -158,7 +159,7 @@ TEST(HardCaseConstructors, CodeBeforeSuperAndUninitializedNew) {
 // Statements, a loop and a throw before super() (Java 25). Runs on JDK 25.
 TEST(HardCaseConstructors, FlexibleConstructorBodiesJdk25) {
   HARD_REQUIRE_JAVA(runtime);
-  if (jdk25().javac.empty()) GTEST_SKIP() << "JDK 25 not installed";
+  if (jdk25().javac.empty()) GTEST_SKIP() << dragnet::test::noNewestJdk(25);
   std::vector<SourceFile> src = sourcesIn("ctors25");
   std::string why;
   std::string dir = compileJava(jdk25(), src, "--release 25 -g", &why);

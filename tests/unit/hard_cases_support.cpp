@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "../agent/newest_jdk.h"
 #include "../e2e_hard/hard_cases.h"
 #include "instrument/stack_effect.h"
 
@@ -89,7 +90,10 @@ const JavaTools& jdk17() {
 }
 
 const JavaTools& jdk25() {
-  static const JavaTools t = findJdk({"/usr/lib/jvm/temurin-25-jdk-amd64"}, false);
+  static const JavaTools t = [] {
+    JdkHome newest = newestJdk(25);
+    return newest.home.empty() ? JavaTools{} : findJdk({newest.home}, false);
+  }();
   return t;
 }
 

@@ -10,8 +10,8 @@
   const sampled = data.sample !== null && data.sample !== undefined;
   const approx = sampled ? '\u2248 ' : '';
 
-  const { el, fmt, pct, count, card, writeHeading, loadHash, saveHash: replaceHash } =
-    dragnetReport;
+  const { el, fmt, pct, count, card, writeHeading, writeHiddenClasses, loadHash,
+    saveHash: replaceHash } = dragnetReport;
 
   // ---- header, warnings, totals --------------------------------------------------------
 
@@ -26,6 +26,9 @@
         '): about one allocation per ' + data.sample + ' bytes was recorded and weighted, so ' +
         'every number here is an estimate.'));
     }
+    $('warnings').appendChild(el('p', 'note', 'Counted: ' + data.countingMeans + '.')).id =
+      'counting';
+    writeHiddenClasses(data.hiddenClasses);
     const cards = [
       ['bytes', 'Bytes', t.bytes, t.unsizedObjects ? '+ ' + fmt(t.unsizedObjects) +
         ' objects of unmeasured size' : 'allocated'],

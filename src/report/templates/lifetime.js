@@ -8,7 +8,8 @@
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const $ = (id) => document.getElementById(id);
-  const { el, fmt, pct, count, card, writeHeading, loadHash, saveHash } = dragnetReport;
+  const { el, fmt, pct, count, card, writeHeading, writeHiddenClasses, loadHash, saveHash } =
+    dragnetReport;
   const T = data.totals;
   const SAMPLE = data.settings.sample;  // 0: every object tracked; else data.sampled says so
   const PHASES = ['lag', 'use', 'drag', 'void'];
@@ -55,6 +56,7 @@
       $('warnings').appendChild(el('p', 'warning', 'Recorded with stacks=off: the places of ' +
         'uses are not known, so every nested site has one lifetime pattern.'));
     }
+    writeHiddenClasses(data.hiddenClasses);
   }
 
   function writeTotals() {

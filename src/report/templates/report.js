@@ -53,6 +53,18 @@ const dragnetReport = (function () {
     }
   }
 
+  // The hidden classes the agent could not instrument (data.hiddenClasses: count, note,
+  // groups of [name, count]), as a warning after the others; nothing if there are none.
+  function writeHiddenClasses(hidden) {
+    if (!hidden || hidden.count === 0) return;
+    const names = hidden.groups.slice(0, 10).map(([name, n]) => name + ' \u00d7' + fmt(n));
+    const p = document.getElementById('warnings').appendChild(el('p', 'warning',
+      count(hidden.count, 'hidden class', 'hidden classes') + ' not instrumented: ' +
+      hidden.note + '. ' + names.join(', ') + (hidden.groups.length > 10 ? ', \u2026' : '') +
+      '.'));
+    p.id = 'hidden-classes';
+  }
+
   // The view's state lives in the URL hash (key=value&...), so a view can be bookmarked.
   function loadHash() {
     return new URLSearchParams(location.hash.replace(/^#/, ''));
@@ -68,5 +80,5 @@ const dragnetReport = (function () {
     }
   }
 
-  return { el, fmt, pct, count, card, writeHeading, loadHash, saveHash };
+  return { el, fmt, pct, count, card, writeHeading, writeHiddenClasses, loadHash, saveHash };
 })();
