@@ -18,6 +18,7 @@
 #include "report/html_report.h"
 #include "report/lifetime_report.h"
 #include "report/pprof_report.h"
+#include "report/text_format.h"
 
 namespace fs = std::filesystem;
 
@@ -70,11 +71,25 @@ bool readProfileFile(const std::string& path, profile::Profile& p) {
     std::cerr << "dragnet: error: " << error << "\n";
     return false;
   }
+  if (p.corrupt()) {
+    std::cerr << "dragnet: warning: " << path << ": " << report::corruptionNote(p)
+              << "; reporting the rest\n";
+  }
   if (!p.truncation.empty()) {
     std::cerr << "dragnet: warning: " << path << " is incomplete (" << p.truncation
               << "); reporting what was written before\n";
   }
   return true;
+}
+
+int corruptStatus(const profile::Profile& p, bool lenient) {
+  return p.corrupt() && !lenient ? kExitCorrupt : 0;
+}
+
+void addLenientFlag(CLI::App* cmd, bool& lenient) {
+  cmd->add_flag("--lenient", lenient,
+                "A corrupt profile: report the chunks that can be read and exit 0 (without it: "
+                "exit status 3)");
 }
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
@@ -183,6 +198,7 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
   cmd->add_option("--top", o.top, "Rows per table (text, html)")->capture_default_str();
+  addLenientFlag(cmd, o.lenient);
   return cmd;
 }
 
@@ -217,7 +233,7 @@ int runReport(const ReportOptions& o) {
     } else {
       report::writeLifetimeText(out, lm, {.top = o.top});
     }
-    return 0;
+    return corruptStatus(p, o.lenient);
   }
   analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
   if (o.format == "json") {
@@ -235,7 +251,7 @@ int runReport(const ReportOptions& o) {
   } else {
     report::writeText(out, m, {o.top});
   }
-  return 0;
+  return corruptStatus(p, o.lenient);
 }
 
 }  // namespace dragnet::cli

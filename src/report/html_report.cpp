@@ -7,6 +7,7 @@
 
 #include "report/html_page.h"
 #include "report/sums.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -218,6 +219,7 @@ Json header(const AllocModel& m) {
   j["sample"] = optional(p.meta, "sample");  // sampled: every number is an estimate
   j["complete"] = p.complete;
   j["truncation"] = p.truncation;
+  j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
   j["totals"] = {{"objects", m.objects},
                  {"arrays", m.arrays},
                  {"elements", m.elements},
