@@ -187,6 +187,7 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
       AgentScope scope;
       a.recorder->flushAll(jni, false);
     }
+    if (a.lifetime) flushLifetime();
     lock.lock();
   }
 }
