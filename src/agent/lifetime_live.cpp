@@ -10,6 +10,11 @@
 // records for the objects born or used since the previous flush, at most one per live
 // object per flush; an object left alone (the drag of a leak) is written once. A record
 // per slot of what was last written (a 64-bit digest, 8 bytes a slot) tells which changed.
+// Bounded: a new object's first Live record is always written (at most one per object,
+// like its death record), but the records of objects written before and used since only
+// while all Live chunks together stay within the size of the rest of the profile; past
+// that they wait for a later flush. A program that uses all of a large live set between
+// any two flushes thus at most doubles its profile.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -35,7 +40,10 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h ^ (h >> 29);
 }
 
-// A digest of everything a Live record holds (never 0: 0 marks a slot not written).
+// What a slot's last Live record was: the object's id (low 32 bits: ids are unique and
+// increase, so a slot's next object differs there) and a 32-bit digest of everything the
+// record holds (an update whose digest collides waits for the object's next change).
+// Never 0, which marks a slot not written.
 uint64_t digest(const ObjectRecord& o) {
   uint64_t h = 0;
   for (uint64_t v : {o.id, o.size, o.alloc, o.firstGet, o.lastGet, o.firstPut, o.lastPut,
@@ -45,14 +53,18 @@ uint64_t digest(const ObjectRecord& o) {
   for (const profile::EventAt* at : {&o.firstGetAt, &o.lastGetAt, &o.firstPutAt, &o.lastPutAt}) {
     h = mix(h, uint64_t{at->thread} << 32 | at->node);
   }
-  return h == 0 ? 1 : h;
+  uint64_t w = (o.id & 0xFFFFFFFFu) << 32 | ((h ^ (h >> 32)) & 0xFFFFFFFFu);
+  return w == 0 ? 1 : w;
 }
+
+bool sameObject(uint64_t a, uint64_t b) { return a != 0 && b != 0 && (a >> 32) == (b >> 32); }
 
 struct Live {
   std::mutex mu;                // one live flush at a time; finishLifetime waits for it
-  uint64_t* written = nullptr;  // per slot: digest of its last Live record (reserved range)
+  uint64_t* written = nullptr;  // per slot: digest() of its last Live record (reserved range)
   uint32_t committed = 0;       // chunks of `written` usable
   uint64_t records = 0;         // Live records written
+  uint64_t bytes = 0;           // and their chunks' bytes
 };
 Live gLive;
 
@@ -84,6 +96,9 @@ void flushLifetime() {
   auto time = static_cast<uint64_t>(s->clock.load(std::memory_order_acquire));
   uint32_t high = s->nextSlot.load(std::memory_order_acquire);
   if (!commitWritten((high + kChunkSlots - 1) / kChunkSlots)) return;
+  // Updates of objects written before are within budget (see above) at this flush.
+  uint64_t total = s->writer->bytesWritten();
+  bool updates = l.bytes <= total - std::min(total, l.bytes);
   std::vector<ObjectRecord> batch;
   batch.reserve(std::min<size_t>(high, kLiveBatch));
   for (uint32_t slot = 0; slot < high; ++slot) {
@@ -98,16 +113,16 @@ void flushLifetime() {
     ObjectRecord o = finished(slot, time, 0);
     if (o.id != id) continue;
     uint64_t d = digest(o);
-    if (l.written[slot] == d) continue;
+    if (l.written[slot] == d || (!updates && sameObject(l.written[slot], d))) continue;
     l.written[slot] = d;
     batch.push_back(o);
     if (batch.size() == kLiveBatch) {
-      s->writer->live(time, batch);
+      l.bytes += s->writer->live(time, batch);
       l.records += batch.size();
       batch.clear();
     }
   }
-  s->writer->live(time, batch);
+  l.bytes += s->writer->live(time, batch);
   l.records += batch.size();
 }
 

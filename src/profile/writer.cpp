@@ -192,12 +192,13 @@ void Writer::objects(const std::vector<ObjectRecord>& records) {
   chunk(ChunkType::Objects, e);
 }
 
-void Writer::live(uint64_t time, const std::vector<ObjectRecord>& records) {
-  if (records.empty()) return;
+uint64_t Writer::live(uint64_t time, const std::vector<ObjectRecord>& records) {
+  if (records.empty()) return 0;
   Encoder e;
   e.u(time);
   encodeObjects(e, records);
   chunk(ChunkType::Live, e);
+  return kChunkHeaderSize + e.bytes().size();
 }
 
 void Writer::gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs) {

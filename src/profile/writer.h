@@ -39,7 +39,8 @@ class Writer {
   void gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs);
   // Mode lifetime, at a flush: records of objects alive at clock `time` (their death and
   // deathGc are not written). A later Live or Objects record of the same id supersedes it.
-  void live(uint64_t time, const std::vector<ObjectRecord>& records);
+  // Returns the bytes of the chunk.
+  uint64_t live(uint64_t time, const std::vector<ObjectRecord>& records);
 
   uint64_t bytesWritten() const { return written_; }
 

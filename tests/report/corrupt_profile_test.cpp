@@ -280,6 +280,40 @@ TEST(CorruptProfile, EveryBitFlippedAndEveryCutReads) {
   fs::remove(bad);
 }
 
+// Malformed input never crashes, with many bytes wrong at once: random stretches of the
+// known profile overwritten, duplicated or cut out (seeded, so a failure repeats).
+TEST(CorruptProfile, RandomDamageReads) {
+  fs::path dir = test::testDir();
+  fs::path path = test::writeKnownProfile(dir, test::Variant::Exact);
+  const Bytes good = slurp(path);
+  fs::path bad = (fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : dir) /
+                 ("dragnet-random-" + std::to_string(::getpid()) + ".dragnet");
+  std::mt19937 rng(3508);
+  for (int round = 0; round < 2000; ++round) {
+    Bytes b = good;
+    for (int edits = 1 + static_cast<int>(rng() % 4); edits > 0; --edits) {
+      size_t at = profile::kHeaderSize + rng() % (b.size() - profile::kHeaderSize);
+      size_t n = std::min<size_t>(1 + rng() % 64, b.size() - at);
+      switch (rng() % 3) {
+        case 0:
+          for (size_t i = 0; i < n; ++i) b[at + i] = static_cast<char>(rng());
+          break;
+        case 1:
+          b.insert(at, b.substr(rng() % (b.size() - n), n));
+          break;
+        default:
+          b.erase(at, n);
+      }
+    }
+    spit(bad, b);
+    profile::Profile p;
+    std::string error;
+    ASSERT_TRUE(profile::readProfile(bad.string(), p, error)) << round << ": " << error;
+    (void)analyses::alloc::buildModel(p);
+  }
+  fs::remove(bad);
+}
+
 // --- the CLI --------------------------------------------------------------------------
 
 int run(const std::string& args, const fs::path& log) {
