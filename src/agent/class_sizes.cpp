@@ -85,6 +85,7 @@ std::map<std::string, uint64_t> ClassSizer::measure(JNIEnv* jni,
                                                     const std::set<std::string>& wanted,
                                                     bool final) {
   std::map<std::string, uint64_t> sizes;
+  std::lock_guard lock(mu_);
   if (wanted.size() <= measured_.size()) {  // measured_ is a subset of wanted
     return sizes;
   }

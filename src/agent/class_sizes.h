@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 
@@ -26,12 +27,10 @@ class ClassSizer {
   // death (`final` false) also only classes without a finalizer: AllocObject registers
   // an instance of such a class for finalization, and its finalize() would run on the
   // unconstructed instance; those are measured at VM death, when no finalizer runs any
-  // more. The caller excludes the agent's JNI calls from the JNI interposition.
+  // more. The caller excludes the agent's JNI calls from the JNI interposition. Any
+  // thread; one call at a time.
   std::map<std::string, uint64_t> measure(JNIEnv* jni, const std::set<std::string>& wanted,
                                           bool final);
-
-  // Classes measured so far.
-  size_t measured() const { return measured_.size(); }
 
  private:
   bool hasFinalizer(JNIEnv* jni, jclass cls);
@@ -39,7 +38,8 @@ class ClassSizer {
   bool measurable(JNIEnv* jni, jclass cls, bool final);
 
   jvmtiEnv* jvmti_;
-  std::set<std::string> measured_;
+  std::mutex mu_;
+  std::set<std::string> measured_;  // under mu_
 };
 
 }  // namespace dragnet::agent

@@ -10,11 +10,13 @@
 // records for the objects born or used since the previous flush, at most one per live
 // object per flush; an object left alone (the drag of a leak) is written once. A record
 // per slot of what was last written (a 64-bit digest, 8 bytes a slot) tells which changed.
-// Bounded: a new object's first Live record is always written (at most one per object,
-// like its death record), but the records of objects written before and used since only
-// while all Live chunks together stay within the size of the rest of the profile; past
-// that they wait for a later flush. A program that uses all of a large live set between
-// any two flushes thus at most doubles its profile.
+// Bounded: an object is first written once it has lived through a whole flush interval
+// (allocated before the previous flush): most objects die younger and are never written,
+// and a killed run loses only the objects younger than that, as it loses those born
+// after the last flush anyway. That first record is always written (at most one per
+// object, like its death record); the records of objects written before and used since
+// only while all Live chunks together stay within a quarter of the rest of the profile
+// (past that they wait for a later flush).
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -65,6 +67,7 @@ struct Live {
   uint32_t committed = 0;       // chunks of `written` usable
   uint64_t records = 0;         // Live records written
   uint64_t bytes = 0;           // and their chunks' bytes
+  uint64_t previous = 0;        // the clock at the previous live flush
 };
 Live gLive;
 
@@ -98,7 +101,9 @@ void flushLifetime() {
   if (!commitWritten((high + kChunkSlots - 1) / kChunkSlots)) return;
   // Updates of objects written before are within budget (see above) at this flush.
   uint64_t total = s->writer->bytesWritten();
-  bool updates = l.bytes <= total - std::min(total, l.bytes);
+  bool updates = 4 * l.bytes <= total - std::min(total, l.bytes);
+  uint64_t born = l.previous;  // objects allocated before it are old enough
+  l.previous = time;
   std::vector<ObjectRecord> batch;
   batch.reserve(std::min<size_t>(high, kLiveBatch));
   for (uint32_t slot = 0; slot < high; ++slot) {
@@ -113,7 +118,8 @@ void flushLifetime() {
     ObjectRecord o = finished(slot, time, 0);
     if (o.id != id) continue;
     uint64_t d = digest(o);
-    if (l.written[slot] == d || (!updates && sameObject(l.written[slot], d))) continue;
+    bool known = sameObject(l.written[slot], d);  // written before
+    if (l.written[slot] == d || (known ? !updates : o.alloc >= born)) continue;
     l.written[slot] = d;
     batch.push_back(o);
     if (batch.size() == kLiveBatch) {

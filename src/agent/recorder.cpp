@@ -341,11 +341,14 @@ void Recorder::flushAll(JNIEnv* jni, bool final, std::map<std::string, std::stri
     jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
   }
   flushVirtualThreads(jni, final);
+  if (!final) {
+    // Not under flushMu_: a thread that ends meanwhile need not wait for the measuring.
+    writeClassSizes(jni, false);
+    return;
+  }
   std::lock_guard lock(flushMu_);
-  if (finished_) return;
   writePendingDefinitions(jni);
-  writeClassSizes(jni, final);
-  if (!final) return;
+  writeClassSizes(jni, true);
   std::map<std::string, std::string> totals;
   totals["classes.instrumented"] = std::to_string(classesChanged_);
   totals["failures"] = std::to_string(failureCount_);

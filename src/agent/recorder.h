@@ -80,7 +80,7 @@ class Recorder {
   std::vector<profile::SiteDef> sites_;
   std::vector<profile::Failure> failures_;
   std::set<std::string> objectTypes_;  // classes to size (sizer_)
-  ClassSizer sizer_;                   // under flushMu_
+  ClassSizer sizer_;
   // Sites of dynamic-type allocations (SiteKind::Reflect and later): never written
   // themselves; each (base, runtime class) pair the runtime reports becomes a site.
   std::map<uint32_t, profile::SiteDef> dynamicBases_;
