@@ -343,6 +343,9 @@ TEST(CorruptProfile, ReportExitsThreeUnlessLenient) {
             0);
   EXPECT_NE(slurp(log).find(warning), std::string::npos) << slurp(log);
   EXPECT_NE(slurp(out).find("\"corrupt\": \"" + warning), std::string::npos) << slurp(out);
+  // The HTML page's data carries it (report.js shows it as a warning).
+  EXPECT_EQ(run("report '" + path.string() + "' -f html -o '" + out.string() + "'", log), 3);
+  EXPECT_NE(slurp(out).find("\"corrupt\":\"" + warning), std::string::npos);
 
   // Killed (cut short at the end): a warning, exit 0, as before.
   spit(path, good.substr(0, good.size() - 3));
