@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "profile/codec.h"
 
@@ -266,20 +266,26 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<Obje
 // The objects the Objects chunks hold, from their counts: one pass over the chunk headers
 // before decoding, so that the records (the bulk of a lifetime profile) are allocated once
 // instead of through repeated doubling. Stops where the chunks stop being well formed; the
-// decoding pass says why.
-size_t objectCount(std::span<const uint8_t> data) {
-  size_t total = 0;
+// decoding pass says why. `end`: an End chunk was met (the profile is complete, so its
+// Live records need not be kept); otherwise the Live records count too (addLive appends
+// the newest of each object that did not die).
+size_t objectCount(std::span<const uint8_t> data, bool& end) {
+  size_t total = 0, live = 0;
+  end = false;
   for (size_t pos = kHeaderSize; data.size() - pos >= kChunkHeaderSize;) {
     uint32_t len = getU32(&data[pos + 1]);
     if (len > data.size() - pos - kChunkHeaderSize) break;
-    if (static_cast<ChunkType>(data[pos]) == ChunkType::Objects) {
+    end = end || static_cast<ChunkType>(data[pos]) == ChunkType::End;
+    auto type = static_cast<ChunkType>(data[pos]);
+    if (type == ChunkType::Objects || type == ChunkType::Live) {
       Decoder d(data.data() + pos + kChunkHeaderSize, len);
-      uint64_t n = d.count();  // at most the payload's length
-      if (d.ok()) total += static_cast<size_t>(n);
+      if (type == ChunkType::Live) d.u();  // the time
+      uint64_t n = d.count();              // at most the payload's length
+      if (d.ok()) (type == ChunkType::Live ? live : total) += static_cast<size_t>(n);
     }
     pos += kChunkHeaderSize + len;
   }
-  return total;
+  return end ? total : total + live;
 }
 
 // The profile's bytes: a regular file is mapped (decoded pages are given back as the
@@ -336,10 +342,6 @@ class Input {
   size_t size_ = 0, released_ = 0;
   std::vector<uint8_t> copy_;
 };
-
-}  // namespace
-
-namespace {
 
 enum class At { Chunk, Incomplete, Corrupt };
 
@@ -401,17 +403,19 @@ const char* chunkName(uint8_t type) {
 
 // The objects alive at the last flush: the newest Live record of each object that has no
 // death record. Only an incomplete profile needs them (a complete one ends every object).
+// (An index of the live ids only: there are far fewer than records of the dead.)
 void addLive(Profile& p, std::vector<ObjectRecord>& live) {
   if (p.complete || live.empty()) return;
-  std::unordered_set<uint64_t> known;
-  known.reserve(p.objects.size() + live.size());
-  for (const ObjectRecord& r : p.objects) known.insert(r.id);
-  size_t before = p.objects.size();
-  for (auto r = live.rbegin(); r != live.rend(); ++r) {
-    if (known.insert(r->id).second) p.objects.push_back(*r);
-  }
-  std::reverse(p.objects.begin() + static_cast<std::ptrdiff_t>(before), p.objects.end());
-  p.liveAtFlush = p.objects.size() - before;
+  std::unordered_map<uint64_t, size_t> newest;  // id -> index into live
+  newest.reserve(live.size());
+  for (size_t i = 0; i < live.size(); ++i) newest[live[i].id] = i;
+  for (const ObjectRecord& r : p.objects) newest.erase(r.id);
+  std::vector<size_t> keep;
+  keep.reserve(newest.size());
+  for (const auto& [id, i] : newest) keep.push_back(i);
+  std::sort(keep.begin(), keep.end());  // in the order written
+  for (size_t i : keep) p.objects.push_back(live[i]);
+  p.liveAtFlush = keep.size();
 }
 
 // No Meta chunk (it was corrupt): the mode follows from the chunks that only a lifetime
@@ -440,8 +444,10 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
             ": use a newer dragnet";
     return false;
   }
-  out.objects.reserve(objectCount(data));
-  std::vector<ObjectRecord> live;
+  bool complete = false;
+  out.objects.reserve(objectCount(data, complete));
+  // A complete profile's Live records change nothing (addLive): they are checked, not kept.
+  std::vector<ObjectRecord> live, dropped;
   bool metaRead = false;
   size_t pos = kHeaderSize;
   while (pos < data.size()) {
@@ -450,7 +456,9 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
     At at = chunkAt(data, pos, out.version, len);
     if (at == At::Chunk) {
       Decoder d(data.data() + pos + kChunkHeaderSize, len);
-      std::string why = decodeChunk(static_cast<ChunkType>(data[pos]), d, out, live, metaRead);
+      std::string why = decodeChunk(static_cast<ChunkType>(data[pos]), d, out,
+                                    complete ? dropped : live, metaRead);
+      dropped.clear();
       size_t size = kChunkHeaderSize + len;
       if (why.empty()) {
         ++out.chunks;
