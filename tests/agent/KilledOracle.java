@@ -2,6 +2,8 @@
 // (tests/agent/killed_profile_test.cpp): what a profile holds when the JVM is killed.
 //   10,000 KilledOracle$Point (two ints), 100 KilledOracle$Fin (a finalizer),
 //   1,000 int[100], 5,000 KilledOracle$Leak (a long and a reference), all reachable.
+// With an argument FILE, the Leaks come only once FILE exists (so that a flush in between
+// sees the other classes first).
 public class KilledOracle {
   static final class Point {
     final int x, y;
@@ -36,6 +38,9 @@ public class KilledOracle {
     for (int i = 0; i < fins.length; i++) fins[i] = new Fin();
     int[][] arrays = new int[1000][];
     for (int i = 0; i < arrays.length; i++) arrays[i] = new int[100];
+    if (args.length > 0) {
+      while (!new java.io.File(args[0]).exists()) Thread.sleep(20);
+    }
     Leak head = null;
     for (int i = 0; i < 5000; i++) {
       Leak l = new Leak();

@@ -14,13 +14,16 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <set>
 #include <string>
 #include <thread>
 
 #include "analyses/alloc/aggregate.h"
 #include "analyses/lifetime/aggregate.h"
 #include "oracle_jvms.h"
+#include "profile/codec.h"
 #include "profile/reader.h"
 
 namespace fs = std::filesystem;
@@ -31,16 +34,25 @@ namespace {
 fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle"; }
 
 // Runs KilledOracle under the agent with `options` until `enough` holds for the profile
-// read while it runs (at most 120 s), then kills it with SIGKILL; the profile it left.
+// read while it runs (at most 120 s), then kills it with SIGKILL; the profile it left
+// (and its bytes in `raw`).
+// With `gate`: the program allocates its Leaks only once `gate` holds for the profile
+// (the test then creates the file it waits for).
 profile::Profile runAndKill(const std::string& options,
-                            const std::function<bool(const profile::Profile&)>& enough) {
+                            const std::function<bool(const profile::Profile&)>& enough,
+                            std::string* raw = nullptr,
+                            const std::function<bool(const profile::Profile&)>& gate = {}) {
   std::string tag = std::to_string(::getpid());
   fs::path prof = work() / ("killed-" + tag + ".dragnet");
   fs::path out = work() / ("killed-stdout-" + tag + ".txt");
+  fs::path gateFile = work() / ("killed-gate-" + tag);
   fs::remove(prof);
+  fs::remove(gateFile);
   std::string cmd = "exec java -agentpath:'" + std::string(DRAGNET_AGENT) + "'=quiet=on,flush=1" +
                     options + ",out='" + prof.string() + "' -cp '" + (work() / "classes").string() +
-                    "' KilledOracle > '" + out.string() + "'";
+                    "' KilledOracle ";
+  if (gate) cmd.append("'").append(gateFile.string()).append("'");
+  cmd.append(" > '").append(out.string()).append("'");
   pid_t pid = ::fork();
   if (pid == 0) {
     ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
@@ -51,10 +63,13 @@ profile::Profile runAndKill(const std::string& options,
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   while (!done && std::chrono::steady_clock::now() < until) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    if (test::readFile(out) != "ready\n") continue;
     profile::Profile p;
     std::string error;
-    done = profile::readProfile(prof.string(), p, error) && enough(p);
+    bool read = profile::readProfile(prof.string(), p, error);
+    if (read && gate && !fs::exists(gateFile) && gate(p))
+      std::ofstream(gateFile.string()).put('\n');
+    if (test::readFile(out) != "ready\n") continue;
+    done = read && enough(p);
   }
   ::kill(pid, SIGKILL);
   int status = 0;
@@ -64,7 +79,9 @@ profile::Profile runAndKill(const std::string& options,
   profile::Profile p;
   std::string error;
   EXPECT_TRUE(profile::readProfile(prof.string(), p, error)) << error;
+  if (raw) *raw = test::readFile(prof);
   if (!std::getenv("DRAGNET_KEEP_PROFILE")) fs::remove(prof);
+  fs::remove(gateFile);
   return p;
 }
 
@@ -88,12 +105,46 @@ Sum allocOf(const analyses::alloc::AllocModel& m, const std::string& type) {
 // compressed reference, aligned to 8 (JDK 17's default layout on x86-64).
 constexpr uint64_t kObjectSize = 24;
 
+// The classes of every ClassSizes chunk in the file, each as often as it is written.
+std::multiset<std::string> sizedClasses(const std::string& raw) {
+  std::multiset<std::string> out;
+  auto u32 = [&](size_t at) {
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; --i)
+      v = v << 8 | static_cast<uint8_t>(raw[at + static_cast<size_t>(i)]);
+    return v;
+  };
+  for (size_t pos = profile::kHeaderSize; raw.size() - pos >= profile::kChunkHeaderSize;) {
+    uint32_t len = u32(pos + 1);
+    if (len > raw.size() - pos - profile::kChunkHeaderSize) break;
+    if (raw[pos] == static_cast<char>(profile::ChunkType::ClassSizes)) {
+      profile::Decoder d(reinterpret_cast<const uint8_t*>(raw.data()) + pos + 9, len);
+      for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+        out.insert(d.str());
+        d.u();
+      }
+    }
+    pos += profile::kChunkHeaderSize + len;
+  }
+  return out;
+}
+
 TEST(KilledProfile, AllocModeKeepsObjectBytes) {
-  profile::Profile p = runAndKill("", [](const profile::Profile& p) {
-    analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
-    return allocOf(m, "KilledOracle$Leak").count == 5000 &&
-           p.classSizes.count("KilledOracle$Leak") == 1;
-  });
+  std::string raw;
+  profile::Profile p = runAndKill(
+      "",
+      [](const profile::Profile& p) {
+        analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
+        return allocOf(m, "KilledOracle$Leak").count == 5000 &&
+               p.classSizes.count("KilledOracle$Leak") == 1;
+      },
+      &raw,
+      [](const profile::Profile& p) { return p.classSizes.count("KilledOracle$Point") == 1; });
+  // Each flush writes the sizes of the classes new since, none twice: Point's in a flush
+  // before the Leaks were allocated, Leak's in a later one.
+  std::multiset<std::string> sized = sizedClasses(raw);
+  EXPECT_EQ(sized.size(), p.classSizes.size());
+  EXPECT_EQ(sized.count("KilledOracle$Point"), 1u);
   EXPECT_FALSE(p.complete);
   analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
   Sum points = allocOf(m, "KilledOracle$Point");
