@@ -195,6 +195,7 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
       a.recorder->flushAll(jni, false);
     }
     writeHiddenClasses(a.writer);
+    if (a.lifetime) flushLifetime();
     lock.lock();
   }
 }

@@ -116,6 +116,7 @@ ObjectRecord finished(uint32_t slot, uint64_t death, uint32_t deathGc) {
 
 void writeOut(bool all) {
   State& s = *gLife;
+  std::lock_guard serial(s.writeMu);
   std::vector<ObjectRecord> batch;
   std::vector<profile::GcEvent> gcs;
   uint32_t firstGc = 0;
@@ -333,6 +334,7 @@ std::string finishLifetime(JNIEnv* jni) {
   State& s = *gLife;
   jni->SetStaticBooleanField(s.probes, jni->GetStaticFieldID(s.probes, "on", "Z"), JNI_FALSE);
   s.ended.store(true, std::memory_order_release);
+  waitForLiveFlush();
   {
     std::lock_guard lock(s.mu);  // waits for a collection in progress
     s.stopping = true;
@@ -365,20 +367,22 @@ std::string finishLifetime(JNIEnv* jni) {
   uint64_t chunks = s.committed;
   uint64_t slotBytes = sizeof(Rec) + (s.options.stacks ? sizeof(Places) : 0);
   uint64_t bytes = chunks * kChunkSlots * slotBytes + s.freeSlots.capacity() * sizeof(uint32_t) +
-                   exactIndexBytes();
+                   exactIndexBytes() + liveBytes();
   return std::to_string(s.objectsWritten) + " objects, " + std::to_string(alive) +
          " alive at the end, " + std::to_string(s.gcCount.load()) + " collections" +
          (s.gcDeferred.load() == 0
               ? std::string(", ")
               : " (" + std::to_string(s.gcDeferred.load()) + " thresholds passed over, gc-budget " +
                     std::to_string(s.options.gcBudget) + "%), ") +
-         std::to_string(s.untrackedUses.load()) + " uses of untracked objects; records " +
+         std::to_string(s.untrackedUses.load()) + " uses of untracked objects, " +
+         std::to_string(liveRecords()) + " live records at flushes; records " +
          std::to_string(s.nextSlot.load()) + " slots, " + std::to_string(bytes >> 20) + " MB" +
          exactHeapNote();
 }
 
 std::map<std::string, std::string> lifetimeTotals() {
-  return {{"gc.deferred", std::to_string(gLife ? gLife->gcDeferred.load() : 0)}};
+  return {{"gc.deferred", std::to_string(gLife ? gLife->gcDeferred.load() : 0)},
+          {"live.records", std::to_string(liveRecords())}};
 }
 
 }  // namespace dragnet::agent

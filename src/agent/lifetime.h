@@ -50,6 +50,11 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
 // clock, without a context.
 void nativeUse(jobject o, bool put);
 
+// A flush (the flush thread): writes the deaths and collections found so far and Live
+// records of the objects alive whose records changed since the last flush
+// (lifetime_live.cpp), so that a killed JVM's profile has its live objects.
+void flushLifetime();
+
 // VM death: stops the GC thread, ends every live object at the end time and writes the
 // remaining records and collections. Returns a summary for the agent's last message.
 std::string finishLifetime(JNIEnv* jni);

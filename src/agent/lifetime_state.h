@@ -89,6 +89,9 @@ struct State {
   // Deaths not yet written, and how many were written (every registered object is, once).
   std::mutex outMu;
   std::vector<profile::ObjectRecord> out;
+  // writeOut runs on the records' writer and the flush thread: one at a time, so that
+  // Gcs chunks are written in order.
+  std::mutex writeMu;
   uint64_t objectsWritten = 0;
   // Forced collections: one at a time (under mu), when the clock passes nextGcAt.
   std::mutex mu;
@@ -155,6 +158,11 @@ void wakeWriter();
 void scanAtEnd(JNIEnv* jni);
 uint64_t exactIndexBytes();
 std::string exactHeapNote();
+// lifetime_live.cpp: waits for a live flush in progress to end (set `ended` first); the
+// memory of its per-slot digests; the Live records written.
+void waitForLiveFlush();
+uint64_t liveBytes();
+uint64_t liveRecords();
 // Turns on ObjectFree and GarbageCollectionStart and starts the records' writer.
 void startEvents();
 // After a forced collection: delivers its deaths (on this thread) and wakes the writer.

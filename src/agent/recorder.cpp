@@ -341,10 +341,14 @@ void Recorder::flushAll(JNIEnv* jni, bool final, std::map<std::string, std::stri
     jvmti_->Deallocate(reinterpret_cast<unsigned char*>(threads));
   }
   flushVirtualThreads(jni, final);
-  if (!final) return;
+  if (!final) {
+    // Not under flushMu_: a thread that ends meanwhile need not wait for the measuring.
+    writeClassSizes(jni, false);
+    return;
+  }
   std::lock_guard lock(flushMu_);
   writePendingDefinitions(jni);
-  writeClassSizes(jni);
+  writeClassSizes(jni, true);
   std::map<std::string, std::string> totals;
   totals["classes.instrumented"] = std::to_string(classesChanged_);
   totals["failures"] = std::to_string(failureCount_);
@@ -367,48 +371,15 @@ void Recorder::flushAll(JNIEnv* jni, bool final, std::map<std::string, std::stri
   finished_ = true;
 }
 
-// Instance sizes of the allocated classes, measured in this JVM: an instance made with
-// AllocObject (no constructor runs) and GetObjectSize. Done at VM death only, when no
-// finalizer can run on the unconstructed instance any more. Initialized classes only:
-// AllocObject initializes the class it is given, and a class with a `new` site that is
-// loaded but was never initialized (a class literal, the verifier) has no instances, but
-// its static initializer would run here, at exit, with whatever it does.
-void Recorder::writeClassSizes(JNIEnv* jni) {
+// Instance sizes of the allocated classes not measured yet (ClassSizer: at a flush those
+// without a finalizer, at VM death the rest).
+void Recorder::writeClassSizes(JNIEnv* jni, bool final) {
   std::set<std::string> wanted;
   {
     std::lock_guard lock(defsMu_);
     wanted = objectTypes_;
   }
-  jint n = 0;
-  jclass* classes = nullptr;
-  if (jvmti_->GetLoadedClasses(&n, &classes) != JVMTI_ERROR_NONE) return;
-  jni->EnsureLocalCapacity(n + 16);  // the array holds a local reference per class
-  std::map<std::string, uint64_t> sizes;
-  for (jint i = 0; i < n; ++i) {
-    char* sig = nullptr;
-    if (jvmti_->GetClassSignature(classes[i], &sig, nullptr) == JVMTI_ERROR_NONE && sig) {
-      std::string_view s(sig);
-      if (s.size() > 2 && s.front() == 'L') {
-        std::string name(s.substr(1, s.size() - 2));
-        jint status = 0;
-        if (wanted.count(name) && !sizes.count(name) &&
-            jvmti_->GetClassStatus(classes[i], &status) == JVMTI_ERROR_NONE &&
-            (status & JVMTI_CLASS_STATUS_INITIALIZED) != 0) {
-          jobject o = jni->AllocObject(classes[i]);
-          jlong size = 0;
-          if (o && jvmti_->GetObjectSize(o, &size) == JVMTI_ERROR_NONE) {
-            sizes[name] = static_cast<uint64_t>(size);
-          }
-          if (jni->ExceptionCheck()) jni->ExceptionClear();  // abstract, interface, ...
-          if (o) jni->DeleteLocalRef(o);
-        }
-      }
-      jvmti_->Deallocate(reinterpret_cast<unsigned char*>(sig));
-    }
-    jni->DeleteLocalRef(classes[i]);
-  }
-  jvmti_->Deallocate(reinterpret_cast<unsigned char*>(classes));
-  writer_.classSizes(sizes);
+  writer_.classSizes(sizer_.measure(jni, wanted, final));
 }
 
 }  // namespace dragnet::agent

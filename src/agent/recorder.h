@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/class_sizes.h"
 #include "analyses/alloc/alloc_instrumenter.h"
 #include "profile/writer.h"
 
@@ -24,7 +25,7 @@ class Recorder {
   // `lifetime`: mode lifetime, whose records name contexts of their own thread's tree, so
   // a virtual thread's tree is written as a thread's instead of merged.
   Recorder(jvmtiEnv* jvmti, profile::Writer& writer, bool lifetime)
-      : jvmti_(jvmti), writer_(writer), mergeVirtual_(!lifetime) {}
+      : jvmti_(jvmti), writer_(writer), sizer_(jvmti), mergeVirtual_(!lifetime) {}
 
   // Called from the class-load hook, any thread.
   void addClass(analyses::alloc::ClassResult&& r);
@@ -39,9 +40,10 @@ class Recorder {
 
   // Writes pending definitions, then the thread's tree (new nodes, changed counters).
   void flushThread(JNIEnv* jni, jthread thread, bool ended);
-  // Every live thread and the merged tree of the virtual threads; at VM death also the
-  // trees of the virtual threads still alive, class sizes and the End chunk (with `more`
-  // among its totals).
+  // Every live thread, the merged tree of the virtual threads and the sizes of the classes
+  // allocated since (ClassSizer: those without a finalizer); at VM death also the trees of
+  // the virtual threads still alive, the remaining class sizes and the End chunk (with
+  // `more` among its totals).
   void flushAll(JNIEnv* jni, bool final, std::map<std::string, std::string> more = {});
   // A virtual thread ends (JVMTI VirtualThreadEnd, on that thread): its tree is merged
   // into the virtual threads' (DragnetRt.virtualEnded), or in mode lifetime written.
@@ -67,7 +69,7 @@ class Recorder {
   void flushVirtualThreads(JNIEnv* jni, bool final);
   void writePendingDefinitions(JNIEnv* jni);
   void collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out);
-  void writeClassSizes(JNIEnv* jni);
+  void writeClassSizes(JNIEnv* jni, bool final);
   std::string threadName(jthread thread);
 
   jvmtiEnv* jvmti_;
@@ -77,7 +79,8 @@ class Recorder {
   std::vector<profile::MethodDef> methods_;
   std::vector<profile::SiteDef> sites_;
   std::vector<profile::Failure> failures_;
-  std::set<std::string> objectTypes_;  // classes to size at the end
+  std::set<std::string> objectTypes_;  // classes to size (sizer_)
+  ClassSizer sizer_;
   // Sites of dynamic-type allocations (SiteKind::Reflect and later): never written
   // themselves; each (base, runtime class) pair the runtime reports becomes a site.
   std::map<uint32_t, profile::SiteDef> dynamicBases_;

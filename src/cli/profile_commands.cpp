@@ -19,6 +19,7 @@
 #include "report/pprof_report.h"
 #include "run_outputs.h"
 #include "run_process.h"
+#include "report/text_format.h"
 
 namespace fs = std::filesystem;
 
@@ -99,6 +100,10 @@ bool readProfileFile(const std::string& path, profile::Profile& p) {
     std::cerr << "dragnet: error: " << error << "\n";
     return false;
   }
+  if (p.corrupt()) {
+    std::cerr << "dragnet: warning: " << path << ": " << report::corruptionNote(p)
+              << "; reporting the rest\n";
+  }
   if (!p.truncation.empty()) {
     std::cerr << "dragnet: warning: " << path << " is incomplete (" << p.truncation
               << "); reporting what was written before\n";
@@ -117,7 +122,21 @@ bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p) {
     std::cerr << "dragnet: error: " << error << "\n";
     return false;
   }
+  // A corrupt part makes the sum corrupt: its skipped chunks decide the exit status.
+  for (const profile::Profile& part : parts) {
+    p.skipped.insert(p.skipped.end(), part.skipped.begin(), part.skipped.end());
+  }
   return true;
+}
+
+int corruptStatus(const profile::Profile& p, bool lenient) {
+  return p.corrupt() && !lenient ? kExitCorrupt : 0;
+}
+
+void addLenientFlag(CLI::App* cmd, bool& lenient) {
+  cmd->add_flag("--lenient", lenient,
+                "A corrupt profile: report the chunks that can be read and exit 0 (without it: "
+                "exit status 3)");
 }
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
@@ -276,6 +295,7 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
   cmd->add_option("--top", o.top, "Rows per table (text, html)")->capture_default_str();
+  addLenientFlag(cmd, o.lenient);
   return cmd;
 }
 
@@ -310,7 +330,7 @@ int runReport(const ReportOptions& o) {
     } else {
       report::writeLifetimeText(out, lm, {.top = o.top});
     }
-    return 0;
+    return corruptStatus(p, o.lenient);
   }
   analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
   if (o.format == "json") {
@@ -328,7 +348,7 @@ int runReport(const ReportOptions& o) {
   } else {
     report::writeText(out, m, {o.top});
   }
-  return 0;
+  return corruptStatus(p, o.lenient);
 }
 
 }  // namespace dragnet::cli

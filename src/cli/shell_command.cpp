@@ -20,10 +20,10 @@ namespace {
 constexpr int kExitUsage = 2;
 
 // Reads the lifetime profile at `path`, builds its model and runs `use` on it; the exit
-// status of `use`, or (said on stderr) 1 when the profile cannot be read, 2 when it is not
-// a lifetime profile.
+// status of `use` (if 0: kExitCorrupt for a corrupt profile, unless `lenient`), or (said
+// on stderr) 1 when the profile cannot be read, 2 when it is not a lifetime profile.
 template <class Use>
-int withLifetimeModel(const std::string& path, const char* command, Use use) {
+int withLifetimeModel(const std::string& path, const char* command, bool lenient, Use use) {
   profile::Profile p;
   if (!readProfileFile(path, p)) return 1;
   if (!analyses::lifetime::isLifetimeProfile(p)) {
@@ -32,7 +32,8 @@ int withLifetimeModel(const std::string& path, const char* command, Use use) {
     return kExitUsage;
   }
   analyses::lifetime::Model m = analyses::lifetime::buildModel(p);
-  return use(m);
+  int status = use(m);
+  return status != 0 ? status : corruptStatus(p, lenient);
 }
 
 // Commands typed at a terminal: libedit's line editing, with the history of earlier
@@ -105,6 +106,7 @@ CLI::App* addShellCommand(CLI::App& app, ShellCommandOptions& o) {
       "shell", "Explore a lifetime profile interactively (HUP's commands, and SQL)");
   cmd->add_option("FILE", o.input, "The lifetime profile")->required()->check(CLI::ExistingFile);
   cmd->add_option("--rows", o.rows, "Rows of a ranking without @N")->capture_default_str();
+  addLenientFlag(cmd, o.lenient);
   cmd->footer(
       "Commands are read from the terminal (line editing, history in ~/.dragnet_history) or,\n"
       "piped, from stdin; with a pipe the exit status is 1 if any command failed.\n"
@@ -113,7 +115,7 @@ CLI::App* addShellCommand(CLI::App& app, ShellCommandOptions& o) {
 }
 
 int runShell(const ShellCommandOptions& o) {
-  return withLifetimeModel(o.input, "shell", [&](const analyses::lifetime::Model& m) {
+  return withLifetimeModel(o.input, "shell", o.lenient, [&](const analyses::lifetime::Model& m) {
     report::LifetimeShell shell(m, std::cout, {.rows = o.rows});
     if (!::isatty(STDIN_FILENO)) return session(shell, nullptr);
     std::cout << "dragnet shell: " << o.input << ": " << m.totals.objects << " objects, "
@@ -130,6 +132,7 @@ CLI::App* addExportCommand(CLI::App& app, ExportOptions& o) {
   cmd->add_option("FILE", o.input, "The lifetime profile")->required()->check(CLI::ExistingFile);
   cmd->add_option("--sqlite", o.sqlite, "The database file to write (replaced if it exists)")
       ->required();
+  addLenientFlag(cmd, o.lenient);
   cmd->footer(
       "The tables (objects, classes, methods, nested, patterns, gcs, totals, meta) are\n"
       "those of dragnet shell's sql command: docs/SHELL.md.");
@@ -137,7 +140,7 @@ CLI::App* addExportCommand(CLI::App& app, ExportOptions& o) {
 }
 
 int runExport(const ExportOptions& o) {
-  return withLifetimeModel(o.input, "export", [&](const analyses::lifetime::Model& m) {
+  return withLifetimeModel(o.input, "export", o.lenient, [&](const analyses::lifetime::Model& m) {
     std::string error;
     if (report::exportLifetimeSqlite(o.sqlite, m, error)) return 0;
     std::cerr << "dragnet: error: " << o.sqlite << ": " << error << "\n";

@@ -10,12 +10,14 @@ namespace dragnet::cli {
 
 struct ShellCommandOptions {
   std::string input;
-  size_t rows = 20;  // rows of a ranking without @N
+  size_t rows = 20;      // rows of a ranking without @N
+  bool lenient = false;  // a corrupt profile exits 0
 };
 
 struct ExportOptions {
   std::string input;
   std::string sqlite;  // the database file to write
+  bool lenient = false;
 };
 
 CLI::App* addShellCommand(CLI::App& app, ShellCommandOptions& o);

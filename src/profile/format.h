@@ -1,10 +1,12 @@
 // The profile file: what the agent records and the analyzer reads (docs/PROFILE_FORMAT.md
 // has an annotated sample). Append-only and crash-safe: a header, then self-contained
-// chunks, each with its length and a CRC-32 of its payload, so a JVM killed mid-write
-// leaves a readable prefix (the reader stops at the first incomplete chunk and says so).
+// chunks, each with its length and a CRC-32, so a JVM killed mid-write leaves a readable
+// prefix (the reader stops at the first incomplete chunk and says so), and a corrupt chunk
+// is found and skipped (the reader resynchronises on the next chunk whose CRC holds).
 //
 //   file    := magic "DRAGNETP" u32le(version) u32le(0) chunk*
-//   chunk   := u8(type) u32le(payload length) u32le(crc32(payload)) payload
+//   chunk   := u8(type) u32le(payload length) u32le(crc) payload
+//   crc     := version 3: crc32(type, length, payload); versions 1-2: crc32(payload)
 //   payload := fields encoded as LEB128 varints (signed: zigzag) and strings (varint length
 //              + bytes, modified UTF-8 as in class files)
 #pragma once
@@ -19,7 +21,9 @@ namespace dragnet::profile {
 inline constexpr char kMagic[8] = {'D', 'R', 'A', 'G', 'N', 'E', 'T', 'P'};
 // Version 1: alloc mode (calling-context trees with allocation leaves).
 // Version 2: adds mode lifetime (Objects and Gcs chunks); version 1 files read unchanged.
-inline constexpr uint32_t kVersion = 2;
+// Version 3: the CRC covers the chunk's type and length too (a flipped type or length bit
+// is found, not read as another chunk); adds Live chunks.
+inline constexpr uint32_t kVersion = 3;
 inline constexpr size_t kHeaderSize = 16;
 inline constexpr size_t kChunkHeaderSize = 9;
 
@@ -33,12 +37,20 @@ enum class ChunkType : uint8_t {
   End = 7,         // written last at VM death: the profile is complete
   Objects = 8,     // mode lifetime: objects whose life ended (freed, or alive at the end)
   Gcs = 9,         // mode lifetime: garbage collections (the times deaths are found at)
+  Live = 10,       // mode lifetime: objects alive at a flush (what was known of them then)
 };
+inline constexpr uint8_t kMaxChunkType = 10;
+
+// The CRC of a chunk in a file of format `version` (format above): `head` is the chunk's
+// first 5 bytes (type and length).
+uint32_t chunkCrc(uint32_t version, const uint8_t* head, const uint8_t* payload, size_t len);
 
 // Context keys: a method id (bit 31 clear), or an allocation key (bit 31 set): site index
 // in bits 4-30, element kind in bits 0-3 (ElemKind). Matches runtime/agent/java/lang.
 inline constexpr uint32_t kAllocBit = 0x80000000u;
 inline constexpr uint32_t kRootKey = 0xFFFFFFFFu;  // node 0 of every thread
+// A node the reader stands in for one defined in a corrupt chunk it skipped (never written).
+inline constexpr uint32_t kLostKey = 0x7FFFFFFFu;
 inline bool isAllocKey(uint32_t key) { return key != kRootKey && (key & kAllocBit) != 0; }
 
 enum class ElemKind : uint8_t {

@@ -4,11 +4,14 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstring>
 #include <span>
+#include <unordered_map>
 
 #include "profile/codec.h"
 
@@ -20,14 +23,22 @@ uint32_t getU32(const uint8_t* p) {
   return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
 }
 
-void decodeMap(Decoder& d, std::map<std::string, std::string>& out) {
+// Every decoder reads its chunk whole before it changes the profile: a malformed chunk
+// leaves no part of itself behind.
+
+std::string decodeMap(Decoder& d, std::map<std::string, std::string>& out) {
+  std::map<std::string, std::string> kv;
   for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     std::string k = d.str();
-    out[k] = d.str();
+    kv[k] = d.str();
   }
+  if (!d.ok()) return d.error();
+  for (auto& [k, v] : kv) out[k] = std::move(v);  // a later chunk's value wins
+  return {};
 }
 
-void decodeMethods(Decoder& d, Profile& p) {
+std::string decodeMethods(Decoder& d, Profile& p) {
+  std::vector<MethodDef> defs;
   for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     MethodDef m;
     m.id = d.u32();
@@ -35,11 +46,15 @@ void decodeMethods(Decoder& d, Profile& p) {
     m.name = d.str();
     m.descriptor = d.str();
     m.source = d.str();
-    if (d.ok()) p.methods[m.id] = std::move(m);
+    defs.push_back(std::move(m));
   }
+  if (!d.ok()) return d.error();
+  for (MethodDef& m : defs) p.methods[m.id] = std::move(m);
+  return {};
 }
 
-void decodeSites(Decoder& d, Profile& p) {
+std::string decodeSites(Decoder& d, Profile& p) {
+  std::vector<SiteDef> defs;
   for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     SiteDef s;
     s.key = d.u32();
@@ -48,47 +63,73 @@ void decodeSites(Decoder& d, Profile& p) {
     s.line = static_cast<int32_t>(d.s());
     s.kind = static_cast<SiteKind>(d.u32());
     s.type = d.str();
-    if (d.ok()) p.sites[s.key] = std::move(s);
+    defs.push_back(std::move(s));
   }
+  if (!d.ok()) return d.error();
+  for (SiteDef& s : defs) p.sites[s.key] = std::move(s);
+  return {};
 }
 
-// Returns an error message for a chunk that does not fit the thread's tree so far.
-std::string decodeThread(Decoder& d, Profile& p) {
-  uint32_t id = d.u32();
-  ThreadTree& t = p.threads[id];
-  t.id = id;
-  t.name = d.str();
-  t.ended = d.u() != 0;
-  t.collapsed = d.u();
-  t.dropped = d.u();
-  uint32_t first = d.u32();
-  uint64_t n = d.count();
-  if (!d.ok()) return d.error();
-  if (t.nodes.empty()) t.nodes.push_back({0, kRootKey});  // node 0: the root
-  if (first != t.nodes.size()) {
-    return "thread " + std::to_string(id) + ": nodes continue at " + std::to_string(first) +
-           ", expected " + std::to_string(t.nodes.size());
-  }
-  for (; n > 0 && d.ok(); --n) {
+ThreadChunk readThreadChunk(Decoder& d) {
+  ThreadChunk c;
+  c.thread = d.u32();
+  c.name = d.str();
+  c.ended = d.u() != 0;
+  c.collapsed = d.u();
+  c.dropped = d.u();
+  c.firstNode = d.u32();
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     NodeDef nd;
     nd.parent = d.u32();
     nd.key = d.u32();
-    if (nd.parent >= t.nodes.size()) return "node parent out of range";
-    t.nodes.push_back(nd);
+    c.nodes.push_back(nd);
   }
-  t.counters.resize(t.nodes.size());
   uint32_t node = 0;
-  for (uint64_t c = d.count(); c > 0 && d.ok(); --c) {
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     node += d.u32();
     Counters v;
     v.count = d.u();
     v.elements = d.u();
     v.bytes = d.u();
     v.insns = d.u();
-    if (node >= t.counters.size()) return "counter for an undefined node";
-    t.counters[node] = v;
+    c.counters.emplace_back(node, v);
   }
-  return d.ok() ? std::string() : d.error();
+  return c;
+}
+
+// Returns an error message for a chunk that does not fit the thread's tree so far. Nodes
+// of the thread's chunks that were skipped as corrupt (a gap before `firstNode`) are stood
+// in for by lost nodes; each took at least two bytes of what was skipped, which bounds them.
+std::string decodeThread(Decoder& d, Profile& p) {
+  ThreadChunk c = readThreadChunk(d);
+  if (!d.ok()) return d.error();
+  auto it = p.threads.find(c.thread);
+  uint64_t have = it == p.threads.end() ? 1 : it->second.nodes.size();
+  uint64_t gap = c.firstNode > have ? c.firstNode - have : 0;
+  if (c.firstNode < have || gap > p.skippedBytes / 2) {
+    return "thread " + std::to_string(c.thread) + ": nodes continue at " +
+           std::to_string(c.firstNode) + ", expected " + std::to_string(have);
+  }
+  uint64_t size = c.firstNode;
+  for (const NodeDef& nd : c.nodes) {
+    if (nd.parent >= size++) return "node parent out of range";
+  }
+  for (const auto& [node, v] : c.counters) {
+    if (node >= size) return "counter for an undefined node";
+  }
+  ThreadTree& t = p.threads[c.thread];
+  t.id = c.thread;
+  t.name = std::move(c.name);
+  t.ended = c.ended;
+  t.collapsed = c.collapsed;
+  t.dropped = c.dropped;
+  if (t.nodes.empty()) t.nodes.push_back({0, kRootKey});  // node 0: the root
+  t.nodes.resize(c.firstNode, NodeDef{0, kLostKey});
+  p.lostNodes += gap;
+  t.nodes.insert(t.nodes.end(), c.nodes.begin(), c.nodes.end());
+  t.counters.resize(t.nodes.size());
+  for (const auto& [node, v] : c.counters) t.counters[node] = v;
+  return {};
 }
 
 // See Writer::objects: later times are offsets from the allocation, 0 meaning none.
@@ -104,7 +145,8 @@ EventAt eventAt(Decoder& d) {
   return at;
 }
 
-std::string decodeObjects(Decoder& d, Profile& p) {
+std::string decodeObjects(Decoder& d, std::vector<ObjectRecord>& out) {
+  size_t before = out.size();
   for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     ObjectRecord r;
     r.id = d.u();
@@ -118,85 +160,132 @@ std::string decodeObjects(Decoder& d, Profile& p) {
     for (uint64_t* t : {&r.firstGet, &r.lastGet, &r.firstPut, &r.lastPut})
       *t = timeAfter(d, r.alloc);
     for (EventAt* at : {&r.firstGetAt, &r.lastGetAt, &r.firstPutAt, &r.lastPutAt}) *at = eventAt(d);
-    if (d.ok()) p.objects.push_back(r);
+    out.push_back(r);
   }
-  return d.ok() ? std::string() : d.error();
+  if (d.ok()) return {};
+  out.resize(before);
+  return d.error();
 }
 
+// The records of a Live chunk: superseded by later ones of the same object, and by its
+// death (readProfile keeps the newest at the end).
+std::string decodeLive(Decoder& d, Profile& p, std::vector<ObjectRecord>& live) {
+  uint64_t time = d.u();
+  if (!d.ok()) return d.error();
+  size_t before = live.size();
+  std::string why = decodeObjects(d, live);
+  if (!why.empty()) return why;
+  for (size_t i = before; i < live.size(); ++i) {
+    live[i].death = std::max(time, live[i].alloc);
+    live[i].deathGc = 0;
+  }
+  p.liveTime = std::max(p.liveTime, time);
+  return {};
+}
+
+// GCs of skipped chunks are stood in for (at the previous GC's time), so that later
+// deaths keep pointing at their GCs; bounded like lost nodes.
 std::string decodeGcs(Decoder& d, Profile& p) {
   uint32_t first = d.u32();
-  if (d.ok() && first != p.gcs.size() + 1) {
-    return "GCs continue at " + std::to_string(first) + ", expected " +
-           std::to_string(p.gcs.size() + 1);
-  }
+  std::vector<GcEvent> gcs;
   for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     GcEvent g;
     g.time = d.u();
     g.forced = d.u() != 0;
-    if (d.ok()) p.gcs.push_back(g);
+    gcs.push_back(g);
   }
-  return d.ok() ? std::string() : d.error();
+  if (!d.ok()) return d.error();
+  uint64_t next = p.gcs.size() + 1;
+  if (first < next || first - next > p.skippedBytes / 2) {
+    return "GCs continue at " + std::to_string(first) + ", expected " + std::to_string(next);
+  }
+  p.lostGcs += first - next;
+  p.gcs.resize(first - 1, GcEvent{p.gcs.empty() ? 0 : p.gcs.back().time, false});
+  p.gcs.insert(p.gcs.end(), gcs.begin(), gcs.end());
+  return {};
 }
 
-std::string decodeChunk(ChunkType type, Decoder& d, Profile& p) {
+std::string decodeClassSizes(Decoder& d, Profile& p) {
+  std::vector<std::pair<std::string, uint64_t>> sizes;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    std::string cls = d.str();
+    sizes.emplace_back(std::move(cls), d.u());
+  }
+  if (!d.ok()) return d.error();
+  for (auto& [cls, size] : sizes) p.classSizes[cls] = size;
+  return {};
+}
+
+std::string decodeFailures(Decoder& d, Profile& p) {
+  std::vector<Failure> failures;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    Failure f;
+    f.cls = d.str();
+    f.method = d.str();
+    f.reason = d.str();
+    failures.push_back(std::move(f));
+  }
+  if (!d.ok()) return d.error();
+  p.failures.insert(p.failures.end(), failures.begin(), failures.end());
+  return {};
+}
+
+std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<ObjectRecord>& live,
+                        bool& metaRead) {
   switch (type) {
-    case ChunkType::Meta:
-      decodeMap(d, p.meta);
-      break;
+    case ChunkType::Meta: {
+      std::string why = decodeMap(d, p.meta);
+      metaRead = metaRead || why.empty();
+      return why;
+    }
     case ChunkType::Methods:
-      decodeMethods(d, p);
-      break;
+      return decodeMethods(d, p);
     case ChunkType::Sites:
-      decodeSites(d, p);
-      break;
+      return decodeSites(d, p);
     case ChunkType::Thread:
       return decodeThread(d, p);
     case ChunkType::ClassSizes:
-      for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
-        std::string cls = d.str();
-        p.classSizes[cls] = d.u();
-      }
-      break;
+      return decodeClassSizes(d, p);
     case ChunkType::Failures:
-      for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
-        Failure f;
-        f.cls = d.str();
-        f.method = d.str();
-        f.reason = d.str();
-        if (d.ok()) p.failures.push_back(std::move(f));
-      }
-      break;
+      return decodeFailures(d, p);
     case ChunkType::Objects:
-      return decodeObjects(d, p);
+      return decodeObjects(d, p.objects);
+    case ChunkType::Live:
+      return decodeLive(d, p, live);
     case ChunkType::Gcs:
       return decodeGcs(d, p);
-    case ChunkType::End:
-      decodeMap(d, p.totals);
-      if (d.ok()) p.complete = true;
-      break;
-    default:
-      return "unknown chunk type " + std::to_string(static_cast<int>(type));
+    case ChunkType::End: {
+      std::string why = decodeMap(d, p.totals);
+      if (why.empty()) p.complete = true;
+      return why;
+    }
   }
-  return d.ok() ? std::string() : d.error();
+  return "unknown chunk type " + std::to_string(static_cast<int>(type));
 }
 
 // The objects the Objects chunks hold, from their counts: one pass over the chunk headers
 // before decoding, so that the records (the bulk of a lifetime profile) are allocated once
 // instead of through repeated doubling. Stops where the chunks stop being well formed; the
-// decoding pass says why.
-size_t objectCount(std::span<const uint8_t> data) {
-  size_t total = 0;
+// decoding pass says why. `end`: an End chunk was met (the profile is complete, so its
+// Live records need not be kept); otherwise the Live records count too (addLive appends
+// the newest of each object that did not die).
+size_t objectCount(std::span<const uint8_t> data, bool& end) {
+  size_t total = 0, live = 0;
+  end = false;
   for (size_t pos = kHeaderSize; data.size() - pos >= kChunkHeaderSize;) {
     uint32_t len = getU32(&data[pos + 1]);
     if (len > data.size() - pos - kChunkHeaderSize) break;
-    if (static_cast<ChunkType>(data[pos]) == ChunkType::Objects) {
+    end = end || static_cast<ChunkType>(data[pos]) == ChunkType::End;
+    auto type = static_cast<ChunkType>(data[pos]);
+    if (type == ChunkType::Objects || type == ChunkType::Live) {
       Decoder d(data.data() + pos + kChunkHeaderSize, len);
-      uint64_t n = d.count();  // at most the payload's length
-      if (d.ok()) total += static_cast<size_t>(n);
+      if (type == ChunkType::Live) d.u();  // the time
+      uint64_t n = d.count();              // at most the payload's length
+      if (d.ok()) (type == ChunkType::Live ? live : total) += static_cast<size_t>(n);
     }
     pos += kChunkHeaderSize + len;
   }
-  return total;
+  return end ? total : total + live;
 }
 
 // The profile's bytes: a regular file is mapped (decoded pages are given back as the
@@ -254,6 +343,88 @@ class Input {
   std::vector<uint8_t> copy_;
 };
 
+enum class At { Chunk, Incomplete, Corrupt };
+
+// What starts at `pos`: a whole chunk whose CRC holds (its payload length in `len`), the
+// end of the file cutting one short, or something else.
+At chunkAt(std::span<const uint8_t> data, size_t pos, uint32_t version, uint32_t& len) {
+  if (data.size() - pos < kChunkHeaderSize) return At::Incomplete;
+  const uint8_t* head = data.data() + pos;
+  len = getU32(head + 1);
+  if (len > data.size() - pos - kChunkHeaderSize) return At::Incomplete;
+  if (head[0] == 0 || head[0] > kMaxChunkType) return At::Corrupt;
+  bool ok = chunkCrc(version, head, head + kChunkHeaderSize, len) == getU32(head + 5);
+  return ok ? At::Chunk : At::Corrupt;
+}
+
+// The offset of the next whole chunk after the bad one at `pos` (data.size() if none).
+// First where the bad chunk's length says (a flipped payload or CRC bit), then byte by
+// byte. The scan's CRC work is bounded (a few times what is left of the file), so that
+// garbage whose lengths look plausible cannot make the reader quadratic; past the bound
+// the rest of the file counts as corrupt.
+size_t resync(std::span<const uint8_t> data, size_t pos, uint32_t version, At bad, uint32_t len) {
+  uint32_t next = 0;
+  if (bad == At::Corrupt) {
+    size_t end = pos + kChunkHeaderSize + len;
+    if (end == data.size() || chunkAt(data, end, version, next) == At::Chunk) return end;
+  }
+  uint64_t budget = 8 * uint64_t{data.size() - pos} + (uint64_t{1} << 20);
+  for (size_t q = pos + 1; data.size() - q >= kChunkHeaderSize; ++q) {
+    uint8_t type = data[q];
+    if (type == 0 || type > kMaxChunkType) continue;
+    uint32_t l = getU32(&data[q + 1]);
+    if (l > data.size() - q - kChunkHeaderSize) continue;
+    if (budget < l) break;
+    budget -= l;
+    if (chunkAt(data, q, version, next) == At::Chunk) return q;
+  }
+  return data.size();
+}
+
+// A last chunk that looks cut short may instead be whole with a corrupt length: then its
+// CRC holds for the length the file leaves it (version 3, whose CRC covers the length).
+bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) {
+  size_t left = data.size() - pos;
+  if (version < 3 || left < kChunkHeaderSize || left - kChunkHeaderSize > UINT32_MAX) return false;
+  uint8_t head[5];
+  std::memcpy(head, data.data() + pos, 5);
+  auto len = static_cast<uint32_t>(left - kChunkHeaderSize);
+  for (int i = 0; i < 4; ++i) head[1 + i] = static_cast<uint8_t>(len >> (8 * i));
+  const uint8_t* payload = data.data() + pos + kChunkHeaderSize;
+  return chunkCrc(version, head, payload, len) == getU32(data.data() + pos + 5);
+}
+
+const char* chunkName(uint8_t type) {
+  static constexpr const char* kNames[] = {"?",       "Meta",       "Methods",  "Sites",
+                                           "Thread",  "ClassSizes", "Failures", "End",
+                                           "Objects", "Gcs",        "Live"};
+  return type <= kMaxChunkType ? kNames[type] : "unknown";
+}
+
+// The objects alive at the last flush: the newest Live record of each object that has no
+// death record. Only an incomplete profile needs them (a complete one ends every object).
+// (An index of the live ids only: there are far fewer than records of the dead.)
+void addLive(Profile& p, std::vector<ObjectRecord>& live) {
+  if (p.complete || live.empty()) return;
+  std::unordered_map<uint64_t, size_t> newest;  // id -> index into live
+  newest.reserve(live.size());
+  for (size_t i = 0; i < live.size(); ++i) newest[live[i].id] = i;
+  for (const ObjectRecord& r : p.objects) newest.erase(r.id);
+  std::vector<size_t> keep;
+  keep.reserve(newest.size());
+  for (const auto& [id, i] : newest) keep.push_back(i);
+  std::sort(keep.begin(), keep.end());  // in the order written
+  for (size_t i : keep) p.objects.push_back(live[i]);
+  p.liveAtFlush = keep.size();
+}
+
+// No Meta chunk (it was corrupt): the mode follows from the chunks that only a lifetime
+// profile has.
+void inferMeta(Profile& p) {
+  p.metaLost = true;
+  p.meta["mode"] = p.objects.empty() && p.gcs.empty() ? "alloc" : "lifetime";
+}
+
 }  // namespace
 
 bool readProfile(const std::string& path, Profile& out, std::string& error,
@@ -273,35 +444,50 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
             ": use a newer dragnet";
     return false;
   }
-  out.objects.reserve(objectCount(data));
+  bool complete = false;
+  out.objects.reserve(objectCount(data, complete));
+  // A complete profile's Live records change nothing (addLive): they are checked, not kept.
+  std::vector<ObjectRecord> live, dropped;
+  bool metaRead = false;
   size_t pos = kHeaderSize;
   while (pos < data.size()) {
     if (progress) progress(pos, data.size());
-    if (data.size() - pos < kChunkHeaderSize) {
-      out.truncation = "incomplete chunk header at offset " + std::to_string(pos);
+    uint32_t len = 0;
+    At at = chunkAt(data, pos, out.version, len);
+    if (at == At::Chunk) {
+      Decoder d(data.data() + pos + kChunkHeaderSize, len);
+      std::string why = decodeChunk(static_cast<ChunkType>(data[pos]), d, out,
+                                    complete ? dropped : live, metaRead);
+      dropped.clear();
+      size_t size = kChunkHeaderSize + len;
+      if (why.empty()) {
+        ++out.chunks;
+      } else {  // the CRC holds but the content does not fit: skip this chunk only
+        out.skipped.push_back(
+            {pos, size, std::string("malformed ") + chunkName(data[pos]) + " chunk: " + why});
+        out.skippedBytes += size;
+      }
+      pos += size;
+      input.consumed(pos);
+      continue;
+    }
+    size_t next = resync(data, pos, out.version, at, len);
+    if (next == data.size() && at == At::Incomplete && !lengthFlipped(data, pos, out.version)) {
+      // the end: a JVM killed mid-write
+      out.truncation = data.size() - pos < kChunkHeaderSize
+                           ? "incomplete chunk header at offset " + std::to_string(pos)
+                           : "chunk at offset " + std::to_string(pos) + " is cut short";
       break;
     }
-    auto type = static_cast<ChunkType>(data[pos]);
-    uint32_t len = getU32(&data[pos + 1]), crc = getU32(&data[pos + 5]);
-    const uint8_t* payload = data.data() + pos + kChunkHeaderSize;
-    if (len > data.size() - pos - kChunkHeaderSize) {
-      out.truncation = "chunk at offset " + std::to_string(pos) + " is cut short";
-      break;
-    }
-    if (crc32(0L, payload, len) != crc) {
-      out.truncation = "checksum mismatch in the chunk at offset " + std::to_string(pos);
-      break;
-    }
-    Decoder d(payload, len);
-    std::string why = decodeChunk(type, d, out);
-    if (!why.empty()) {
-      out.truncation = "bad chunk at offset " + std::to_string(pos) + ": " + why;
-      break;
-    }
-    ++out.chunks;
-    pos += kChunkHeaderSize + len;
-    input.consumed(pos);
+    std::string reason = at == At::Incomplete ? "chunk length runs past the end of the file"
+                         : data[pos] == 0 || data[pos] > kMaxChunkType ? "unknown chunk type"
+                                                                       : "checksum mismatch";
+    out.skipped.push_back({pos, next - pos, reason});
+    out.skippedBytes += next - pos;
+    pos = next;
   }
+  addLive(out, live);
+  if (!metaRead && out.corrupt()) inferMeta(out);
   if (progress) progress(data.size(), data.size());
   return true;
 }

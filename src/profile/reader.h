@@ -1,6 +1,8 @@
 // Reads a profile file (format.h) into memory: definitions, and per thread its tree with
-// the latest counters. A truncated or corrupt tail (a JVM killed mid-write) is not an
-// error: everything before it is read and `truncation` says where and why it stopped.
+// the latest counters. A truncated tail (a JVM killed mid-write) is not an error:
+// everything before it is read and `truncation` says where it stopped. A corrupt chunk
+// (its CRC fails, or it is malformed) is skipped: the reader resynchronises on the next
+// chunk whose CRC holds, reads on, and lists what it skipped in `skipped`.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +26,12 @@ struct ThreadTree {
   bool ended = false;
 };
 
+// A stretch of the file the reader skipped: a corrupt chunk, or bytes between chunks.
+struct Skipped {
+  uint64_t offset = 0, bytes = 0;
+  std::string reason;
+};
+
 struct Profile {
   uint32_t version = 0;
   std::map<std::string, std::string> meta;
@@ -32,12 +40,27 @@ struct Profile {
   std::map<uint32_t, ThreadTree> threads;
   std::map<std::string, uint64_t> classSizes;
   std::vector<Failure> failures;
-  std::vector<ObjectRecord> objects;          // mode lifetime, in the order written (by death)
-  std::vector<GcEvent> gcs;                   // mode lifetime; GC n is gcs[n - 1]
+  // Mode lifetime, in the order written (by death); then, in an incomplete profile, the
+  // objects alive at the last flush (Live records no death superseded; `liveAtFlush` of
+  // them, deathGc 0, death = the time of the flush that wrote them last).
+  std::vector<ObjectRecord> objects;
+  uint64_t liveAtFlush = 0;
+  uint64_t liveTime = 0;     // the clock at the latest flush whose Live chunks were read
+  std::vector<GcEvent> gcs;  // mode lifetime; GC n is gcs[n - 1]
   std::map<std::string, std::string> totals;  // from the End chunk
   bool complete = false;                      // the End chunk was read
   std::string truncation;                     // why reading stopped early (empty: read to the end)
   uint64_t chunks = 0;
+  // Corruption: what was skipped, in file order (empty: none). `metaLost`: no Meta chunk
+  // was read, so mode and options are defaults (the mode inferred from the chunks).
+  std::vector<Skipped> skipped;
+  uint64_t skippedBytes = 0;
+  bool metaLost = false;
+  // Nodes and GCs of chunks that were skipped, stood in for so that later chunks of the
+  // same thread (or later GCs) keep their numbers: nodes with key kLostKey, GCs at the
+  // previous GC's time.
+  uint64_t lostNodes = 0, lostGcs = 0;
+  bool corrupt() const { return !skipped.empty(); }
 };
 
 // Progress callback: bytes read so far, total bytes.

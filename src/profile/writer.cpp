@@ -77,7 +77,7 @@ void Writer::chunk(ChunkType type, const Encoder& payload) {
   uint8_t head[kChunkHeaderSize];
   head[0] = static_cast<uint8_t>(type);
   putU32(head + 1, static_cast<uint32_t>(p.size()));
-  putU32(head + 5, static_cast<uint32_t>(crc32(0L, p.data(), static_cast<uInt>(p.size()))));
+  putU32(head + 5, chunkCrc(kVersion, head, p.data(), p.size()));
   std::lock_guard lock(mu_);
   if (!file_ || failed_) return;
   // One chunk, then a flush to the OS: a crash loses at most the chunk being written.
@@ -188,9 +188,8 @@ void eventAt(Encoder& e, const EventAt& at) {
 }
 }  // namespace
 
-void Writer::objects(const std::vector<ObjectRecord>& records) {
-  if (records.empty()) return;
-  Encoder e;
+namespace {
+void encodeObjects(Encoder& e, const std::vector<ObjectRecord>& records) {
   e.u(records.size());
   for (const ObjectRecord& r : records) {
     e.u(r.id);
@@ -206,7 +205,23 @@ void Writer::objects(const std::vector<ObjectRecord>& records) {
       eventAt(e, *at);
     }
   }
+}
+}  // namespace
+
+void Writer::objects(const std::vector<ObjectRecord>& records) {
+  if (records.empty()) return;
+  Encoder e;
+  encodeObjects(e, records);
   chunk(ChunkType::Objects, e);
+}
+
+uint64_t Writer::live(uint64_t time, const std::vector<ObjectRecord>& records) {
+  if (records.empty()) return 0;
+  Encoder e;
+  e.u(time);
+  encodeObjects(e, records);
+  chunk(ChunkType::Live, e);
+  return kChunkHeaderSize + e.bytes().size();
 }
 
 void Writer::gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs) {

@@ -40,6 +40,10 @@ class Writer {
   // batch continues where the previous one stopped).
   void objects(const std::vector<ObjectRecord>& records);
   void gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs);
+  // Mode lifetime, at a flush: records of objects alive at clock `time` (their death and
+  // deathGc are not written). A later Live or Objects record of the same id supersedes it.
+  // Returns the bytes of the chunk.
+  uint64_t live(uint64_t time, const std::vector<ObjectRecord>& records);
 
   uint64_t bytesWritten() const { return written_; }
 

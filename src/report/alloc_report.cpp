@@ -36,7 +36,10 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
   out << "  objects    " << num(m.objects) << "\n"
       << "  arrays     " << num(m.arrays) << " (" << num(m.elements) << " elements)\n"
       << "  bytes      " << num(m.bytes);
-  if (m.unsizedObjects) out << " (+ " << num(m.unsizedObjects) << " objects of unmeasured size)";
+  if (m.unsizedObjects) {
+    out << " (+ " << num(m.unsizedObjects) << " objects of unmeasured size"
+        << (p.complete ? ")" : ": classes with a finalizer are measured at exit)");
+  }
   if (m.sampleInterval) {  // sampling sees allocations only, never calls
     out << "\n  contexts   " << num(m.nodes.size() - 1) << "\n";
   } else {
@@ -178,6 +181,7 @@ void writeJson(std::ostream& out, const AllocModel& m) {
   j["complete"] = m.profile->complete;
   j["counting"] = countingKind(*m.profile);
   j["countingMeans"] = countingNote(*m.profile);
+  if (m.profile->corrupt()) j["corrupt"] = corruptionNote(*m.profile);
   j["totals"] = {{"objects", m.objects},
                  {"arrays", m.arrays},
                  {"elements", m.elements},

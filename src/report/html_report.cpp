@@ -8,6 +8,7 @@
 #include "report/coverage.h"
 #include "report/html_page.h"
 #include "report/sums.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -221,6 +222,7 @@ Json header(const AllocModel& m) {
   j["countingMeans"] = countingNote(p);
   j["complete"] = p.complete;
   j["truncation"] = p.truncation;
+  j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
   j["totals"] = {{"objects", m.objects},
                  {"arrays", m.arrays},
                  {"elements", m.elements},

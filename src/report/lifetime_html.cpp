@@ -10,6 +10,7 @@
 #include "report/lifetime_json.h"
 #include "report/lifetime_report.h"
 #include "report/lifetime_text.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -101,6 +102,7 @@ class DataWriter {
     std::string sampled = lifetime_text::sampledNote(m_);
     j["sampled"] = sampled.empty() ? Json(nullptr) : Json(sampled);
     j["truncation"] = p.truncation;
+    j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
     j["meta"] = p.meta;
   }
 

@@ -5,6 +5,7 @@
 #include "analyses/lifetime/heap.h"
 #include "report/coverage.h"
 #include "report/lifetime_report.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -35,6 +36,10 @@ Json lifetime_json::header(const Model& m) {
   j["format"] = "dragnet-lifetime";
   j["version"] = 1;
   j["complete"] = m.profile->complete;
+  if (m.profile->corrupt()) j["corrupt"] = corruptionNote(*m.profile);
+  if (m.profile->liveAtFlush > 0) {
+    j["liveAtFlush"] = {{"objects", m.profile->liveAtFlush}, {"time", m.profile->liveTime}};
+  }
   j["settings"] = {{"useEpoch", m.settings.useEpoch}, {"gcInterval", m.settings.gcInterval},
                    {"gcBudget", m.settings.gcBudget}, {"gcDeferred", m.settings.gcDeferred},
                    {"stack", m.settings.stack},       {"sample", m.settings.sample}};

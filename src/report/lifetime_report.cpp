@@ -37,7 +37,10 @@ void writePrecision(std::ostream& out, const Model& m) {
   const auto& pr = m.precision;
   out << "  precision    deaths known to within " << num(pr.maxGap) << " bytes (largest gap), "
       << bytes(pr.meanGap) << " on average, over " << num(pr.freed) << " freed objects; "
-      << num(pr.aliveAtEnd) << " objects alive at the end (they die at the end time)\n";
+      << num(pr.aliveAtEnd) << " objects alive at the end (they die at the end time"
+      << (m.profile->liveAtFlush > 0 ? ": the last flush before the JVM was killed; their drag "
+                                       "after it is unknown)\n"
+                                     : ")\n");
 }
 
 void writeHeader(std::ostream& out, const Model& m) {

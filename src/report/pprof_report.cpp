@@ -9,6 +9,7 @@
 
 #include "report/protobuf.h"
 #include "report/sums.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -121,6 +122,7 @@ class PprofBuilder {
       comments.push_back("sampled (sample=" + it->second + "): the values are estimates");
       period = parseSize(it->second);
     }
+    if (p.corrupt()) comments.push_back(corruptionNote(p));
     if (!p.complete) {
       comments.push_back("incomplete: the JVM did not finish writing the profile" +
                          (p.truncation.empty() ? "" : "; " + p.truncation));

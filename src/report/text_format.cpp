@@ -23,13 +23,39 @@ std::string grouped(unsigned __int128 v) {
   return std::string(p, buf + sizeof buf);
 }
 
+std::string corruptionNote(const profile::Profile& p) {
+  if (!p.corrupt()) return "";
+  constexpr size_t kShown = 8;
+  std::string s = "profile corrupt: " + grouped(p.skipped.size()) +
+                  (p.skipped.size() == 1 ? " chunk (" : " chunks (") + grouped(p.skippedBytes) +
+                  " bytes) skipped at " + (p.skipped.size() == 1 ? "offset " : "offsets ");
+  for (size_t i = 0; i < p.skipped.size() && i < kShown; ++i) {
+    s += (i ? ", " : "") + std::to_string(p.skipped[i].offset);
+  }
+  if (p.skipped.size() > kShown) s += ", ...";
+  s += " (first: " + p.skipped.front().reason + ")";
+  if (p.metaLost) {
+    s += "; its Meta chunk is lost: options unknown, read as mode " + p.meta.at("mode");
+  }
+  if (p.lostNodes > 0) s += "; " + grouped(p.lostNodes) + " contexts lost";
+  return s;
+}
+
 void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view what) {
   out << "dragnet " << what << " profile";
   if (auto it = p.meta.find("pid"); it != p.meta.end()) out << " (pid " << it->second << ")";
   out << "\n";
+  if (p.corrupt()) out << "  CORRUPT: " << corruptionNote(p) << "\n";
   if (!p.complete) {
-    out << "  INCOMPLETE: the JVM did not finish writing it (killed?)";
+    bool killed = !p.corrupt() || !p.truncation.empty();
+    out << "  INCOMPLETE: "
+        << (killed ? "the JVM did not finish writing it (killed?)"
+                   : "no End chunk was read (corrupt, or the JVM was killed)");
     if (!p.truncation.empty()) out << "; " << p.truncation;
+    if (p.liveAtFlush > 0) {
+      out << "; " << grouped(p.liveAtFlush) << " objects alive at its last flush (time "
+          << grouped(p.liveTime) << ")";
+    }
     out << "\n";
   }
 }

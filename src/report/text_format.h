@@ -13,8 +13,13 @@ namespace dragnet::report {
 // byte, pass 2^64).
 std::string grouped(unsigned __int128 v);
 
-// "dragnet <what> profile (pid N)" and, for a profile the JVM did not finish, the
-// INCOMPLETE line with where reading stopped.
+// "profile corrupt: N chunks (M bytes) skipped at offsets ..." (the first few offsets),
+// and when the Meta chunk was among them, what the report assumes; "" if not corrupt.
+std::string corruptionNote(const profile::Profile& p);
+
+// "dragnet <what> profile (pid N)", the CORRUPT line of a profile the reader skipped parts
+// of, and for a profile the JVM did not finish, the INCOMPLETE line with where reading
+// stopped.
 void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view what);
 
 // The classes and methods the agent could not rewrite (they ran unchanged, unprofiled),

@@ -117,6 +117,7 @@ std::string javaTypeName(std::string_view t) {
 }
 
 std::string frameName(const profile::Profile& p, uint32_t methodId, int32_t line) {
+  if (methodId == profile::kLostKey) return "<lost in a corrupt chunk>";
   auto it = p.methods.find(methodId);
   if (it == p.methods.end()) return "<unknown method #" + std::to_string(methodId) + ">";
   const profile::MethodDef& m = it->second;

@@ -38,13 +38,19 @@ const dragnetReport = (function () {
   }
 
   // The page's title ("Allocation profile of pid 4711"), the complete/incomplete badge and
-  // the warning for an incomplete profile, from the data's pid, complete and truncation.
+  // the warnings for a corrupt or incomplete profile, from the data's pid, corrupt, complete
+  // and truncation.
   function writeHeading(data, what) {
     const title = what + (data.pid ? ' of pid ' + data.pid : '');
     document.getElementById('title').textContent = title;
     document.title = 'dragnet: ' + title;
     const badges = document.getElementById('badges');
     badges.appendChild(el('span', 'badge', data.complete ? 'complete' : 'incomplete'));
+    if (data.corrupt) {
+      badges.appendChild(el('span', 'badge', 'corrupt'));
+      document.getElementById('warnings').appendChild(el('p', 'warning', 'Corrupt profile: ' +
+        data.corrupt + '. The numbers cover the parts that could be read.'));
+    }
     if (!data.complete) {
       const why = data.truncation ? ' (' + data.truncation + ')' : '';
       document.getElementById('warnings').appendChild(el('p', 'warning', 'Incomplete ' +
