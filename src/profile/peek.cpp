@@ -1,7 +1,5 @@
 #include "profile/peek.h"
 
-#include <zlib.h>
-
 #include <cstring>
 #include <fstream>
 #include <vector>
@@ -30,7 +28,11 @@ bool readMeta(const std::string& path, std::map<std::string, std::string>& meta)
   if (static_cast<ChunkType>(chunk[0]) != ChunkType::Meta || len > kMaxMeta) return false;
   std::vector<uint8_t> payload(len);
   if (!in.read(reinterpret_cast<char*>(payload.data()), len)) return false;
-  if (crc32(0L, payload.data(), len) != getU32(chunk + 5)) return false;
+  uint32_t version = getU32(head + sizeof kMagic);
+  if (chunkCrc(version, reinterpret_cast<const uint8_t*>(chunk), payload.data(), len) !=
+      getU32(chunk + 5)) {
+    return false;
+  }
   Decoder d(payload.data(), payload.size());
   for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
     std::string k = d.str();
