@@ -20,6 +20,8 @@ struct Options {
   bool quiet = false;         // no start and end lines on stderr
   bool record = true;         // false: rewrite classes but record nothing (a diagnostic:
                               // what the rewriting alone costs)
+  uint64_t maxMemory = uint64_t{1} << 30;  // native memory the calling-context trees may
+                                           // take, all threads together
   // Mode lifetime.
   uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
   bool gcIntervalGiven = false;    // gc-interval was set: by default, follow it exactly

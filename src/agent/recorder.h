@@ -1,12 +1,14 @@
 // The agent's recording side: definitions produced by class rewriting, and the threads'
-// calling-context trees read from their DragnetState objects (runtime/agent) through JNI,
-// written to the profile as chunks. Nothing here runs per event: definitions arrive once
-// per class, trees are read when a thread ends, by the flush thread, and at VM death.
+// calling-context trees read from their DragnetState objects (runtime/agent: native
+// tables whose addresses the agent reads through JNI), written to the profile as chunks. Nothing
+// here runs per event: definitions arrive once per class, trees are read when a thread ends, by the
+// flush thread, and at VM death.
 #pragma once
 
 #include <jni.h>
 #include <jvmti.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -57,7 +59,7 @@ class Recorder {
     std::vector<profile::Counters> last;
     uint64_t collapsed = 0;
     uint64_t dropped = 0;
-    uint64_t heapBytes = 0;  // Java heap of the thread's tree at its last flush
+    uint64_t heapBytes = 0;  // Java heap of the thread's tree at its last flush (insns)
     uint64_t lookups = 0;    // index lookups (DragnetState.lookups)
   };
   uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
@@ -103,8 +105,11 @@ class Recorder {
   profile::ThreadChunk chunk_;
   bool ready_ = false;
   bool finished_ = false;
-  jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, parent_ = nullptr,
-           key_ = nullptr, count_ = nullptr, insns_ = nullptr, ext_ = nullptr, collapsed_ = nullptr;
+  std::atomic<bool> dying_{false};  // the final flush began: threads are no longer released
+  jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, nodes_ = nullptr,
+           lines_ = nullptr, insns_ = nullptr, collapsed_ = nullptr;
+  jmethodID release_ = nullptr;        // DragnetState.release: the tables of an ended thread
+  jint nodeBytes_ = 8;                 // DragnetState.NODE: parent and key, two ints
   jint elementsAt_ = 1, bytesAt_ = 2;  // DragnetState.ELEMENTS, BYTES: in a node's line
 };
 
