@@ -82,7 +82,7 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
   if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
   if (m.dropped) {
     out << "  dropped    " << num(m.dropped)
-        << " events recorded at the thread root (the runtime ran out of memory)\n";
+        << " events recorded at the thread root (max-memory reached, or no memory)\n";
   }
   if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
     auto partial = static_cast<size_t>(

@@ -86,6 +86,9 @@ public final class DragnetState {
   // tables shared by a state that died or got no memory: every event goes to node 0).
   private long home, homeEnd;
   private boolean fixed;
+  // A growth was refused (max-memory, no memory): the tables stay as they are, and no
+  // event asks the agent again (each would be a native call).
+  private boolean starved;
   // The context of the frame entered last (for bytecodes=on, read once by the frame as
   // the node its instruction count goes to).
   public int node;
@@ -336,9 +339,9 @@ public final class DragnetState {
   @DontInline
   private boolean deeper(int d) {
     if (d != lim || d >= maxDepth || capped) return false;
-    long s = fixed ? 0 : grow0(stack, 4L * stackCap, 8L * stackCap);
+    long s = fixed || starved ? 0 : grow0(stack, 4L * stackCap, 8L * stackCap);
     if (s == 0) {
-      capped = true;
+      capped = starved = true;
       return false;
     }
     long old = stack;
@@ -480,8 +483,9 @@ public final class DragnetState {
     long line = calls + (long) LINE * p;
     int b = extUsed;
     if (b + EXT > extCap) {
-      long x = fixed ? 0 : grow0(ext, 8L * b, 16L * extCap);
+      long x = fixed || starved ? 0 : grow0(ext, 8L * b, 16L * extCap);
       if (x == 0) {
+        starved = true;
         u.putLong(null, line + 8 * own, e);
         return;
       }
@@ -555,7 +559,7 @@ public final class DragnetState {
   // old tables go back to the agent. A failure leaves the old ones in place.
   private boolean growNodes() {
     int n = cap;
-    if (fixed || n >= 1 << 29) return false;
+    if (fixed || starved || n >= 1 << 29) return false;
     long nn = grow0(nodes, (long) NODE * n, 2L * NODE * n);
     long nc = nn == 0 ? 0 : grow0(calls, (long) LINE * n, 2L * LINE * n);
     long ni = nc == 0 ? 0 : grow0(0, 0, 64L * n);
@@ -568,6 +572,7 @@ public final class DragnetState {
       }
     }
     if (ni == 0 || (insns != null && ins == null)) {
+      starved = true;
       retire0(nn);
       retire0(nc);
       retire0(ni);
