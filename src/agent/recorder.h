@@ -1,8 +1,8 @@
 // The agent's recording side: definitions produced by class rewriting, and the threads'
 // calling-context trees read from their DragnetState objects (runtime/agent: native
-// tables whose addresses the agent reads through JNI), written to the profile as chunks. Nothing
-// here runs per event: definitions arrive once per class, trees are read when a thread ends, by the
-// flush thread, and at VM death.
+// tables, their addresses read through JNI), written to the profile as chunks. Nothing
+// here runs per event: definitions arrive once per class, trees are read when a thread
+// ends, by the flush thread, and at VM death.
 #pragma once
 
 #include <jni.h>
