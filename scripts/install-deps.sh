@@ -18,6 +18,8 @@ packages=(
   chromium
   # workload jars
   libasm-java libbcel-java fop jython libxalan2-java libh2-java liblucene4.10-java antlr4
+  # bench/ecj/measure.sh: the agent and the program's -Xmx
+  libecj-java
 )
 
 missing=()
