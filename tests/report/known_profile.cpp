@@ -80,7 +80,15 @@ fs::path writeKnownProfile(const fs::path& dir, Variant v) {
   threads(w);
   w.classSizes({{"app/Point", 24}, {"java/lang/String", 24}, {"app/Tiny", 16}});
   w.failures({{"app/Bad", "", "Truncated class file"}, {"app/Big", "huge()V", kMarkupReason}});
-  if (v == Variant::Exact) w.end({{"classes.instrumented", "3"}, {"threads", "2"}});
+  if (v == Variant::Exact) {
+    w.end({{"classes.instrumented", "3"},
+           {"threads", "2"},
+           {"runtime.native.peak", "351744"},
+           {"runtime.native.bytes", "29312"},
+           {"runtime.native.limit", "1073741824"},
+           {"runtime.heap.bytes", "8192"},
+           {"runtime.index.lookups", "12"}});
+  }
   w.close();
   return path;
 }
