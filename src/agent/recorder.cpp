@@ -201,13 +201,9 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   if (!ready_) return;
   jobject state = jni->GetObjectField(thread, threadState_);
   if (!state) return;  // the thread never ran instrumented code
-  flushState(jni, state, threadName(thread), ended);
   // The thread ended (ThreadEnd, or a virtual thread's end in mode lifetime; at VM death
-  // other threads still run): its tables go back (DragnetState.release, on this thread).
-  if (ended && !dying_ && release_) {
-    jni->CallVoidMethod(state, release_);
-    if (jni->ExceptionCheck()) jni->ExceptionClear();
-  }
+  // other threads still run): its tables go back once written.
+  flushState(jni, state, threadName(thread), ended, ended && !dying_);
   jni->DeleteLocalRef(state);
 }
 
@@ -218,10 +214,25 @@ void Recorder::virtualEnded(JNIEnv* jni, jthread thread) {
   if (jni->ExceptionCheck()) jni->ExceptionClear();  // OutOfMemoryError: the tree is lost
 }
 
-void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended) {
+void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended,
+                          bool release) {
   std::lock_guard lock(flushMu_);
   if (finished_) return;
-  trees::ReadScope reading;  // the thread may grow its tables meanwhile: keep the old ones
+  {
+    trees::ReadScope reading;  // the thread may grow its tables meanwhile: keep the old ones
+    writeState(jni, state, name, ended);
+  }
+  // DragnetState.release (on the ended thread itself) under flushMu_: it replaces the
+  // tables with the SINK's, which a concurrent flush of this state must not read with
+  // the size it read before.
+  if (release && release_) {
+    jni->CallVoidMethod(state, release_);
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+  }
+}
+
+// The body of flushState, with flushMu_ held.
+void Recorder::writeState(JNIEnv* jni, jobject state, const std::string& name, bool ended) {
   writePendingDefinitions(jni);
   // Numbered by the helper when it made the state (DragnetRt.create): 1, 2, ...; 0 for a
   // virtual thread's, which is written as part of the merged state.

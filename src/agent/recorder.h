@@ -65,7 +65,10 @@ class Recorder {
   uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
   bool readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to);
   bool readInsns(JNIEnv* jni, jobject state, jint from, jint n);
-  void flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
+  // `release`: the thread ended; its tables go back to the agent once written.
+  void flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended,
+                  bool release = false);
+  void writeState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
   void flushVirtualThreads(JNIEnv* jni, bool final);
   void writePendingDefinitions(JNIEnv* jni);
   void collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out);
