@@ -20,6 +20,8 @@ packages=(
   chromium
   # workload jars
   libasm-java libbcel-java fop jython libxalan2-java libh2-java liblucene4.10-java antlr4
+  # bench/ecj/measure.sh: the agent and the program's -Xmx
+  libecj-java
 )
 
 # A JDK newer than 17 for the tests that also run on the newest JDK (tests/agent/newest_jdk.h

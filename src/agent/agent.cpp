@@ -220,7 +220,9 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   Agent& a = *gAgent;
   std::string error;
   if (!defineReferenceClass(jni, error) ||
-      !startProbes(jni, {a.options.depth, a.options.record, a.lifetime, a.options.bytecodes},
+      !startProbes(jni,
+                   {a.options.depth, a.options.record, a.lifetime, a.options.bytecodes,
+                    a.options.maxMemory, a.options.quiet},
                    error) ||
       !a.recorder->init(jni, error)) {
     say("error: " + error + "; no profile will be written");

@@ -250,27 +250,15 @@ bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
     return false;
   }
   s.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
-  const std::pair<const char*, const char*> stateFields[] = {{"parent", "[I"},
-                                                             {"key", "[I"},
-                                                             {"calls", "[J"},
-                                                             {"insns", "[J"},
-                                                             {"index", "[J"},
-                                                             {"stack", "[I"},
-                                                             {"dynBase", "[I"},
-                                                             {"dynKey", "[I"},
-                                                             {"dynClass", "[Ljava/lang/Class;"},
-                                                             {"pendKey", "[I"},
-                                                             {"pendDepth", "[I"},
-                                                             {"pendTime", "[J"},
-                                                             {"gets", "[J"},
-                                                             {"puts", "[J"},
-                                                             {"got", "[Ljava/lang/Object;"},
-                                                             {"gotAt", "[I"},
-                                                             {"put", "[Ljava/lang/Object;"},
-                                                             {"putAt", "[I"},
-                                                             {"gotSlot", "[I"},
-                                                             {"putSlot", "[I"},
-                                                             {"slots", "[I"}};
+  const std::pair<const char*, const char*> stateFields[] = {
+      {"insns", "[J"},    {"dynBase", "[I"},
+      {"dynKey", "[I"},   {"dynClass", "[Ljava/lang/Class;"},
+      {"pendKey", "[I"},  {"pendDepth", "[I"},
+      {"pendTime", "[J"}, {"gets", "[J"},
+      {"puts", "[J"},     {"got", "[Ljava/lang/Object;"},
+      {"gotAt", "[I"},    {"put", "[Ljava/lang/Object;"},
+      {"putAt", "[I"},    {"gotSlot", "[I"},
+      {"putSlot", "[I"},  {"slots", "[I"}};
   for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
   const std::pair<const char*, const char*> rtFields[] = {
       {"dynClass", "[Ljava/lang/Class;"}, {"dynBase", "[I"}, {"dynKeys", "[I"}, {"dynIndex", "[I"}};

@@ -23,6 +23,9 @@ const char* const kOptionHelp =
     "                     into the deepest kept context and counted (1024; 0 = no limit)\n"
     "  flush=SECONDS      write the recorded data every SECONDS so that a killed JVM\n"
     "                     leaves a recent profile (5; 0 = only at thread end and exit)\n"
+    "  max-memory=SIZE    native memory the calling-context trees may take, all threads\n"
+    "                     together; past it, events of new contexts are counted at their\n"
+    "                     thread's root as dropped, with a warning (1g; up to 1024g)\n"
     "  quiet=on|off       no start and end messages on stderr (off)\n"
     "  record=on|off      off: rewrite classes as usual, but the probes return at once and\n"
     "                     record nothing; a diagnostic that measures what the rewriting\n"
@@ -62,8 +65,9 @@ bool parseUint(std::string_view v, uint32_t& out) {
   return ec == std::errc() && end == v.data() + v.size() && !v.empty();
 }
 
-// A size in bytes: a number with an optional k, m or g suffix (powers of 1024).
-bool parseSize(std::string_view v, uint64_t& out) {
+// A size in bytes: a number with an optional k, m or g suffix (powers of 1024), at most
+// `max`.
+bool parseSize(std::string_view v, uint64_t& out, uint64_t max = uint64_t{1} << 31) {
   uint64_t scale = 1;
   if (!v.empty()) {
     switch (v.back() | 0x20) {
@@ -84,7 +88,7 @@ bool parseSize(std::string_view v, uint64_t& out) {
   uint64_t n = 0;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
   if (ec != std::errc() || end != v.data() + v.size() || v.empty() || n == 0) return false;
-  if (n > (uint64_t{1} << 31) / scale) return false;  // JVMTI takes a jint
+  if (n > max / scale) return false;  // by default 2g: JVMTI takes a jint
   out = n * scale;
   return true;
 }
@@ -140,6 +144,10 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     if (!parseBool(value, o.stacks)) return bad("expected on or off");
   } else if (key == "stack") {
     if (!parseUint(value, o.stack)) return bad("expected a number");
+  } else if (key == "max-memory") {
+    if (!parseSize(value, o.maxMemory, uint64_t{1} << 40)) {
+      return bad("expected a size such as 512m (1 to 1024g)");
+    }
   } else if (key == "quiet") {
     if (!parseBool(value, o.quiet)) return bad("expected on or off");
   } else {

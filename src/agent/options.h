@@ -23,6 +23,8 @@ struct Options {
                               // what the rewriting alone costs)
   bool keepJit = false;       // jit=keep: leave C2's allocation-skipping transformations
                               // on (a diagnostic; jit_settings.h)
+  uint64_t maxMemory = uint64_t{1} << 30;  // native memory the calling-context trees may
+                                           // take, all threads together
   // Mode lifetime.
   uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
   bool gcIntervalGiven = false;    // gc-interval was set: by default, follow it exactly

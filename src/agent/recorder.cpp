@@ -1,7 +1,9 @@
 #include "agent/recorder.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "agent/tree_memory.h"
 #include "agent/virtual_threads.h"
 
 namespace dragnet::agent {
@@ -27,12 +29,6 @@ bool readArray(JNIEnv* jni, jarray arr, jint from, jint n, std::vector<T>& out) 
   return ok;
 }
 
-// The same for an int[] / long[] field of `obj`.
-template <class T>
-bool readRange(JNIEnv* jni, jobject obj, jfieldID f, jint from, jint n, std::vector<T>& out) {
-  return readArray(jni, static_cast<jarray>(jni->GetObjectField(obj, f)), from, n, out);
-}
-
 // Nodes a Thread chunk carries at most. A flush reads and writes a tree a block at a time,
 // through buffers it keeps: copying the whole tree each time (jython: 2.2 M nodes, 210 MB
 // of arrays every 5 s) made the flush thread fault that much fresh memory in per flush,
@@ -40,23 +36,14 @@ bool readRange(JNIEnv* jni, jobject obj, jfieldID f, jint from, jint n, std::vec
 constexpr uint32_t kFlushBlock = 16384;
 }  // namespace
 
-// Java heap the thread's tree holds: per node slot two ints, STRIDE longs (one more with
-// bytecodes=on) and two index slots of two longs (DragnetState), and the child cache's
-// overflow blocks; array headers and the shadow stack are left out.
+// Java heap the thread's tree holds: its instruction counts (bytecodes=on; the rest of
+// the tree is native memory, counted by tree_memory).
 uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
-  auto arr = static_cast<jarray>(jni->GetObjectField(state, parent_));
-  if (!arr) return 0;
-  auto slots = static_cast<uint64_t>(jni->GetArrayLength(arr));
-  jni->DeleteLocalRef(arr);
-  jobject insns = jni->GetObjectField(state, insns_);
-  uint64_t longs = static_cast<uint64_t>(stride_) + (insns ? 1 : 0);
-  if (insns) jni->DeleteLocalRef(insns);
-  uint64_t overflow = 0;
-  if (auto ext = static_cast<jarray>(jni->GetObjectField(state, ext_))) {
-    overflow = static_cast<uint64_t>(jni->GetArrayLength(ext)) * 8;
-    jni->DeleteLocalRef(ext);
-  }
-  return slots * (2 * 4 + longs * 8 + 2 * 16) + overflow;
+  auto insns = static_cast<jarray>(jni->GetObjectField(state, insns_));
+  if (!insns) return 0;
+  auto bytes = static_cast<uint64_t>(jni->GetArrayLength(insns)) * 8;
+  jni->DeleteLocalRef(insns);
+  return bytes;
 }
 
 void Recorder::addClass(analyses::alloc::ClassResult&& r) {
@@ -107,18 +94,21 @@ bool Recorder::init(JNIEnv* jni, std::string& error) {
   threadState_ = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
   id_ = jni->GetFieldID(state, "id", "I");
   size_ = jni->GetFieldID(state, "size", "I");
-  parent_ = jni->GetFieldID(state, "parent", "[I");
-  key_ = jni->GetFieldID(state, "key", "[I");
-  count_ = jni->GetFieldID(state, "calls", "[J");  // count and cached children, interleaved
+  // The native tables' addresses: nodes (parent, key) and lines (count and cached
+  // children, or an allocation node's counters).
+  nodes_ = jni->GetFieldID(state, "nodes", "J");
+  lines_ = jni->GetFieldID(state, "calls", "J");
   jfieldID stride = jni->GetStaticFieldID(state, "STRIDE", "I");
   if (stride) stride_ = jni->GetStaticIntField(state, stride);
+  jfieldID nodeBytes = jni->GetStaticFieldID(state, "NODE", "I");
+  if (nodeBytes) nodeBytes_ = jni->GetStaticIntField(state, nodeBytes);
+  release_ = jni->GetMethodID(state, "release", "()V");
   // An allocation node's array counters are in its line of `calls` (it has no children).
   jfieldID elements = jni->GetStaticFieldID(state, "ELEMENTS", "I");
   jfieldID bytes = jni->GetStaticFieldID(state, "BYTES", "I");
   if (elements) elementsAt_ = jni->GetStaticIntField(state, elements);
   if (bytes) bytesAt_ = jni->GetStaticIntField(state, bytes);
   insns_ = jni->GetFieldID(state, "insns", "[J");  // null unless bytecodes=on
-  ext_ = jni->GetFieldID(state, "ext", "[J");      // the child cache's overflow blocks
   collapsed_ = jni->GetFieldID(state, "collapsed", "J");
   dropped_ = jni->GetFieldID(state, "dropped", "J");
   lookups_ = jni->GetFieldID(state, "lookups", "J");
@@ -211,7 +201,9 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   if (!ready_) return;
   jobject state = jni->GetObjectField(thread, threadState_);
   if (!state) return;  // the thread never ran instrumented code
-  flushState(jni, state, threadName(thread), ended);
+  // The thread ended (ThreadEnd, or a virtual thread's end in mode lifetime; at VM death
+  // other threads still run): its tables go back once written.
+  flushState(jni, state, threadName(thread), ended, ended && !dying_);
   jni->DeleteLocalRef(state);
 }
 
@@ -222,9 +214,25 @@ void Recorder::virtualEnded(JNIEnv* jni, jthread thread) {
   if (jni->ExceptionCheck()) jni->ExceptionClear();  // OutOfMemoryError: the tree is lost
 }
 
-void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended) {
+void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended,
+                          bool release) {
   std::lock_guard lock(flushMu_);
   if (finished_) return;
+  {
+    trees::ReadScope reading;  // the thread may grow its tables meanwhile: keep the old ones
+    writeState(jni, state, name, ended);
+  }
+  // DragnetState.release (on the ended thread itself) under flushMu_: it replaces the
+  // tables with the SINK's, which a concurrent flush of this state must not read with
+  // the size it read before.
+  if (release && release_) {
+    jni->CallVoidMethod(state, release_);
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+  }
+}
+
+// The body of flushState, with flushMu_ held.
+void Recorder::writeState(JNIEnv* jni, jobject state, const std::string& name, bool ended) {
   writePendingDefinitions(jni);
   // Numbered by the helper when it made the state (DragnetRt.create): 1, 2, ...; 0 for a
   // virtual thread's, which is written as part of the merged state.
@@ -280,14 +288,28 @@ void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, b
   book.collapsed = collapsed;
 }
 
-// Reads nodes [from, to) of a thread's tree into block_. False if an array is shorter
-// than the tree's size said (never, unless the state is broken).
+// Reads nodes [from, to) of a thread's tree into block_: from its native tables (the
+// addresses read now: a table the thread replaced meanwhile is kept until the read ends,
+// trees::ReadScope, and holds every node below the size read before). False if a table
+// is missing or the instruction counts are shorter (never, unless the state is broken).
 bool Recorder::readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to) {
-  auto f = static_cast<jint>(from), n = static_cast<jint>(to - from);
-  return readRange(jni, state, parent_, f, n, block_.parent) &&
-         readRange(jni, state, key_, f, n, block_.key) &&
-         readRange(jni, state, count_, stride_ * f, stride_ * n, block_.calls) &&
-         readInsns(jni, state, f, n);
+  auto nodes = static_cast<uintptr_t>(jni->GetLongField(state, nodes_));
+  auto lines = static_cast<uintptr_t>(jni->GetLongField(state, lines_));
+  if (!nodes || !lines) return false;
+  size_t n = to - from;
+  block_.parent.resize(n);
+  block_.key.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t pk[2];
+    std::memcpy(pk, reinterpret_cast<const void*>(nodes + (from + i) * nodeBytes_), sizeof pk);
+    block_.parent[i] = pk[0];
+    block_.key[i] = pk[1];
+  }
+  size_t stride = static_cast<size_t>(stride_);
+  block_.calls.resize(stride * n);
+  std::memcpy(block_.calls.data(), reinterpret_cast<const void*>(lines + from * stride * 8),
+              stride * n * 8);
+  return readInsns(jni, state, static_cast<jint>(from), static_cast<jint>(n));
 }
 
 // bytecodes=on: the block's instruction counts; otherwise (no array) zeros.
@@ -306,6 +328,7 @@ bool Recorder::readInsns(JNIEnv* jni, jobject state, jint from, jint n) {
 void Recorder::flushVirtualThreads(JNIEnv* jni, bool final) {
   if (!rt_ || !merged_ || !mergeLiveVirtuals_) return;
   if (final) {
+    trees::ReadScope reading;  // reads the tables of threads that may still grow them
     jni->CallStaticVoidMethod(rt_, mergeLiveVirtuals_);
     if (jni->ExceptionCheck()) jni->ExceptionClear();
   }
@@ -330,6 +353,7 @@ void Recorder::flushVirtualThreads(JNIEnv* jni, bool final) {
 
 void Recorder::flushAll(JNIEnv* jni, bool final, std::map<std::string, std::string> more) {
   if (!ready_) return;
+  if (final) dying_ = true;
   jint n = 0;
   jthread* threads = nullptr;
   if (jvmti_->GetAllThreads(&n, &threads) == JVMTI_ERROR_NONE) {
@@ -365,6 +389,10 @@ void Recorder::flushAll(JNIEnv* jni, bool final, std::map<std::string, std::stri
     lookups += book.lookups;
   }
   totals["runtime.heap.bytes"] = std::to_string(heap);
+  trees::Usage memory = trees::usage();
+  totals["runtime.native.bytes"] = std::to_string(memory.current);
+  totals["runtime.native.peak"] = std::to_string(memory.peak);
+  totals["runtime.native.limit"] = std::to_string(memory.limit);
   totals["runtime.index.lookups"] = std::to_string(lookups);
   totals.merge(more);
   writer_.end(totals);

@@ -1,12 +1,14 @@
 // The agent's recording side: definitions produced by class rewriting, and the threads'
-// calling-context trees read from their DragnetState objects (runtime/agent) through JNI,
-// written to the profile as chunks. Nothing here runs per event: definitions arrive once
-// per class, trees are read when a thread ends, by the flush thread, and at VM death.
+// calling-context trees read from their DragnetState objects (runtime/agent: native
+// tables, their addresses read through JNI), written to the profile as chunks. Nothing
+// here runs per event: definitions arrive once per class, trees are read when a thread
+// ends, by the flush thread, and at VM death.
 #pragma once
 
 #include <jni.h>
 #include <jvmti.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -59,13 +61,16 @@ class Recorder {
     std::vector<profile::Counters> last;
     uint64_t collapsed = 0;
     uint64_t dropped = 0;
-    uint64_t heapBytes = 0;  // Java heap of the thread's tree at its last flush
+    uint64_t heapBytes = 0;  // Java heap of the thread's tree at its last flush (insns)
     uint64_t lookups = 0;    // index lookups (DragnetState.lookups)
   };
   uint64_t treeHeapBytes(JNIEnv* jni, jobject state);
   bool readBlock(JNIEnv* jni, jobject state, uint32_t from, uint32_t to);
   bool readInsns(JNIEnv* jni, jobject state, jint from, jint n);
-  void flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
+  // `release`: the thread ended; its tables go back to the agent once written.
+  void flushState(JNIEnv* jni, jobject state, const std::string& name, bool ended,
+                  bool release = false);
+  void writeState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
   void flushVirtualThreads(JNIEnv* jni, bool final);
   void writePendingDefinitions(JNIEnv* jni);
   void collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out);
@@ -106,8 +111,11 @@ class Recorder {
   profile::ThreadChunk chunk_;
   bool ready_ = false;
   bool finished_ = false;
-  jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, parent_ = nullptr,
-           key_ = nullptr, count_ = nullptr, insns_ = nullptr, ext_ = nullptr, collapsed_ = nullptr;
+  std::atomic<bool> dying_{false};  // the final flush began: threads are no longer released
+  jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, nodes_ = nullptr,
+           lines_ = nullptr, insns_ = nullptr, collapsed_ = nullptr;
+  jmethodID release_ = nullptr;        // DragnetState.release: the tables of an ended thread
+  jint nodeBytes_ = 8;                 // DragnetState.NODE: parent and key, two ints
   jint elementsAt_ = 1, bytesAt_ = 2;  // DragnetState.ELEMENTS, BYTES: in a node's line
 };
 

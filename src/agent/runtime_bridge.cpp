@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/tree_memory.h"
 #include "tools/embedded.h"
 
 namespace dragnet::agent {
@@ -187,6 +188,32 @@ bool defineOrSay(JNIEnv* jni, const std::string& name, std::span<const uint8_t> 
   return true;
 }
 
+// The trees' native memory: DragnetState.U (the probes' raw-address accessors), the bound,
+// then DragnetRt.start() (binds the allocator's natives while the probes are off, and makes
+// the SINK's tables).
+bool startTrees(JNIEnv* jni, jclass rt, const ProbeSettings& settings, std::string& error) {
+  trees::setLimit(settings.maxMemory, settings.quiet);
+  jclass state = jni->FindClass("java/lang/DragnetState");
+  jclass unsafe = jni->FindClass("jdk/internal/misc/Unsafe");
+  jfieldID theUnsafe =
+      unsafe ? jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;") : nullptr;
+  jfieldID u = state ? jni->GetStaticFieldID(state, "U", "Ljdk/internal/misc/Unsafe;") : nullptr;
+  jmethodID start = jni->GetStaticMethodID(rt, "start", "()Z");
+  if (!theUnsafe || !u || !start || jni->ExceptionCheck()) {
+    jni->ExceptionClear();
+    error = "the runtime helper lacks DragnetState.U or DragnetRt.start";
+    return false;
+  }
+  jni->SetStaticObjectField(state, u, jni->GetStaticObjectField(unsafe, theUnsafe));
+  bool ok = jni->CallStaticBooleanMethod(rt, start) == JNI_TRUE;
+  if (jni->ExceptionCheck() || !ok) {
+    jni->ExceptionClear();
+    error = "no native memory for the calling-context trees (max-memory too small?)";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {
@@ -245,6 +272,7 @@ bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error)
   jni->SetStaticIntField(rt, depth, maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth));
   jni->SetStaticBooleanField(rt, life, settings.lifetime ? JNI_TRUE : JNI_FALSE);
   jni->SetStaticBooleanField(rt, bytecodes, settings.bytecodes ? JNI_TRUE : JNI_FALSE);
+  if (!startTrees(jni, rt, settings, error)) return false;
   // Last: the probes start recording (record=off leaves them returning at once). A thread
   // that sees `on` sees the fields above (x86-64 keeps stores in order, and the helper
   // reads `lifetime` and `bytecodes` only in out-of-line code after its read of `on`).

@@ -51,12 +51,15 @@ bool referencesByNew();
 
 // At VM init: hands the probes this JVM's array layout (measured with real arrays), the
 // depth limit (0: unlimited), whether threads need mode lifetime's caches and instruction
-// counts (bytecodes=on), then turns them on (unless `record` is false).
+// counts (bytecodes=on) and the bound of the trees' native memory (max-memory; `quiet`:
+// no warning when it is reached), then turns them on (unless `record` is false).
 struct ProbeSettings {
   uint32_t maxDepth = 0;
   bool record = true;
   bool lifetime = false;
   bool bytecodes = false;
+  uint64_t maxMemory = uint64_t{1} << 30;
+  bool quiet = false;
 };
 bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error);
 

@@ -29,6 +29,30 @@ std::string pct(uint64_t part, uint64_t whole) {
 
 std::string bytesOf(uint64_t bytes, bool known) { return known ? num(bytes) : "?"; }
 
+// "agent      N bytes of native memory at peak (max-memory L), M at exit; H bytes of Java
+// heap; K context index lookups" (the trees' memory, from the End chunk).
+void writeAgentMemory(std::ostream& out, const profile::Profile& p) {
+  AgentMemory a = agentMemory(p);
+  auto l = p.totals.find("runtime.index.lookups");
+  if (!a.nativePeak && !a.heap && l == p.totals.end()) return;
+  const char* sep = "";
+  out << "  agent      ";
+  if (a.nativePeak) {
+    out << num(*a.nativePeak) << " bytes of native memory at peak";
+    if (a.nativeLimit) out << " (max-memory " << num(*a.nativeLimit) << ")";
+    if (a.nativeAtExit) out << ", " << num(*a.nativeAtExit) << " at exit";
+    sep = "; ";
+  }
+  if (a.heap && (*a.heap || !a.nativePeak)) {
+    out << sep << num(*a.heap) << " bytes of Java heap";
+    sep = "; ";
+  }
+  if (l != p.totals.end()) {
+    out << sep << num(std::strtoull(l->second.c_str(), nullptr, 10)) << " context index lookups";
+  }
+  out << "\n";
+}
+
 void writeTotals(std::ostream& out, const AllocModel& m) {
   const profile::Profile& p = *m.profile;
   writeHeading(out, p, "allocation");
@@ -63,18 +87,11 @@ void writeTotals(std::ostream& out, const AllocModel& m) {
   if (auto jit = p.meta.find("jit"); jit != p.meta.end()) {
     out << "  jit        " << jit->second << "\n";
   }
-  if (auto heap = p.totals.find("runtime.heap.bytes"); heap != p.totals.end()) {
-    out << "  agent      " << num(std::strtoull(heap->second.c_str(), nullptr, 10))
-        << " bytes of Java heap held by the calling-context trees";
-    if (auto l = p.totals.find("runtime.index.lookups"); l != p.totals.end()) {
-      out << ", " << num(std::strtoull(l->second.c_str(), nullptr, 10)) << " context index lookups";
-    }
-    out << "\n";
-  }
+  writeAgentMemory(out, p);
   if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
   if (m.dropped) {
     out << "  dropped    " << num(m.dropped)
-        << " events recorded at the thread root (the runtime ran out of memory)\n";
+        << " events recorded at the thread root (max-memory reached, or no memory)\n";
   }
   if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
     auto partial = static_cast<size_t>(
@@ -174,6 +191,27 @@ void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
   writeNotRewritten(out, *m.profile, o.top);
 }
 
+static nlohmann::ordered_json agentJson(const profile::Profile& p) {
+  AgentMemory a = agentMemory(p);
+  auto value = [](std::optional<uint64_t> v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+  };
+  return {{"nativePeak", value(a.nativePeak)},
+          {"nativeAtExit", value(a.nativeAtExit)},
+          {"nativeLimit", value(a.nativeLimit)},
+          {"heap", value(a.heap)}};
+}
+
+AgentMemory agentMemory(const profile::Profile& p) {
+  auto get = [&](const char* key) -> std::optional<uint64_t> {
+    auto it = p.totals.find(key);
+    if (it == p.totals.end()) return std::nullopt;
+    return std::strtoull(it->second.c_str(), nullptr, 10);
+  };
+  return {get("runtime.native.peak"), get("runtime.native.bytes"), get("runtime.native.limit"),
+          get("runtime.heap.bytes")};
+}
+
 void writeJson(std::ostream& out, const AllocModel& m) {
   nlohmann::ordered_json j;
   j["format"] = "dragnet-alloc";
@@ -189,7 +227,10 @@ void writeJson(std::ostream& out, const AllocModel& m) {
                  {"calls", m.calls},
                  {"bytecodes", m.insns},
                  {"contexts", m.nodes.size() - 1},
-                 {"threads", m.profile->threads.size()}};
+                 {"threads", m.profile->threads.size()},
+                 {"collapsed", m.collapsed},
+                 {"dropped", m.dropped}};
+  j["agent"] = agentJson(*m.profile);
   if (auto jit = m.profile->meta.find("jit"); jit != m.profile->meta.end()) j["jit"] = jit->second;
   auto& sites = j["sites"] = nlohmann::ordered_json::array();
   for (const SiteRow& r : m.rows) {

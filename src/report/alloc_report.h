@@ -3,6 +3,8 @@
 // stacks (flamegraph.pl / speedscope, weighted by bytes).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -16,6 +18,14 @@ struct TextOptions {
 
 void writeText(std::ostream& out, const analyses::alloc::AllocModel& m, const TextOptions& o);
 void writeJson(std::ostream& out, const analyses::alloc::AllocModel& m);
+// The agent's own memory, from the End chunk (absent in sampled profiles and in profiles
+// of agents that did not write it): the trees' native memory at peak, at exit and its
+// bound (max-memory), and the Java heap they held (instruction counts).
+struct AgentMemory {
+  std::optional<uint64_t> nativePeak, nativeAtExit, nativeLimit, heap;
+};
+AgentMemory agentMemory(const profile::Profile& p);
+
 // One line per allocation row: "root;caller;...;allocating method;type bytes".
 void writeCollapsed(std::ostream& out, const analyses::alloc::AllocModel& m);
 

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "report/coverage.h"
+#include "report/alloc_report.h"
 #include "report/html_page.h"
 #include "report/sums.h"
 #include "report/text_format.h"
@@ -232,7 +233,13 @@ Json header(const AllocModel& m) {
                  {"bytecodes", m.insns},
                  {"contexts", m.nodes.size() - 1},
                  {"threads", p.threads.size()},
-                 {"collapsed", m.collapsed}};
+                 {"collapsed", m.collapsed},
+                 {"dropped", m.dropped}};
+  AgentMemory a = agentMemory(p);
+  auto value = [](std::optional<uint64_t> v) { return v ? Json(*v) : Json(nullptr); };
+  j["agent"] = {{"nativePeak", value(a.nativePeak)},
+                {"nativeAtExit", value(a.nativeAtExit)},
+                {"nativeLimit", value(a.nativeLimit)}};
   j["classesInstrumented"] = optional(p.totals, "classes.instrumented");
   j["meta"] = p.meta;
   return j;

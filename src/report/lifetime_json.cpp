@@ -48,6 +48,15 @@ Json lifetime_json::header(const Model& m) {
   j["precision"] = {{"maxGap", pr.maxGap}, {"meanGap", pr.meanGap},
                     {"freed", pr.freed},   {"aliveAtEnd", pr.aliveAtEnd},
                     {"gcs", pr.gcs},       {"forcedGcs", pr.forcedGcs}};
+  // The exact mode's Java heap per tracked object (the sampled mode tags objects instead).
+  if (m.settings.sample == 0) {
+    uint64_t peak = analyses::lifetime::peakObjects(m);
+    j["javaHeap"] = {{"bytesPerObject", analyses::lifetime::kRefHeapBytes},
+                     {"peakObjects", peak},
+                     {"peakBytes", peak * analyses::lifetime::kRefHeapBytes}};
+  } else {
+    j["javaHeap"] = nullptr;
+  }
   Json totals;
   putStats(totals, m.totals);
   Json pct;

@@ -68,6 +68,13 @@ void writeHeader(std::ostream& out, const Model& m) {
   }
   out << "\n";
   writePrecision(out, m);
+  if (s.sample == 0) {
+    uint64_t peak = analyses::lifetime::peakObjects(m);
+    out << "  java heap    the agent keeps a phantom reference per tracked object, "
+        << analyses::lifetime::kRefHeapBytes << " bytes: " << num(peak)
+        << " objects tracked at the peak, " << num(peak * analyses::lifetime::kRefHeapBytes)
+        << " bytes\n";
+  }
 }
 
 }  // namespace

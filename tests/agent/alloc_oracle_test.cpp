@@ -61,12 +61,15 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     compile();
     fs::path prof = work() / ("oracle-" + std::to_string(::getpid()) + ".dragnet");
     fs::path out = work() / ("stdout-" + std::to_string(::getpid()) + ".txt");  // ctest -j
+    fs::path err = work() / ("stderr-" + std::to_string(::getpid()) + ".txt");
     std::string cmd = dragnet::test::killAfterTimeout() + "'" + jvm.java + "' " + jvm.flags +
                       " -Doracle.threads=" + std::to_string(jvm.threads) + " -agentpath:'" +
                       std::string(DRAGNET_AGENT) + "'=quiet=on" + options + ",out='" +
                       prof.string() + "' -cp '" + (work() / "classes").string() + "' " + program +
-                      " > '" + out.string() + "'";
+                      " > '" + out.string() + "'" +
+                      (captureStderr_ ? " 2> '" + err.string() + "'" : std::string());
     ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    if (captureStderr_) stderr_ = dragnet::test::readFile(err);
     EXPECT_EQ(dragnet::test::readFile(out), expected);
     std::string error;
     ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), profile_, error)) << error;
@@ -177,8 +180,25 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     return n;
   }
 
+  // The counters of every context whose innermost frame starts with `frame`.
+  std::vector<dragnet::profile::Counters> contextsOf(const std::string& frame) {
+    std::vector<dragnet::profile::Counters> v;
+    for (const auto& node : model_.nodes) {
+      if (node.key == dragnet::profile::kRootKey || dragnet::profile::isAllocKey(node.key))
+        continue;
+      if (dragnet::analyses::alloc::frameName(profile_, node.key, -1).starts_with(frame)) {
+        v.push_back(node.c);
+      }
+    }
+    return v;
+  }
+
+  uint64_t total(const std::string& key) { return std::stoull(profile_.totals[key]); }
+
   dragnet::profile::Profile profile_;
   AllocModel model_;
+  bool captureStderr_ = false;  // run() keeps the JVM's stderr in stderr_
+  std::string stderr_;
 };
 
 TEST_P(AllocOracle, CountsEqualTheTruth) {
@@ -518,6 +538,62 @@ TEST_P(AllocOracle, VirtualThreadsAreThreadsInModeLifetime) {
             1107u);
   EXPECT_EQ(sumUnder("VirtualOracle.parked", "long[]", "", "VirtualOracle.parked").count, 50u);
   EXPECT_EQ(profile_.totals["threads.virtual"], "201");
+}
+
+// ContextOracle.java: 3.5 million contexts (4^10 call paths through four methods, a Leaf
+// allocated at the end of each) in a program that runs in -Xmx32m. The trees are native
+// memory, so the program runs profiled in the same heap, with every context exact.
+TEST_P(AllocOracle, ContextTreeOutsideTheJavaHeap) {
+  Jvm jvm = GetParam();
+  jvm.flags += " -Xmx32m";
+  run(jvm, "ContextOracle", "", "contexts done: 1048576 leaves\n");
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(model_.dropped, 0u);
+  for (const char* m : {"ContextOracle.m0", "ContextOracle.m1", "ContextOracle.m2"}) {
+    auto contexts = contextsOf(m);
+    // m0 is called once from main at depth 10, and each method 4^k times at depth 9 - k.
+    uint64_t expected = std::string(m) == "ContextOracle.m0" ? 1 : 0;
+    for (uint64_t n = 1; n <= 1u << 18; n *= 4) expected += n;
+    EXPECT_EQ(contexts.size(), expected) << m;
+    EXPECT_TRUE(std::all_of(contexts.begin(), contexts.end(), [](const auto& c) {
+      return c.count == 1;
+    })) << m;
+  }
+  auto leafInits = contextsOf("ContextOracle$Leaf.<init>");
+  EXPECT_EQ(leafInits.size(), 1u << 20);
+  Sum leaves = sum("ContextOracle.m", "ContextOracle$Leaf");
+  EXPECT_EQ(leaves.count, 1u << 20);
+  size_t leafRows = 0, single = 0;  // one context per path, one Leaf each
+  for (const SiteRow& r : model_.rows) {
+    if (!r.site || r.site->type != "ContextOracle$Leaf") continue;
+    ++leafRows;
+    single += r.count == 1;
+  }
+  EXPECT_EQ(leafRows, 1u << 20);
+  EXPECT_EQ(single, leafRows);
+  // At least a 64-byte line per context, within the bound (1g by default).
+  EXPECT_GT(total("runtime.native.peak"), model_.nodes.size() * 64);
+  EXPECT_LE(total("runtime.native.peak"), total("runtime.native.limit"));
+  EXPECT_EQ(total("runtime.native.limit"), 1u << 30);
+}
+
+// max-memory bounds the trees: past it, events of new contexts are dropped (counted at the
+// thread's root), with one warning on stderr; the program runs as it does without it.
+TEST_P(AllocOracle, MaxMemoryDropsNewContextsWithOneWarning) {
+  Jvm jvm = GetParam();
+  jvm.flags += " -Xmx32m";
+  captureStderr_ = true;
+  run(jvm, "ContextOracle", ",quiet=off,max-memory=16m", "contexts done: 1048576 leaves\n");
+  if (HasFatalFailure()) return;
+  EXPECT_GT(model_.dropped, 1000000u);
+  EXPECT_LE(total("runtime.native.peak"), 16u << 20);
+  EXPECT_EQ(total("runtime.native.limit"), 16u << 20);
+  const std::string warning = "dragnet: warning: the calling-context trees reached max-memory=16m";
+  size_t at = stderr_.find(warning);
+  EXPECT_NE(at, std::string::npos) << stderr_;
+  EXPECT_EQ(stderr_.find(warning, at + 1), std::string::npos) << "warned twice: " << stderr_;
+  // The contexts made before the bound keep exact counts: every one of them is one path.
+  for (const auto& c : contextsOf("ContextOracle.m")) EXPECT_EQ(c.count, 1u);
 }
 
 // A malformed option stops the JVM before it runs anything, with a message naming it; the

@@ -112,4 +112,33 @@ TEST(LifetimeHeapSeries, PeakExactAndPointsBoundedOnRandomObjects) {
   }
 }
 
+// The most objects alive at once (the exact mode's phantom references): against a sweep
+// of every allocation time, by hand on the small profile and on many random objects.
+TEST(LifetimeHeapSeries, PeakObjectsIsTheMostAliveAtOnce) {
+  auto brute = [](const dragnet::profile::Profile& p) {
+    uint64_t peak = 0;
+    for (const auto& at : p.objects) {
+      uint64_t alive = 0;
+      for (const auto& r : p.objects) alive += r.alloc <= at.alloc && at.alloc < r.death;
+      peak = std::max(peak, alive);
+    }
+    return peak;
+  };
+  dragnet::profile::Profile p = lifetimeProfile();
+  EXPECT_EQ(peakObjects(buildModel(p)), 3u);  // 1, 2 and 3 from 300; 4, 7 and 5 from 1200
+  EXPECT_EQ(peakObjects(buildModel(p)), brute(p));
+  std::mt19937_64 random(7);
+  for (auto& r : p.objects) {
+    r.alloc = random() % 1000;
+    r.death = r.alloc + random() % 300;
+  }
+  for (int i = 0; i < 300; ++i) {
+    auto r = p.objects[static_cast<size_t>(i) % p.objects.size()];
+    r.alloc = random() % 1000;
+    r.death = r.alloc + random() % 300;
+    p.objects.push_back(r);
+  }
+  EXPECT_EQ(peakObjects(buildModel(p)), brute(p));
+}
+
 }  // namespace

@@ -131,11 +131,15 @@ TEST_F(LifetimeHtml, ChromiumRendersTotalsPrecisionAndDragRanking) {
             "44.27% of the total space is drag, 8.17% is lag, 16.79% is void and 30.76% is in "
             "use.");
   auto settings = rowsOf(dom, "settings");
-  ASSERT_EQ(settings.size(), 5u);
+  ASSERT_EQ(settings.size(), 6u);
   EXPECT_EQ(settings[1], "gc interval | 1,024 bytes; 5 GCs, 2 forced");
   EXPECT_EQ(settings[4],
             "precision | deaths known to within 500 bytes (largest gap), 367 on average, over 6 "
             "freed objects; 1 object alive at the end (they die at the end time)");
+  // At most 3 of the 7 objects alive at once (1, 2 and 3 at 300; 4, 7 and 5 at 1200).
+  EXPECT_EQ(settings[5],
+            "java heap | the agent keeps a phantom reference per tracked object, 32 bytes: 3 "
+            "objects tracked at the peak, 96 bytes");
   EXPECT_EQ(tagOf(dom, "rank-drag").find("aria-pressed=\"true\"") != std::string::npos, true);
   // By drag: app.Point 24,000 (51.72% of all drag), int[] 22,400 (48.28%).
   auto classes = rowsOf(dom, "classes");
@@ -317,7 +321,7 @@ TEST_F(LifetimeHtml, SampledProfileSaysItsNumbersAreEstimates) {
   EXPECT_EQ(tagOf(dom, "sampled-warning"), "");
   EXPECT_EQ(textOf(dom, "warnings"), "");
   settings = rowsOf(dom, "settings");
-  ASSERT_EQ(settings.size(), 5u);
+  ASSERT_EQ(settings.size(), 6u);  // the exact profile has the java heap row
   EXPECT_EQ(settings[0], "time | 2,000 bytes allocated (time is bytes allocated)");
   EXPECT_EQ(settings[1].rfind("gc interval | ", 0), 0u) << settings[1];
   EXPECT_NE(textOf(dom, "pattern-1").find("For example object 2 (24 bytes): allocated at 200"),

@@ -85,6 +85,9 @@ TEST_F(LifetimeReport, TextHeaderAndTotals) {
                   "  precision    deaths known to within 500 bytes (largest gap), 367 on "
                   "average, over 6 freed objects; 1 objects alive at the end (they die at "
                   "the end time)",
+                  // At most 3 objects alive at once: 1, 2 and 3 at 300; 4, 7 and 5 at 1200.
+                  "  java heap    the agent keeps a phantom reference per tracked object, 32 "
+                  "bytes: 3 objects tracked at the peak, 96 bytes",
                   "  objects      7 (224 bytes): 4 lagged, 3 dragged, 2 void",
                   "  total space  104,800",
                   "  lag                               8,560   8.17% of the total space is lag",
@@ -212,6 +215,9 @@ TEST_F(LifetimeReport, Json) {
   EXPECT_EQ(j["endTime"], 2000);
   EXPECT_EQ(j["precision"]["maxGap"], 500);
   EXPECT_DOUBLE_EQ(j["precision"]["meanGap"].get<double>(), 2200.0 / 6);
+  EXPECT_EQ(j["javaHeap"]["bytesPerObject"], 32);
+  EXPECT_EQ(j["javaHeap"]["peakObjects"], 3);
+  EXPECT_EQ(j["javaHeap"]["peakBytes"], 96);
   EXPECT_EQ(j["precision"]["freed"], 6);
   EXPECT_EQ(j["precision"]["aliveAtEnd"], 1);
   EXPECT_EQ(j["precision"]["gcs"], 5);

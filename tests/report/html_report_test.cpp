@@ -91,6 +91,9 @@ TEST_F(HtmlReport, ChromiumRendersTotalsFramesAndTables) {
   EXPECT_EQ(textOf(dom, "total-bytecodes"), "1,800");
   EXPECT_EQ(textOf(dom, "total-threads"), "2");
   EXPECT_EQ(textOf(dom, "total-classes"), "3");
+  EXPECT_EQ(textOf(dom, "total-agent"), "351,744");
+  EXPECT_NE(textOf(dom, "totals").find("29,312 at exit, max-memory 1,073,741,824"),
+            std::string::npos);
   EXPECT_NE(textOf(dom, "totals").find("15,000 elements"), std::string::npos);
   EXPECT_NE(textOf(dom, "totals").find("2 classes or methods not rewritten"), std::string::npos);
   EXPECT_EQ(textOf(dom, "counting"),

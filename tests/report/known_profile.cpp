@@ -82,8 +82,14 @@ fs::path writeKnownProfile(const fs::path& dir, Variant v) {
   w.failures({{"app/Bad", "", "Truncated class file"}, {"app/Big", "huge()V", kMarkupReason}});
   if (v == Variant::Exact) {
     w.failures({{"app/Main$$Lambda.0x0000000800c03000", "", std::string(profile::kHidden)}});
+    w.end({{"classes.instrumented", "3"},
+           {"threads", "2"},
+           {"runtime.native.peak", "351744"},
+           {"runtime.native.bytes", "29312"},
+           {"runtime.native.limit", "1073741824"},
+           {"runtime.heap.bytes", "8192"},
+           {"runtime.index.lookups", "12"}});
   }
-  if (v == Variant::Exact) w.end({{"classes.instrumented", "3"}, {"threads", "2"}});
   w.close();
   return path;
 }

@@ -40,6 +40,8 @@ TEST_F(TextJsonReport, TextHasTotalsTablesAndTree) {
            "  bytes      557,616\n",
            "  calls      19 in 11 contexts, 2 threads\n",
            "  bytecodes  1,800\n",
+           "  agent      351,744 bytes of native memory at peak (max-memory 1,073,741,824), "
+           "29,312 at exit; 8,192 bytes of Java heap; 12 context index lookups\n",
            "  classes    3 instrumented, 2 classes or methods not rewritten, 1 hidden classes "
            "not instrumented (below)\n",
            "  counted    exact: every allocation the program's bytecode performs, including "
@@ -86,6 +88,11 @@ TEST_F(TextJsonReport, JsonFollowsTheSchema) {
   EXPECT_EQ(t["bytecodes"], 1800);
   EXPECT_EQ(t["contexts"], 11);
   EXPECT_EQ(t["threads"], 2);
+  EXPECT_EQ(t["dropped"], 0);
+  EXPECT_EQ(j["agent"]["nativePeak"], 351744);
+  EXPECT_EQ(j["agent"]["nativeAtExit"], 29312);
+  EXPECT_EQ(j["agent"]["nativeLimit"], 1073741824);
+  EXPECT_EQ(j["agent"]["heap"], 8192);
   // One row per (context, site), largest bytes first; frames top first.
   ASSERT_EQ(j["sites"].size(), 6u);
   const auto& first = j["sites"][0];

@@ -23,6 +23,16 @@ std::string failure(const char* text) {
   return error;
 }
 
+TEST(AgentOptions, MaxMemory) {
+  EXPECT_EQ(parsed("").maxMemory, uint64_t{1} << 30);
+  EXPECT_EQ(parsed("max-memory=64m").maxMemory, uint64_t{64} << 20);
+  EXPECT_EQ(parsed("max-memory=8g").maxMemory, uint64_t{8} << 30);
+  EXPECT_EQ(parsed("max-memory=1024g").maxMemory, uint64_t{1} << 40);
+  EXPECT_NE(failure("max-memory=1025g").find("option 'max-memory'"), std::string::npos);
+  EXPECT_NE(failure("max-memory=0").find("option 'max-memory'"), std::string::npos);
+  EXPECT_NE(failure("max-memory=lots").find("option 'max-memory'"), std::string::npos);
+}
+
 TEST(AgentOptions, DefaultsAndEveryOption) {
   Options d = parsed("");
   EXPECT_EQ(d.mode, "alloc");

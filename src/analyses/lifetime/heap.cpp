@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace dragnet::analyses::lifetime {
 
@@ -150,6 +151,20 @@ std::vector<HeapAtGc> heapAtGcs(const Model& m) {
     h.bytes = bytes[i];
   }
   return out;
+}
+
+uint64_t peakObjects(const Model& m) {
+  std::vector<std::pair<uint64_t, int>> steps;  // (time, +1 allocated / -1 died)
+  steps.reserve(2 * m.profile->objects.size());
+  for (const ObjectRecord& r : m.profile->objects) {
+    if (r.alloc >= r.death) continue;
+    steps.emplace_back(r.alloc, 1);
+    steps.emplace_back(r.death, -1);
+  }
+  std::sort(steps.begin(), steps.end());  // deaths before allocations at equal times
+  int64_t alive = 0, peak = 0;
+  for (const auto& [t, d] : steps) peak = std::max(peak, alive += d);
+  return static_cast<uint64_t>(peak);
 }
 
 namespace {

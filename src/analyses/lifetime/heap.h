@@ -61,4 +61,10 @@ struct HeapPoint {
 // 3 x buckets + 1 points. O(objects x log objects).
 std::vector<HeapPoint> heapSeries(const Model& m, size_t buckets);
 
+// The most objects recorded alive at once (allocated at or before t, dying after t):
+// while alive, the exact mode keeps a phantom reference per object in the Java heap
+// (kRefHeapBytes, the agent's DragnetLife.Ref with compressed references).
+uint64_t peakObjects(const Model& m);
+inline constexpr uint64_t kRefHeapBytes = 32;
+
 }  // namespace dragnet::analyses::lifetime

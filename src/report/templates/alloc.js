@@ -39,6 +39,12 @@
     if (t.bytecodes > 0) cards.push(['bytecodes', 'Bytecodes', t.bytecodes, 'executed']);
     cards.push(['threads', 'Threads', t.threads, t.collapsed ? fmt(t.collapsed) +
       ' calls beyond the depth limit' : '']);
+    const agent = data.agent || {};
+    if (agent.nativePeak !== null && agent.nativePeak !== undefined) {
+      cards.push(['agent', 'Agent memory', agent.nativePeak, 'native, at peak; ' +
+        fmt(agent.nativeAtExit) + ' at exit, max-memory ' + fmt(agent.nativeLimit) +
+        (t.dropped ? '; ' + fmt(t.dropped) + ' events dropped' : '')]);
+    }
     if (data.classesInstrumented !== null) {
       cards.push(['classes', 'Classes instrumented', Number(data.classesInstrumented),
         count(data.notRewritten.length, 'class or method', 'classes or methods') +
@@ -46,7 +52,8 @@
     }
     const box = $('totals');
     for (const [id, label, value, sub] of cards) {
-      card(box, id, label, (id === 'threads' || id === 'classes' ? '' : approx) + fmt(value), sub);
+      card(box, id, label, (id === 'threads' || id === 'classes' || id === 'agent' ? '' : approx) +
+        fmt(value), sub);
     }
   }
 

@@ -102,6 +102,11 @@
         'freed objects') + '; ' + count(pr.aliveAtEnd, 'object', 'objects') +
         ' alive at the end (they die at the end time)'],
     ];
+    if (data.javaHeap) {
+      rows.push(['java heap', 'the agent keeps a phantom reference per tracked object, ' +
+        data.javaHeap.bytesPerObject + ' bytes: ' + fmt(data.javaHeap.peakObjects) +
+        ' objects tracked at the peak, ' + fmt(data.javaHeap.peakBytes) + ' bytes']);
+    }
     if (SAMPLE) rows.splice(1, 0, ['sampled', data.sampled]);
     kvTable($('settings'), rows);
     kvTable($('meta'), Object.keys(data.meta).sort().map((k) => [k, data.meta[k]]));

@@ -1,13 +1,14 @@
 package java.lang;
 
+import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * The probes of dragnet's alloc mode: instrumented code calls these static methods (the
  * agent defines this class into java.base at VM start, so every class can reach it).
- * Hot paths are plain Java on per-thread state: no JNI, no locks, no allocation except
- * when a thread's tree grows.
+ * Hot paths are plain Java on per-thread state (its tables in native memory): no JNI, no
+ * locks, no allocation except when a thread's tree grows.
  *
  * <p>Allocation keys (see src/analyses/alloc/sites.h): bit 31 set, bits 4-30 the site
  * index, bits 0-3 the element kind of the array (ELEM_*; 0 for objects). A
@@ -132,7 +133,10 @@ public final class DragnetRt {
       last.virtualIndex = i;
       virtuals[virtualCount] = null;
       s.virtualIndex = -1;
-      if (mergeVirtual) merged.mergeFrom(s);
+      if (mergeVirtual) {
+        merged.mergeFrom(s);
+        s.release();  // mode lifetime: the agent released it when it wrote the tree
+      }
       virtualsEnded++;
     }
   }
@@ -179,7 +183,18 @@ public final class DragnetRt {
   // a Thread object), so that the frame's inlined exits have a state to write to: its
   // fields are written racily by all such frames and never read.
   // With instruction counts whatever the mode: made before the agent sets `bytecodes`.
-  static final DragnetState SINK = new DragnetState(0, true, false, true);
+  // Its tables (shared by states that died or got no memory) come with start().
+  static final DragnetState SINK = new DragnetState(0, true, false, true, false);
+
+  /**
+   * Called by the agent at VM init, after setting DragnetState.U and before `on`: binds
+   * the allocator's natives (binding runs Java code, which must find the probes off) and
+   * makes the SINK's tables. False without memory for them.
+   */
+  static boolean start() {
+    DragnetState.retire0(0);
+    return SINK.sinkTables();
+  }
 
   /**
    * Method entry: the context of the method `methodId` under the current one becomes
@@ -230,8 +245,7 @@ public final class DragnetRt {
   @DontInline
   public static void alloc(DragnetState s, int key) {
     if (s == SINK && (s = state()) == null) return;  // the frame began before recording
-    int node = s.child(s.current(), key);  // first: child() may replace the arrays
-    s.calls[DragnetState.STRIDE * node]++;
+    s.count(s.child(s.current(), key));  // child() first: it may replace the tables
     if (DragnetLife.on) DragnetLife.pending(s, key);
   }
 
@@ -354,8 +368,7 @@ public final class DragnetRt {
     if (key == 0) return;
     if (DragnetLife.on) DragnetLife.born(s, obj, key, s.current());
     if (kind == ELEM_OBJECT) {
-      int node = s.child(s.current(), key);
-      s.calls[DragnetState.STRIDE * node]++;
+      s.count(s.child(s.current(), key));
     } else {
       record(s, key, 1, java.lang.reflect.Array.getLength(obj));
     }
@@ -437,13 +450,15 @@ public final class DragnetRt {
   @ForceInline
   static void record(DragnetState s, int key, long arrays, int length) {
     int node = s.child(s.current(), key);
-    int line = DragnetState.STRIDE * node;
-    long[] calls = s.calls;
-    calls[line] += arrays;
-    calls[line + DragnetState.ELEMENTS] += arrays * length;
+    if (node == 0) return;  // dropped: the root's line is its child cache, not counters
+    Unsafe u = DragnetState.U;
+    long line = s.calls + (long) DragnetState.LINE * node;
+    u.putLong(null, line, u.getLong(null, line) + arrays);
+    long e = line + 8 * DragnetState.ELEMENTS, b = line + 8 * DragnetState.BYTES;
+    u.putLong(null, e, u.getLong(null, e) + arrays * length);
     int kind = key & 15;
     long one = ARRAY_BASE[kind] + (long) length * ELEM_SIZE[kind];
     one = (one + alignment - 1) / alignment * alignment;
-    calls[line + DragnetState.BYTES] += arrays * one;
+    u.putLong(null, b, u.getLong(null, b) + arrays * one);
   }
 }

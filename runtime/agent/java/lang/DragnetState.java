@@ -1,12 +1,13 @@
 package java.lang;
 
+import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
 
 /**
  * One thread's calling-context tree (dragnet alloc mode). Owned by its thread: only that
- * thread writes it, so nothing here locks. The agent reads it through JNI when the thread
- * ends, at VM death, and (racily, for a recent crash-safe prefix) from its flush thread.
+ * thread writes it, so nothing here locks. The agent reads it when the thread ends, at VM
+ * death, and (racily, for a recent crash-safe prefix) from its flush thread.
  *
  * <p>Node 0 is the thread's root. A node is a (parent, key) pair; a key is a method id, or
  * an allocation key (high bit set) for the allocations made directly in the parent
@@ -14,57 +15,80 @@ import jdk.internal.vm.annotation.ForceInline;
  * bytes (arrays; objects are sized by the analyzer from per-class sizes) and executed
  * bytecode instructions (bytecodes=on).
  *
+ * <p>The tables that grow with the tree (nodes, their lines, the index, the overflow blocks
+ * and the shadow stack) are native memory, not Java arrays, so that the Java heap holds
+ * only this object per thread (a program runs profiled with the -Xmx it runs with). The
+ * agent allocates it (grow0, within its max-memory option) and frees it (retire0: at once,
+ * or after the recorder's read in progress, which may still hold the old address). The
+ * tables are read and written through Unsafe's intrinsic raw-address accessors
+ * (getInt/getLong/putInt/putLong with a null base, natives: never its Java wrappers, which
+ * are instrumented); a table that grows is copied into a new one, whose address replaces
+ * the old one's only when the copy is complete.
+ *
  * <p>This class must never call instrumented code (that would recurse into the probes):
- * it uses arrays, its own methods and Thread.currentThread() (native) only.
+ * it uses Unsafe's natives, arrays, its own methods and Thread.currentThread() (native) only.
  */
 public final class DragnetState {
+  // Set by the agent at VM init, before any state with tables exists.
+  static Unsafe U;
+
   public int id;  // assigned by the agent when it first records this thread (0: not yet)
   // Its place in DragnetRt's list of live virtual threads' states; -1: not listed.
   int virtualIndex = -1;
-  // Nodes: parallel arrays, grown by doubling. `size` is written (volatile) only after a
-  // new node's parent and key are, so a concurrent reader sees whole nodes.
-  public int[] parent;
-  public int[] key;
-  // Per node n, STRIDE longs side by side (one cache line per step of a call):
-  // calls[STRIDE n] = its count (invocations, or objects/arrays allocated), then a small
-  // cache of its children (k << 32 | node; 0: none, no key is 0): the child with key k
-  // goes to its own slot, STRIDE n + 1 + k % (STRIDE - 1), or if that is taken to a free
-  // one, or with the line full to the node's overflow block (see miss()). A context that
-  // calls up to 22 methods in turn finds them there without a lookup in the index. An allocation
-  // node never has children, so its line holds its array counters instead: elements at
-  // STRIDE n + ELEMENTS, bytes at STRIDE n + BYTES (no arrays of their own: 16 bytes less
-  // per node, and a probe writes one cache line).
-  static final int STRIDE = 8, ELEMENTS = 1, BYTES = 2;
-  public long[] calls;
-  // Executed bytecode instructions per node: bytecodes=on only (null otherwise, 8 bytes
-  // less per node), where instrumented code adds to it inline.
+  // Nodes: at nodes + NODE n its parent (int) and key (int); capacity `cap`, doubled as
+  // the tree grows. `size` is written (volatile) only after a new node's parent and key
+  // are, so a concurrent reader sees whole nodes (in whichever copy of a table it reads).
+  static final int NODE = 8;
+  public long nodes;
+  private int cap;
+  // Per node n, one 64-byte line of STRIDE longs at calls + LINE n (the block is 64-byte
+  // aligned: one cache line per step of a call): its count (invocations, or objects/arrays
+  // allocated), then a small cache of its children (k << 32 | node; 0: none, no key is 0):
+  // the child with key k goes to its own slot, 1 + k % (STRIDE - 1), or if that is taken
+  // to a free one, or with the line full to the node's overflow block (see miss()). A
+  // context that calls up to 22 methods in turn finds them there without a lookup in the
+  // index. An allocation node never has children, so its line holds its array counters
+  // instead: elements in slot ELEMENTS, bytes in slot BYTES (a probe writes one cache line).
+  static final int STRIDE = 8, ELEMENTS = 1, BYTES = 2, LINE = 8 * STRIDE;
+  public long calls;
+  // Executed bytecode instructions per node: bytecodes=on only (null otherwise), where
+  // instrumented code adds to it inline.
   public long[] insns;
   public volatile int size;
-  // Overflow blocks of the child cache: EXT more slots for a node whose line is full (the
-  // line's last slot then holds the block's start + 1, with no key), taken in turn from
-  // `ext` (grown by doubling) on the first miss with the line full.
+  // Overflow blocks of the child cache: EXT more slots (longs) for a node whose line is
+  // full (the line's last slot then holds the block's start + 1, with no key), taken in
+  // turn from `ext` (extCap longs, doubled) on the first miss with the line full.
   static final int EXT = 16;
-  public long[] ext = new long[EXT];
-  private int extUsed;
+  long ext;
+  private int extCap, extUsed;
 
-  // Open-addressing index of nodes by (parent, key), linear probing: slot s holds the pair
-  // packed as parent << 32 | key in index[2s] (0: empty; no key is 0) and the node in
-  // index[2s + 1]: one cache line per probe, without touching the node arrays.
-  private long[] index;
+  // Open-addressing index of nodes by (parent, key), linear probing: slot s (16 bytes at
+  // index + 16 s) holds the pair packed as parent << 32 | key (0: empty; no key is 0) and
+  // the node: one cache line per probe, without touching the node tables. 2 cap slots.
+  private long index;
   private int mask;  // slots - 1
 
   // Shadow stack of the instrumented frames. `sp` is the thread's depth in instrumented
   // frames, which instrumented code itself restores: each frame keeps the depth below it in
   // a local and writes it back at every exit (and depth + 1 at the start of each of its
   // exception handlers), so a frame whose exit never ran (an exception out of super())
-  // cannot leave the stack out of step. stack[d] is the context at depth d for d <= lim;
-  // frames deeper than lim (the depth limit, or a stack that could not grow) are collapsed
-  // into the context at lim.
-  private int[] stack;
+  // cannot leave the stack out of step. The int at stack + 4 d is the context at depth d
+  // for d <= lim; frames deeper than lim (the depth limit, or a stack that could not grow)
+  // are collapsed into the context at lim.
+  private long stack;
+  private int stackCap;
   public int sp;
   private int lim;
   private boolean capped;  // the stack could not grow: lim stays
   private final int maxDepth;
+  // The tables were first carved from one block, [home, homeEnd), given back only when
+  // the state dies. `fixed`: the tables never grow (DragnetRt.SINK's, and the SINK's
+  // tables shared by a state that died or got no memory: every event goes to node 0).
+  private long home, homeEnd;
+  private boolean fixed;
+  // A growth was refused (max-memory, no memory): the tables stay as they are, and no
+  // event asks the agent again (each would be a native call).
+  private boolean starved;
   // The context of the frame entered last (for bytecodes=on, read once by the frame as
   // the node its instruction count goes to).
   public int node;
@@ -119,31 +143,30 @@ public final class DragnetState {
 
   // The context of the frame at depth d (frames past the limit are collapsed into lim).
   int nodeAt(int d) {
-    return stack[d <= lim ? d : lim];
+    return U.getInt(null, stack + 4L * (d <= lim ? d : lim));
   }
 
   // The key of the context node n (a method id, or an allocation key).
   int keyOf(int n) {
-    return key[n];
+    return U.getInt(null, nodes + (long) NODE * n + 4);
   }
 
   // `lifetime`: with the caches of mode lifetime; `virtual`: a virtual thread's, which
   // starts small (16 nodes; in mode lifetime 8 KB of caches and record slots taken 32 at a
   // time): programs run many of them at once, each short-lived. A platform thread's starts
   // with 256 nodes and (mode lifetime) about 55 KB of caches and batches of 256 slots.
+  // Without memory for its tables (max-memory reached) the state shares the SINK's.
   DragnetState(int maxDepth, boolean lifetime, boolean virtual, boolean bytecodes) {
+    this(maxDepth, lifetime, virtual, bytecodes, true);
+  }
+
+  // `tables`: false only for DragnetRt.SINK, made before the agent can allocate (sink()).
+  DragnetState(int maxDepth, boolean lifetime, boolean virtual, boolean bytecodes,
+      boolean tables) {
     this.maxDepth = maxDepth;
     int n = virtual ? 16 : 256;
-    parent = new int[n];
-    key = new int[n];
-    calls = new long[STRIDE * n];
     if (bytecodes) insns = new long[n];
-    index = new long[2 * 2 * n];
-    mask = 2 * n - 1;
-    stack = new int[64];
-    lim = maxDepth < stack.length - 1 ? maxDepth : stack.length - 1;
-    key[0] = -1;  // the root
-    size = 1;
+    if (tables && !carve(n)) useSink();
     if (!lifetime) return;
     int second = virtual ? 512 : 4096;  // powers of two: indexed by hash & (length - 1)
     gets = new long[256];
@@ -160,19 +183,116 @@ public final class DragnetState {
     pendTime = new long[16];
   }
 
+  // The tables for `n` nodes, carved from one block. False without memory.
+  private boolean carve(int n) {
+    long lines = (long) LINE * n, nodeBytes = (long) NODE * n, indexBytes = 32L * n;
+    long total = lines + nodeBytes + indexBytes + 8L * EXT + 4L * 64;
+    long h = grow0(0, 0, total);  // 64-byte aligned, zeroed
+    if (h == 0) return false;
+    calls = h;  // first: its lines are cache lines
+    nodes = h + lines;
+    index = nodes + nodeBytes;
+    ext = index + indexBytes;
+    stack = ext + 8L * EXT;
+    home = h;
+    homeEnd = h + total;
+    cap = n;
+    mask = 2 * n - 1;
+    extCap = EXT;
+    stackCap = 64;
+    lim = maxDepth < stackCap - 1 ? maxDepth : stackCap - 1;
+    U.putInt(null, nodes + 4, -1);  // the root's key
+    size = 1;
+    return true;
+  }
+
+  // DragnetRt.SINK's tables (DragnetRt.start, at VM init): 16 nodes that stay empty.
+  boolean sinkTables() {
+    if (!carve(16)) return false;
+    fixed = true;
+    home = homeEnd = 0;  // never given back
+    lim = 0;
+    capped = true;
+    cap = 1;
+    return true;
+  }
+
+  // Shares the SINK's tables: every event goes to the root, node 0 (counted nowhere); new
+  // contexts are dropped (add() fails: cap 1).
+  private void useSink() {
+    DragnetState k = DragnetRt.SINK;
+    fixed = true;
+    nodes = k.nodes;
+    calls = k.calls;
+    index = k.index;
+    mask = k.mask;
+    ext = k.ext;
+    extCap = extUsed = k.extCap;
+    stack = k.stack;
+    stackCap = k.stackCap;
+    home = homeEnd = 0;
+    cap = 1;
+    size = 1;
+    lim = 0;
+    capped = true;
+  }
+
+  /**
+   * The thread of this state has ended and its tree was written or merged (called by the
+   * agent, or by DragnetRt.virtualEnded, on that thread): the tables go back to the agent
+   * and the state shares the SINK's, for whatever still runs on the thread (the JDK's last
+   * frames of a virtual thread). Never written again (id 0).
+   */
+  void release() {
+    if (fixed) return;
+    long a = nodes, c = calls, i = index, x = ext, s = stack, h = home, e = homeEnd;
+    useSink();  // first: the tables are given back below
+    id = 0;
+    retire(a, h, e);
+    retire(c, h, e);
+    retire(i, h, e);
+    retire(x, h, e);
+    retire(s, h, e);
+    retire0(h);
+  }
+
+  // Gives a table back unless it is part of the first block (given back by release()).
+  private void retire(long a) {
+    retire(a, home, homeEnd);
+  }
+
+  private static void retire(long a, long home, long homeEnd) {
+    if (a < home || a >= homeEnd) retire0(a);
+  }
+
+  // The agent's allocator (src/agent/tree_memory.cpp), bound by DragnetRt.start before the
+  // probes are on: a new zeroed block of `bytes` (64-byte aligned) holding the first `used`
+  // bytes of `old`, or 0 when max-memory would be passed or the system has no memory.
+  static native long grow0(long old, long used, long bytes);
+
+  // Gives a block of grow0 back (0: nothing): freed at once, or after the recorder's read in
+  // progress.
+  static native void retire0(long address);
+
   // Adds the tree of `from` (a thread's that no longer runs) to this one: each of its nodes,
   // parents first (a node's parent is always older), under the node its parent became here;
   // its counters added. Growth that fails sends nodes to the root (child() counts them).
   void mergeFrom(DragnetState from) {
+    Unsafe u = U;
     int n = from.size;
     int[] map = new int[n];
     for (int i = 1; i < n; i++) {
-      int m = child(map[from.parent[i]], from.key[i]);
+      long f = from.nodes + (long) NODE * i;
+      int k = u.getInt(null, f + 4);
+      int m = child(map[u.getInt(null, f)], k);
       map[i] = m;
-      calls[STRIDE * m] += from.calls[STRIDE * i];  // after child(): it may replace the arrays
-      if (from.key[i] < 0) {  // an allocation node: its array counters
-        calls[STRIDE * m + ELEMENTS] += from.calls[STRIDE * i + ELEMENTS];
-        calls[STRIDE * m + BYTES] += from.calls[STRIDE * i + BYTES];
+      long src = from.calls + (long) LINE * i;
+      long dst = calls + (long) LINE * m;  // after child(): it may replace the tables
+      u.putLong(null, dst, u.getLong(null, dst) + u.getLong(null, src));
+      if (k < 0 && m != 0) {  // an allocation node: its array counters
+        long e = 8 * ELEMENTS, b = 8 * BYTES;
+        u.putLong(null, dst + e, u.getLong(null, dst + e) + u.getLong(null, src + e));
+        u.putLong(null, dst + b, u.getLong(null, dst + b) + u.getLong(null, src + b));
       }
       if (insns != null && from.insns != null) insns[m] += from.insns[i];
     }
@@ -184,7 +304,15 @@ public final class DragnetState {
   @ForceInline
   int current() {
     int d = sp;
-    return stack[d <= lim ? d : lim];
+    return U.getInt(null, stack + 4L * (d <= lim ? d : lim));
+  }
+
+  // One more call of (or allocation in) the context n.
+  @ForceInline
+  void count(int n) {
+    Unsafe u = U;
+    long a = calls + (long) LINE * n;
+    u.putLong(null, a, u.getLong(null, a) + 1);
   }
 
   // Entry of a frame of `methodId`: its context (depth sp + 1) is counted and current.
@@ -193,15 +321,15 @@ public final class DragnetState {
     int d = sp;
     if (d >= lim && !deeper(d)) {
       collapsed++;  // the collapsed call still counts, in the deepest context
-      int n = stack[lim];
-      calls[STRIDE * n]++;
+      int n = U.getInt(null, stack + 4L * lim);
+      count(n);
       node = n;
       sp = d + 1;
       return;
     }
-    int n = child(stack[d], methodId);
-    calls[STRIDE * n]++;
-    stack[d + 1] = n;
+    int n = child(U.getInt(null, stack + 4L * d), methodId);
+    count(n);  // after child(): it may replace the tables
+    U.putInt(null, stack + 4L * (d + 1), n);
     node = n;
     sp = d + 1;
   }
@@ -211,13 +339,16 @@ public final class DragnetState {
   @DontInline
   private boolean deeper(int d) {
     if (d != lim || d >= maxDepth || capped) return false;
-    try {
-      stack = grow(stack, d + 1);
-    } catch (Throwable t) {
-      capped = true;
+    long s = fixed || starved ? 0 : grow0(stack, 4L * stackCap, 8L * stackCap);
+    if (s == 0) {
+      capped = starved = true;
       return false;
     }
-    lim = maxDepth < stack.length - 1 ? maxDepth : stack.length - 1;
+    long old = stack;
+    stack = s;
+    stackCap *= 2;
+    retire(old);
+    lim = maxDepth < stackCap - 1 ? maxDepth : stackCap - 1;
     return true;
   }
 
@@ -229,12 +360,12 @@ public final class DragnetState {
     int d = sp;
     if (d >= maxDepth || d > lim) {
       collapsed++;
-      int c = stack[lim];
-      calls[STRIDE * c]++;
+      int c = U.getInt(null, stack + 4L * lim);
+      count(c);
       return c;
     }
-    int n = child(stack[d], methodId);
-    calls[STRIDE * n]++;
+    int n = child(U.getInt(null, stack + 4L * d), methodId);
+    count(n);
     return n;
   }
 
@@ -292,26 +423,27 @@ public final class DragnetState {
     dynUsed++;
   }
 
-  // The node (p, k), created on first use.
+  // The node (p, k), created on first use; 0 (the root) when it could not be made.
   @ForceInline
   int child(int p, int k) {
-    int slot = STRIDE * p + 1 + (k & 0x7FFFFFFF) % (STRIDE - 1);
-    long c = calls[slot];
+    int own = 1 + (k & 0x7FFFFFFF) % (STRIDE - 1);
+    long c = U.getLong(null, calls + (long) LINE * p + 8 * own);
     if ((int) (c >>> 32) == k) return (int) c;
-    return miss(p, k, slot);
+    return miss(p, k, own);
   }
 
-  // The child's own slot holds another. A child whose own slot was taken when it was first
-  // looked up went to a free slot of the line, or with the line full to the node's
-  // overflow block, so the rest of the line (the same cache line: no memory traffic) and
-  // the block are searched before the index: a context with up to 22 callees keeps them
-  // all. With both full, the child takes its slot in the block.
+  // The child's own slot `own` of the line of p holds another. A child whose own slot was
+  // taken when it was first looked up went to a free slot of the line, or with the line
+  // full to the node's overflow block, so the rest of the line (the same cache line: no
+  // memory traffic) and the block are searched before the index: a context with up to 22
+  // callees keeps them all. With both full, the child takes its slot in the block.
   @DontInline
-  private int miss(int p, int k, int slot) {
-    long[] cs = calls;
-    int line = STRIDE * p, free = 0, base = -1;
-    for (int i = line + 1; i < line + STRIDE; i++) {
-      long c = cs[i];
+  private int miss(int p, int k, int own) {
+    Unsafe u = U;
+    long line = calls + (long) LINE * p;
+    int free = 0, base = -1;
+    for (int i = 1; i < STRIDE; i++) {
+      long c = u.getLong(null, line + 8 * i);
       if ((int) (c >>> 32) == k) return (int) c;
       if (c == 0) {
         if (free == 0) free = i;
@@ -321,9 +453,9 @@ public final class DragnetState {
     }
     int xfree = -1;
     if (base >= 0) {
-      long[] x = ext;
+      long x = ext;
       for (int i = base; i < base + EXT; i++) {
-        long c = x[i];
+        long c = u.getLong(null, x + 8L * i);
         if ((int) (c >>> 32) == k) return (int) c;
         if (c == 0 && xfree < 0) xfree = i;
       }
@@ -331,48 +463,54 @@ public final class DragnetState {
     int n = lookup(p, k);
     if (n == 0) return 0;  // dropped, not a real child
     long e = (long) k << 32 | n;
-    cs = calls;  // lookup() may have grown the arrays
-    if (cs[slot] == 0) {
-      cs[slot] = e;
+    line = calls + (long) LINE * p;  // lookup() may have replaced the tables
+    if (u.getLong(null, line + 8 * own) == 0) {
+      u.putLong(null, line + 8 * own, e);
     } else if (free != 0) {
-      cs[free] = e;
+      u.putLong(null, line + 8 * free, e);
     } else if (base >= 0) {
-      ext[xfree >= 0 ? xfree : base + (k & 0x7FFFFFFF) % EXT] = e;
+      u.putLong(null, ext + 8L * (xfree >= 0 ? xfree : base + (k & 0x7FFFFFFF) % EXT), e);
     } else {
-      overflow(p, slot, e);
+      overflow(p, own, e);
     }
     return n;
   }
 
   // The line of `p` is full: an overflow block takes the entry of its last slot and `e`,
   // and the last slot points at it. If `ext` cannot grow, `e` takes its own slot.
-  private void overflow(int p, int slot, long e) {
+  private void overflow(int p, int own, long e) {
+    Unsafe u = U;
+    long line = calls + (long) LINE * p;
     int b = extUsed;
-    if (b + EXT > ext.length) {
-      try {
-        ext = grow(ext, b);
-      } catch (Throwable t) {
-        calls[slot] = e;
+    if (b + EXT > extCap) {
+      long x = fixed || starved ? 0 : grow0(ext, 8L * b, 16L * extCap);
+      if (x == 0) {
+        starved = true;
+        u.putLong(null, line + 8 * own, e);
         return;
       }
+      long old = ext;
+      ext = x;
+      extCap *= 2;
+      retire(old);
     }
-    int last = STRIDE * p + STRIDE - 1;
-    long[] x = ext;
-    x[b] = calls[last];
-    x[b + 1] = e;
-    calls[last] = b + 1;
+    long last = line + 8 * (STRIDE - 1);
+    u.putLong(null, ext + 8L * b, u.getLong(null, last));
+    u.putLong(null, ext + 8L * (b + 1), e);
+    u.putLong(null, last, b + 1);
     extUsed = b + EXT;
   }
 
   @DontInline
   private int lookup(int p, int k) {
     lookups++;
+    Unsafe u = U;
     long want = pair(p, k);
-    long[] t = index;
+    long t = index;
     int m = mask;
     for (int slot = hash(want) & m;; slot = (slot + 1) & m) {
-      long e = t[2 * slot];
-      if (e == want) return (int) t[2 * slot + 1];
+      long e = u.getLong(null, t + 16L * slot);
+      if (e == want) return (int) u.getLong(null, t + 16L * slot + 8);
       if (e == 0) return add(p, k);
     }
   }
@@ -390,60 +528,75 @@ public final class DragnetState {
     return (int) (h ^ (h >>> 29));
   }
 
-  // A new node. If the tree cannot grow (OutOfMemoryError, or 2^31 nodes), the event
+  // A new node. If the tree cannot grow (max-memory, no memory, or 2^30 nodes), the event
   // goes to the root and is counted in `dropped`: a probe must never throw.
   @DontInline
   private int add(int p, int k) {
     int n = size;
-    if (n == parent.length) {
-      try {
-        growNodes();
-      } catch (Throwable t) {
-        dropped++;
-        return 0;
-      }
+    if (n == cap && !growNodes()) {
+      dropped++;
+      return 0;
     }
-    parent[n] = p;
-    key[n] = k;
-    size = n + 1;
-    if (2 * (n + 1) > mask + 1) {
-      try {
-        rehash();
-      } catch (Throwable t) {  // the old table is intact but full: stop adding
-        size = n;
-        dropped++;
-        return 0;
-      }
-    } else {
-      insert(n);
-    }
+    long a = nodes + (long) NODE * n;
+    U.putInt(null, a, p);
+    U.putInt(null, a + 4, k);
+    size = n + 1;  // volatile: after the node's parent and key
+    insert(n, pair(p, k));
     return n;
   }
 
-  private void insert(int n) {
-    long e = pair(parent[n], key[n]);
-    int slot = hash(e) & mask;
-    while (index[2 * slot] != 0) slot = (slot + 1) & mask;
-    index[2 * slot] = e;
-    index[2 * slot + 1] = n;
+  private void insert(int n, long e) {
+    Unsafe u = U;
+    long t = index;
+    int m = mask;
+    int slot = hash(e) & m;
+    while (u.getLong(null, t + 16L * slot) != 0) slot = (slot + 1) & m;
+    u.putLong(null, t + 16L * slot, e);
+    u.putLong(null, t + 16L * slot + 8, n);
   }
 
-  // An OutOfMemoryError here leaves the old (intact, full) index.
-  private void rehash() {
-    index = new long[index.length * 2];
-    mask = index.length / 2 - 1;
-    for (int i = 1; i < size; i++) insert(i);
-  }
-
-  // All arrays first, then the fields: an OutOfMemoryError midway leaves the old ones.
-  private void growNodes() {
-    int n = parent.length;
-    int[] p = grow(parent, n), k = grow(key, n);
-    long[] c = grow(calls, STRIDE * n), i = insns != null ? grow(insns, n) : null;
-    parent = p;
-    key = k;
-    calls = c;
-    insns = i;
+  // Twice the nodes: new node tables (copies), a new index (rebuilt), then the fields; the
+  // old tables go back to the agent. A failure leaves the old ones in place.
+  private boolean growNodes() {
+    int n = cap;
+    if (fixed || starved || n >= 1 << 29) return false;
+    long nn = grow0(nodes, (long) NODE * n, 2L * NODE * n);
+    long nc = nn == 0 ? 0 : grow0(calls, (long) LINE * n, 2L * LINE * n);
+    long ni = nc == 0 ? 0 : grow0(0, 0, 64L * n);
+    long[] ins = null;
+    if (ni != 0 && insns != null) {
+      try {
+        ins = grow(insns, n);
+      } catch (Throwable t) {
+        ins = null;
+      }
+    }
+    if (ni == 0 || (insns != null && ins == null)) {
+      starved = true;
+      retire0(nn);
+      retire0(nc);
+      retire0(ni);
+      return false;
+    }
+    // The copies are complete before a concurrent reader (the recorder) can see their
+    // addresses (fullFence: Unsafe's storeFence is no native on every JDK).
+    U.fullFence();
+    long on = nodes, oc = calls, oi = index;
+    nodes = nn;
+    calls = nc;
+    if (ins != null) insns = ins;
+    index = ni;
+    mask = 4 * n - 1;
+    cap = 2 * n;
+    Unsafe u = U;
+    for (int i = 1; i < size; i++) {
+      long a = nn + (long) NODE * i;
+      insert(i, pair(u.getInt(null, a), u.getInt(null, a + 4)));
+    }
+    retire(on);
+    retire(oc);
+    retire(oi);
+    return true;
   }
 
   // Twice as long, the first `used` elements copied (shared by DragnetRt and DragnetLife).
