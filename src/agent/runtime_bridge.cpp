@@ -191,6 +191,23 @@ bool defineOrSay(JNIEnv* jni, const std::string& name, std::span<const uint8_t> 
 // The trees' native memory: DragnetState.U (the probes' raw-address accessors), the bound,
 // then DragnetRt.start() (binds the allocator's natives while the probes are off, and makes
 // the SINK's tables).
+// bytecodes=on's instruction counts are Java arrays: they may take 1/64 of the maximum heap
+// (Runtime.maxMemory; the probes are not on yet, so the call records nothing).
+void setInsnsBudget(JNIEnv* jni, jclass state) {
+  jclass runtime = jni->FindClass("java/lang/Runtime");
+  jmethodID get =
+      runtime ? jni->GetStaticMethodID(runtime, "getRuntime", "()Ljava/lang/Runtime;") : nullptr;
+  jmethodID max = runtime ? jni->GetMethodID(runtime, "maxMemory", "()J") : nullptr;
+  jobject r = get ? jni->CallStaticObjectMethod(runtime, get) : nullptr;
+  jlong bytes = r && max ? jni->CallLongMethod(r, max) : 0;
+  jfieldID budget = jni->GetStaticFieldID(state, "insnsBudget", "J");
+  if (jni->ExceptionCheck() || !budget || bytes <= 0) {
+    jni->ExceptionClear();
+    return;
+  }
+  jni->SetStaticLongField(state, budget, bytes / 64 / 8);
+}
+
 bool startTrees(JNIEnv* jni, jclass rt, const ProbeSettings& settings, std::string& error) {
   trees::setLimit(settings.maxMemory, settings.quiet);
   jclass state = jni->FindClass("java/lang/DragnetState");
@@ -205,6 +222,7 @@ bool startTrees(JNIEnv* jni, jclass rt, const ProbeSettings& settings, std::stri
     return false;
   }
   jni->SetStaticObjectField(state, u, jni->GetStaticObjectField(unsafe, theUnsafe));
+  if (settings.bytecodes) setInsnsBudget(jni, state);
   bool ok = jni->CallStaticBooleanMethod(rt, start) == JNI_TRUE;
   if (jni->ExceptionCheck() || !ok) {
     jni->ExceptionClear();

@@ -27,6 +27,7 @@ std::atomic<uint64_t> gLimit{uint64_t{1} << 30};
 std::atomic<uint64_t> gCurrent{0}, gPeak{0}, gRefused{0};
 bool gQuiet = false;
 std::atomic<bool> gWarned{false};
+std::atomic<bool> gHeapWarned{false};  // the bytecodes=on Java-heap share was reached
 
 std::mutex gMu;  // readers and retired: growth and the recorder's reads only, never per event
 int gReaders = 0;
@@ -130,6 +131,16 @@ JNIEXPORT jlong JNICALL Java_java_lang_DragnetState_grow0(JNIEnv*, jclass, jlong
     std::memcpy(block, reinterpret_cast<const void*>(old), static_cast<size_t>(used));
   }
   return static_cast<jlong>(reinterpret_cast<uintptr_t>(block));
+}
+
+JNIEXPORT void JNICALL Java_java_lang_DragnetState_heapRefused0(JNIEnv*, jclass, jboolean bind) {
+  if (bind) return;
+  gRefused.fetch_add(1);
+  if (gQuiet || gHeapWarned.exchange(true)) return;
+  std::fprintf(stderr,
+               "dragnet: warning: bytecodes=on keeps its instruction counts on the Java heap, "
+               "and they reached their share of it (1/64 of the maximum heap); from now on the "
+               "events of new contexts are counted at their thread's root as dropped\n");
 }
 
 JNIEXPORT void JNICALL Java_java_lang_DragnetState_retire0(JNIEnv*, jclass, jlong address) {

@@ -596,6 +596,27 @@ TEST_P(AllocOracle, MaxMemoryDropsNewContextsWithOneWarning) {
   for (const auto& c : contextsOf("ContextOracle.m")) EXPECT_EQ(c.count, 1u);
 }
 
+// bytecodes=on keeps its instruction counts in Java arrays: they may take 1/64 of the
+// maximum heap (512 KB of -Xmx32m: 65,536 contexts), then new contexts are dropped with one
+// warning, and the program keeps its heap (before, it ran on until the arrays' growth
+// failed with an OutOfMemoryError the probe caught, silently).
+TEST_P(AllocOracle, BytecodeCountsKeepToTheirShareOfTheHeap) {
+  Jvm jvm = GetParam();
+  jvm.flags += " -Xmx32m";
+  captureStderr_ = true;
+  run(jvm, "ContextOracle", ",quiet=off,bytecodes=on", "contexts done: 1048576 leaves\n");
+  if (HasFatalFailure()) return;
+  EXPECT_GT(model_.dropped, 1000000u);
+  // Plus each thread's first array (256 contexts, 2 KB).
+  EXPECT_LE(total("runtime.heap.bytes"), (32u << 20) / 64 + 8 * 2048);
+  const std::string warning = "dragnet: warning: bytecodes=on keeps its instruction counts";
+  size_t at = stderr_.find(warning);
+  EXPECT_NE(at, std::string::npos) << stderr_;
+  EXPECT_EQ(stderr_.find(warning, at + 1), std::string::npos) << "warned twice: " << stderr_;
+  EXPECT_EQ(stderr_.find("max-memory"), std::string::npos) << stderr_;
+  for (const auto& c : contextsOf("ContextOracle.m")) EXPECT_EQ(c.count, 1u);
+}
+
 // A malformed option stops the JVM before it runs anything, with a message naming it; the
 // agent also loads through JAVA_TOOL_OPTIONS.
 TEST(AgentStart, BadOptionStopsTheJvmAndToolOptionsWork) {

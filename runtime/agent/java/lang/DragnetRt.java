@@ -193,6 +193,7 @@ public final class DragnetRt {
    */
   static boolean start() {
     DragnetState.retire0(0);
+    DragnetState.heapRefused0(true);
     return SINK.sinkTables();
   }
 

@@ -274,6 +274,17 @@ public final class DragnetState {
   // progress.
   static native void retire0(long address);
 
+  // bytecodes=on keeps its instruction counts in Java arrays: together they may hold at most
+  // this many longs (1/64 of the maximum heap, set by the agent before the probes are on),
+  // so that the program keeps its heap. Past it a tree stops growing, as it does at
+  // max-memory.
+  static long insnsBudget = Long.MAX_VALUE;
+  private static long insnsUsed;  // racy sum of the threads' insns lengths: a bound, not a count
+
+  // Counts a refusal of insnsBudget and warns once on stderr; `bind` (DragnetRt.start, before
+  // the probes are on: binding a native runs Java code) only binds it.
+  static native void heapRefused0(boolean bind);
+
   // Adds the tree of `from` (a thread's that no longer runs) to this one: each of its nodes,
   // parents first (a node's parent is always older), under the node its parent became here;
   // its counters added. Growth that fails sends nodes to the root (child() counts them).
@@ -565,10 +576,15 @@ public final class DragnetState {
     long ni = nc == 0 ? 0 : grow0(0, 0, 64L * n);
     long[] ins = null;
     if (ni != 0 && insns != null) {
-      try {
-        ins = grow(insns, n);
-      } catch (Throwable t) {
-        ins = null;
+      if (insnsUsed + n > insnsBudget) {
+        heapRefused0(false);
+      } else {
+        try {
+          ins = grow(insns, n);
+          insnsUsed += n;
+        } catch (Throwable t) {
+          ins = null;
+        }
       }
     }
     if (ni == 0 || (insns != null && ins == null)) {
