@@ -17,9 +17,9 @@
 #include "report/html_report.h"
 #include "report/lifetime_report.h"
 #include "report/pprof_report.h"
+#include "report/text_format.h"
 #include "run_outputs.h"
 #include "run_process.h"
-#include "report/text_format.h"
 
 namespace fs = std::filesystem;
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "report/coverage.h"
 #include "report/alloc_report.h"
+#include "report/coverage.h"
 #include "report/html_page.h"
 #include "report/sums.h"
 #include "report/text_format.h"

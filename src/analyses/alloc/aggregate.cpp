@@ -98,15 +98,32 @@ std::string javaTypeName(std::string_view t) {
     base = std::string(rest.substr(1, rest.size() - 2));
   } else if (rest.size() == 1) {
     switch (rest[0]) {
-      case 'Z': base = "boolean"; break;
-      case 'B': base = "byte"; break;
-      case 'C': base = "char"; break;
-      case 'S': base = "short"; break;
-      case 'I': base = "int"; break;
-      case 'F': base = "float"; break;
-      case 'J': base = "long"; break;
-      case 'D': base = "double"; break;
-      default: base = std::string(rest);
+      case 'Z':
+        base = "boolean";
+        break;
+      case 'B':
+        base = "byte";
+        break;
+      case 'C':
+        base = "char";
+        break;
+      case 'S':
+        base = "short";
+        break;
+      case 'I':
+        base = "int";
+        break;
+      case 'F':
+        base = "float";
+        break;
+      case 'J':
+        base = "long";
+        break;
+      case 'D':
+        base = "double";
+        break;
+      default:
+        base = std::string(rest);
     }
   } else {
     base = std::string(rest);
@@ -150,14 +167,14 @@ std::string siteName(const AllocModel& m, const SiteRow& row) {
   // A call whose native the JVM allocates in (Throwable's fillInStackTrace): its own site.
   if (s.method != 0) return frameName(*m.profile, s.method, s.line) + " [jvm]";
   uint32_t ctx = m.nodes[row.node].parent;
-  std::string caller = ctx == 0 ? std::string("<thread root>")
-                                : frameName(*m.profile, m.nodes[ctx].key, -1);
+  std::string caller =
+      ctx == 0 ? std::string("<thread root>") : frameName(*m.profile, m.nodes[ctx].key, -1);
   return caller + (s.kind == profile::SiteKind::Vm ? " [jvm]" : " [jni]");
 }
 
 const char* originName(profile::SiteKind k) {
-  static const char* const kNames[] = {"new",     "newarray", "anewarray", "multianewarray",
-                                       "clone",   "reflect",  "jvm",       "jni"};
+  static const char* const kNames[] = {"new",   "newarray", "anewarray", "multianewarray",
+                                       "clone", "reflect",  "jvm",       "jni"};
   auto i = static_cast<size_t>(k);
   return i < std::size(kNames) ? kNames[i] : "?";
 }
