@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,5 +87,23 @@ class Decoder {
   size_t pos_ = 0;
   std::string error_;
 };
+
+// A little-endian u32 of the file's header and chunk headers (format.h).
+inline uint32_t loadU32(const uint8_t* p) {
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+// A Meta or End chunk's key-value map into `out` (a later chunk's value wins); the
+// decoder's error, or empty. `out` is changed only when the whole map was read.
+inline std::string decodeMap(Decoder& d, std::map<std::string, std::string>& out) {
+  std::map<std::string, std::string> kv;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    std::string k = d.str();
+    kv[k] = d.str();
+  }
+  if (!d.ok()) return d.error();
+  for (auto& [k, v] : kv) out[k] = std::move(v);
+  return {};
+}
 
 }  // namespace dragnet::profile

@@ -19,23 +19,8 @@ namespace dragnet::profile {
 
 namespace {
 
-uint32_t getU32(const uint8_t* p) {
-  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-}
-
 // Every decoder reads its chunk whole before it changes the profile: a malformed chunk
 // leaves no part of itself behind.
-
-std::string decodeMap(Decoder& d, std::map<std::string, std::string>& out) {
-  std::map<std::string, std::string> kv;
-  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
-    std::string k = d.str();
-    kv[k] = d.str();
-  }
-  if (!d.ok()) return d.error();
-  for (auto& [k, v] : kv) out[k] = std::move(v);  // a later chunk's value wins
-  return {};
-}
 
 std::string decodeMethods(Decoder& d, Profile& p) {
   std::vector<MethodDef> defs;
@@ -273,7 +258,7 @@ size_t objectCount(std::span<const uint8_t> data, bool& end) {
   size_t total = 0, live = 0;
   end = false;
   for (size_t pos = kHeaderSize; data.size() - pos >= kChunkHeaderSize;) {
-    uint32_t len = getU32(&data[pos + 1]);
+    uint32_t len = loadU32(&data[pos + 1]);
     if (len > data.size() - pos - kChunkHeaderSize) break;
     end = end || static_cast<ChunkType>(data[pos]) == ChunkType::End;
     auto type = static_cast<ChunkType>(data[pos]);
@@ -350,10 +335,10 @@ enum class At { Chunk, Incomplete, Corrupt };
 At chunkAt(std::span<const uint8_t> data, size_t pos, uint32_t version, uint32_t& len) {
   if (data.size() - pos < kChunkHeaderSize) return At::Incomplete;
   const uint8_t* head = data.data() + pos;
-  len = getU32(head + 1);
+  len = loadU32(head + 1);
   if (len > data.size() - pos - kChunkHeaderSize) return At::Incomplete;
   if (head[0] == 0 || head[0] > kMaxChunkType) return At::Corrupt;
-  bool ok = chunkCrc(version, head, head + kChunkHeaderSize, len) == getU32(head + 5);
+  bool ok = chunkCrc(version, head, head + kChunkHeaderSize, len) == loadU32(head + 5);
   return ok ? At::Chunk : At::Corrupt;
 }
 
@@ -372,7 +357,7 @@ size_t resync(std::span<const uint8_t> data, size_t pos, uint32_t version, At ba
   for (size_t q = pos + 1; data.size() - q >= kChunkHeaderSize; ++q) {
     uint8_t type = data[q];
     if (type == 0 || type > kMaxChunkType) continue;
-    uint32_t l = getU32(&data[q + 1]);
+    uint32_t l = loadU32(&data[q + 1]);
     if (l > data.size() - q - kChunkHeaderSize) continue;
     if (budget < l) break;
     budget -= l;
@@ -391,7 +376,7 @@ bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) 
   auto len = static_cast<uint32_t>(left - kChunkHeaderSize);
   for (int i = 0; i < 4; ++i) head[1 + i] = static_cast<uint8_t>(len >> (8 * i));
   const uint8_t* payload = data.data() + pos + kChunkHeaderSize;
-  return chunkCrc(version, head, payload, len) == getU32(data.data() + pos + 5);
+  return chunkCrc(version, head, payload, len) == loadU32(data.data() + pos + 5);
 }
 
 const char* chunkName(uint8_t type) {
@@ -437,7 +422,7 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
     return false;
   }
   out = Profile{};
-  out.version = getU32(data.data() + 8);
+  out.version = loadU32(data.data() + 8);
   if (out.version > kVersion) {
     error = path + " was written in profile format version " + std::to_string(out.version) +
             ", but this dragnet reads versions up to " + std::to_string(kVersion) +
