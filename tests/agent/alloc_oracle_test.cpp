@@ -195,6 +195,21 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
 
   uint64_t total(const std::string& key) { return std::stoull(profile_.totals[key]); }
 
+  // ContextOracle (3.5 M contexts) in -Xmx32m with agent `options`, its stderr kept.
+  void runContextOracleInSmallHeap(const std::string& options) {
+    Jvm jvm = GetParam();
+    jvm.flags += " -Xmx32m";
+    captureStderr_ = true;
+    run(jvm, "ContextOracle", ",quiet=off" + options, "contexts done: 1048576 leaves\n");
+  }
+
+  // `warning` on the JVM's stderr exactly once.
+  void expectWarnedOnce(const std::string& warning) {
+    size_t at = stderr_.find(warning);
+    EXPECT_NE(at, std::string::npos) << stderr_;
+    EXPECT_EQ(stderr_.find(warning, at + 1), std::string::npos) << "warned twice: " << stderr_;
+  }
+
   dragnet::profile::Profile profile_;
   AllocModel model_;
   bool captureStderr_ = false;  // run() keeps the JVM's stderr in stderr_
@@ -580,18 +595,12 @@ TEST_P(AllocOracle, ContextTreeOutsideTheJavaHeap) {
 // max-memory bounds the trees: past it, events of new contexts are dropped (counted at the
 // thread's root), with one warning on stderr; the program runs as it does without it.
 TEST_P(AllocOracle, MaxMemoryDropsNewContextsWithOneWarning) {
-  Jvm jvm = GetParam();
-  jvm.flags += " -Xmx32m";
-  captureStderr_ = true;
-  run(jvm, "ContextOracle", ",quiet=off,max-memory=16m", "contexts done: 1048576 leaves\n");
+  runContextOracleInSmallHeap(",max-memory=16m");
   if (HasFatalFailure()) return;
   EXPECT_GT(model_.dropped, 1000000u);
   EXPECT_LE(total("runtime.native.peak"), 16u << 20);
   EXPECT_EQ(total("runtime.native.limit"), 16u << 20);
-  const std::string warning = "dragnet: warning: the calling-context trees reached max-memory=16m";
-  size_t at = stderr_.find(warning);
-  EXPECT_NE(at, std::string::npos) << stderr_;
-  EXPECT_EQ(stderr_.find(warning, at + 1), std::string::npos) << "warned twice: " << stderr_;
+  expectWarnedOnce("dragnet: warning: the calling-context trees reached max-memory=16m");
   // The contexts made before the bound keep exact counts: every one of them is one path.
   for (const auto& c : contextsOf("ContextOracle.m")) EXPECT_EQ(c.count, 1u);
 }
@@ -601,18 +610,12 @@ TEST_P(AllocOracle, MaxMemoryDropsNewContextsWithOneWarning) {
 // warning, and the program keeps its heap (before, it ran on until the arrays' growth
 // failed with an OutOfMemoryError the probe caught, silently).
 TEST_P(AllocOracle, BytecodeCountsKeepToTheirShareOfTheHeap) {
-  Jvm jvm = GetParam();
-  jvm.flags += " -Xmx32m";
-  captureStderr_ = true;
-  run(jvm, "ContextOracle", ",quiet=off,bytecodes=on", "contexts done: 1048576 leaves\n");
+  runContextOracleInSmallHeap(",bytecodes=on");
   if (HasFatalFailure()) return;
   EXPECT_GT(model_.dropped, 1000000u);
   // Plus each thread's first array (256 contexts, 2 KB).
   EXPECT_LE(total("runtime.heap.bytes"), (32u << 20) / 64 + 8 * 2048);
-  const std::string warning = "dragnet: warning: bytecodes=on keeps its instruction counts";
-  size_t at = stderr_.find(warning);
-  EXPECT_NE(at, std::string::npos) << stderr_;
-  EXPECT_EQ(stderr_.find(warning, at + 1), std::string::npos) << "warned twice: " << stderr_;
+  expectWarnedOnce("dragnet: warning: bytecodes=on keeps its instruction counts");
   EXPECT_EQ(stderr_.find("max-memory"), std::string::npos) << stderr_;
   for (const auto& c : contextsOf("ContextOracle.m")) EXPECT_EQ(c.count, 1u);
 }
