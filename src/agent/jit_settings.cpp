@@ -32,27 +32,33 @@ T readAt(const char* base, uint64_t offset) {
   return v;
 }
 
-// The address of static field `field` of `type`, or the offset of a non-static one.
-struct FieldInfo {
-  bool found = false;
-  uint64_t offset = 0;
-  void* address = nullptr;
+// JVMFlag's entries in the struct table, read in one pass: the addresses of the static
+// fields `flags` and `numFlags`, the offsets of `_name` and `_addr`.
+struct FlagFields {
+  void* flags = nullptr;
+  void* count = nullptr;
+  std::optional<uint64_t> name, addr;
+  bool complete() const { return flags && count && name && addr; }
 };
 
-FieldInfo findField(const VmStructs& vm, const char* type, const char* field) {
+FlagFields flagFields(const VmStructs& vm) {
+  FlagFields out;
   auto table = vm.value<const char*>("gHotSpotVMStructs");
   auto stride = vm.value<uint64_t>("gHotSpotVMStructEntryArrayStride");
   auto typeOff = vm.value<uint64_t>("gHotSpotVMStructEntryTypeNameOffset");
   auto fieldOff = vm.value<uint64_t>("gHotSpotVMStructEntryFieldNameOffset");
   auto offOff = vm.value<uint64_t>("gHotSpotVMStructEntryOffsetOffset");
   auto addrOff = vm.value<uint64_t>("gHotSpotVMStructEntryAddressOffset");
-  if (!table || !*table || !stride || !typeOff || !fieldOff || !offOff || !addrOff) return {};
+  if (!table || !*table || !stride || !typeOff || !fieldOff || !offOff || !addrOff) return out;
   for (const char* e = *table;; e += *stride) {
     auto t = readAt<const char*>(e, *typeOff);
-    if (!t) return {};
+    if (!t) return out;
     auto f = readAt<const char*>(e, *fieldOff);
-    if (!f || std::strcmp(t, type) != 0 || std::strcmp(f, field) != 0) continue;
-    return {true, readAt<uint64_t>(e, *offOff), readAt<void*>(e, *addrOff)};
+    if (!f || std::strcmp(t, "JVMFlag") != 0) continue;
+    if (std::strcmp(f, "flags") == 0) out.flags = readAt<void*>(e, *addrOff);
+    if (std::strcmp(f, "numFlags") == 0) out.count = readAt<void*>(e, *addrOff);
+    if (std::strcmp(f, "_name") == 0) out.name = readAt<uint64_t>(e, *offOff);
+    if (std::strcmp(f, "_addr") == 0) out.addr = readAt<uint64_t>(e, *offOff);
   }
 }
 
@@ -73,20 +79,14 @@ std::optional<uint64_t> typeSize(const VmStructs& vm, const char* type) {
 class FlagTable {
  public:
   explicit FlagTable(const VmStructs& vm) {
-    FieldInfo flags = findField(vm, "JVMFlag", "flags");
-    FieldInfo count = findField(vm, "JVMFlag", "numFlags");
-    FieldInfo name = findField(vm, "JVMFlag", "_name");
-    FieldInfo addr = findField(vm, "JVMFlag", "_addr");
+    FlagFields fields = flagFields(vm);
     auto size = typeSize(vm, "JVMFlag");
-    if (!flags.found || !count.found || !name.found || !addr.found || !size || !flags.address ||
-        !count.address) {
-      return;
-    }
-    base_ = *static_cast<char**>(flags.address);
-    count_ = *static_cast<size_t*>(count.address);
+    if (!fields.complete() || !size) return;
+    base_ = *static_cast<char**>(fields.flags);
+    count_ = *static_cast<size_t*>(fields.count);
     size_ = *size;
-    nameOffset_ = name.offset;
-    addrOffset_ = addr.offset;
+    nameOffset_ = *fields.name;
+    addrOffset_ = *fields.addr;
   }
   bool usable() const { return base_ && count_ && size_; }
 
