@@ -1,10 +1,10 @@
-# cmake -DROOT=<dir> -DOUT=<file.cpp> -DNAME=<function> [-DHEADER=<include>] -P embed_files.cmake
+# cmake -DROOT=<dir> -DOUT=<file.cpp> -DNAME=<function> -DHEADER=<include> -P embed_files.cmake
 # Writes a C++ source defining `std::span<const dragnet::EmbeddedFile> NAME()` with every
 # file under ROOT (relative path and bytes), sorted by path, so a binary can carry the Java
 # runtime classes it installs next to instrumented code, or the report templates.
-# HEADER (default tools/embedded.h) is the header that declares NAME.
+# HEADER is the header that declares NAME.
 if(NOT DEFINED HEADER)
-  set(HEADER "tools/embedded.h")
+  message(FATAL_ERROR "embed_files.cmake needs -DHEADER=<the header declaring ${NAME}>")
 endif()
 file(GLOB_RECURSE _files RELATIVE "${ROOT}" "${ROOT}/*")
 list(SORT _files)

@@ -20,10 +20,10 @@
 #include <string_view>
 #include <vector>
 
-#include "analyses/alloc/alloc_instrumenter.h"
-#include "analyses/lifetime/lifetime_instrumenter.h"
-#include "analyses/lifetime/sampled_instrumenter.h"
+#include "analyses/lifetime/probes/instrumenter.h"
+#include "analyses/lifetime/probes/sampled_instrumenter.h"
 #include "classfile/class_file.h"
+#include "contexts/probes.h"
 
 namespace {
 
@@ -50,8 +50,7 @@ std::vector<Input> readClasses(const std::vector<std::string>& dirs) {
 }
 
 // One class through one mode; false if it failed to parse or to write.
-bool rewrite(const Input& in, const std::string& mode, analyses::alloc::IdSource& ids,
-             size_t& written) {
+bool rewrite(const Input& in, const std::string& mode, contexts::IdSource& ids, size_t& written) {
   auto parsed = classfile::parseClass(in.bytes, {in.name});
   if (!parsed) return false;
   classfile::ClassFile& cls = parsed.value();
@@ -61,9 +60,9 @@ bool rewrite(const Input& in, const std::string& mode, analyses::alloc::IdSource
   } else if (mode == "lifetime") {
     changed = analyses::lifetime::instrumentClass(cls, ids, {false}).changed;
   } else {
-    analyses::alloc::Options o;
+    contexts::Options o;
     o.bytecodes = mode == "bytecodes";
-    changed = analyses::alloc::instrumentClass(cls, ids, o).changed;
+    changed = contexts::instrumentClass(cls, ids, o).changed;
   }
   if (!changed) return true;
   auto out = classfile::writeClass(cls);
@@ -113,7 +112,7 @@ int main(int argc, char** argv) {
     std::vector<double> ms;
     size_t written = 0, failed = 0;
     for (int p = 0; p < passes; ++p) {
-      analyses::alloc::IdSource ids;
+      contexts::IdSource ids;
       written = failed = 0;
       auto t0 = std::chrono::steady_clock::now();
       for (const Input& c : classes) failed += rewrite(c, mode, ids, written) ? 0 : 1;

@@ -20,8 +20,6 @@
 
 #include "agent/hidden_classes.h"
 #include "agent/jit_settings.h"
-#include "agent/lifetime.h"
-#include "agent/lifetime_sampled.h"
 #include "agent/load_guard.h"
 #include "agent/native_allocs.h"
 #include "agent/options.h"
@@ -29,10 +27,12 @@
 #include "agent/runtime_bridge.h"
 #include "agent/sampler.h"
 #include "agent/virtual_threads.h"
-#include "analyses/alloc/alloc_instrumenter.h"
-#include "analyses/lifetime/lifetime_instrumenter.h"
-#include "analyses/lifetime/sampled_instrumenter.h"
+#include "analyses/lifetime/agent/lifetime.h"
+#include "analyses/lifetime/agent/lifetime_sampled.h"
+#include "analyses/lifetime/probes/instrumenter.h"
+#include "analyses/lifetime/probes/sampled_instrumenter.h"
 #include "classfile/class_file.h"
+#include "contexts/probes.h"
 
 namespace dragnet::agent {
 namespace {
@@ -44,8 +44,8 @@ struct Agent {
   profile::Writer writer;
   std::unique_ptr<Recorder> recorder;  // exact mode
   std::unique_ptr<Sampler> sampler;    // sample=SIZE
-  analyses::alloc::IdSource ids;
-  analyses::alloc::Options alloc;
+  contexts::IdSource ids;
+  contexts::Options alloc;
   bool lifetime = false;         // mode lifetime
   bool sampledLifetime = false;  // mode lifetime with sample=SIZE
   bool virtualThreads = false;   // VirtualThreadEnd is on (virtual_threads.h)
@@ -65,7 +65,7 @@ void say(const std::string& text) {
 }
 
 // The call sites of class `cls` whose native allocation a probe counts (native_allocs.h).
-std::vector<ProbedCall> probedCalls(std::string_view cls, const analyses::alloc::ClassResult& r) {
+std::vector<ProbedCall> probedCalls(std::string_view cls, const contexts::ClassResult& r) {
   std::vector<ProbedCall> out;
   for (const auto& c : r.probedCalls)
     out.push_back({std::string(cls), c.method, c.descriptor, c.bci});
@@ -118,7 +118,7 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
   // Hidden classes never come here (hidden_classes.h). A class defined with a null name
   // (ClassLoader.defineClass(null, ...)) comes without one: it is taken from the class.
   std::string_view n(name ? name : "");
-  if (analyses::alloc::isRuntimeClass(n)) return;
+  if (contexts::isRuntimeClass(n)) return;
   Agent& a = *gAgent;
   struct Timer {  // adds the hook's duration to hookNanos however it returns
     std::atomic<uint64_t>& sum;
@@ -136,7 +136,7 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
     }
     classfile::ClassFile& cls = parsed.value();
     if (!name) n = cls.name();  // points into `data`, which outlives the hook
-    if (!name && analyses::alloc::isRuntimeClass(n)) return;
+    if (!name && contexts::isRuntimeClass(n)) return;
     bool thread = n == "java/lang/Thread";
     if (thread) addThreadStateField(cls);
     if (a.sampledLifetime) {
@@ -151,9 +151,9 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
       ++a.classesChanged;
       return;
     }
-    analyses::alloc::ClassResult r =
+    contexts::ClassResult r =
         a.lifetime ? analyses::lifetime::instrumentClass(cls, a.ids, {a.alloc.bytecodes})
-                   : analyses::alloc::instrumentClass(cls, a.ids, a.alloc);
+                   : contexts::instrumentClass(cls, a.ids, a.alloc);
     bool changed = r.changed || thread;
     if (!changed) {
       a.recorder->addClass(std::move(r));

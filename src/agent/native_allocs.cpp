@@ -8,7 +8,7 @@
 #include <tuple>
 #include <utility>
 
-#include "agent/jni_uses.h"
+#include "analyses/lifetime/agent/jni_uses.h"
 
 namespace dragnet::agent {
 namespace {

@@ -46,7 +46,7 @@ uint64_t Recorder::treeHeapBytes(JNIEnv* jni, jobject state) {
   return bytes;
 }
 
-void Recorder::addClass(analyses::alloc::ClassResult&& r) {
+void Recorder::addClass(contexts::ClassResult&& r) {
   std::lock_guard lock(defsMu_);
   if (r.changed) ++classesChanged_;
   for (auto& m : r.methods) methods_.push_back(std::move(m));
@@ -68,7 +68,7 @@ void Recorder::addClass(analyses::alloc::ClassResult&& r) {
   }
 }
 
-uint32_t Recorder::addNativeBase(analyses::alloc::IdSource& ids, profile::SiteKind kind) {
+uint32_t Recorder::addNativeBase(contexts::IdSource& ids, profile::SiteKind kind) {
   profile::SiteDef d;
   d.key = profile::kAllocBit | ids.nextSite.fetch_add(1) << 4;
   d.kind = kind;
@@ -159,8 +159,8 @@ void Recorder::collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& o
     if (cls) jni->DeleteLocalRef(cls);
     auto b = dynamicBases_.find(static_cast<uint32_t>(base[static_cast<size_t>(i)]));
     profile::SiteDef d = b == dynamicBases_.end() ? profile::SiteDef{} : b->second;
-    auto kind = analyses::alloc::elementKind(type);
-    d.key = profile::kAllocBit | static_cast<uint32_t>(analyses::alloc::kDynamicTop - i) << 4 |
+    auto kind = contexts::elementKind(type);
+    d.key = profile::kAllocBit | static_cast<uint32_t>(contexts::kDynamicTop - i) << 4 |
             static_cast<uint32_t>(kind);
     d.type = type;
     if (kind == profile::ElemKind::Object) objectTypes_.insert(type);

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "agent/class_sizes.h"
-#include "analyses/alloc/alloc_instrumenter.h"
+#include "contexts/probes.h"
 #include "profile/writer.h"
 
 namespace dragnet::agent {
@@ -30,9 +30,9 @@ class Recorder {
       : jvmti_(jvmti), writer_(writer), sizer_(jvmti), mergeVirtual_(!lifetime) {}
 
   // Called from the class-load hook, any thread.
-  void addClass(analyses::alloc::ClassResult&& r);
+  void addClass(contexts::ClassResult&& r);
   // A base site for allocations recorded by the agent itself (VM / JNI); returns its key.
-  uint32_t addNativeBase(analyses::alloc::IdSource& ids, profile::SiteKind kind);
+  uint32_t addNativeBase(contexts::IdSource& ids, profile::SiteKind kind);
   void addFailure(profile::Failure f);
 
   // Looks up the JNI field ids; in the live phase (VMInit). False if the runtime helper

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "agent/tree_memory.h"
-#include "tools/embedded.h"
+#include "common/embedded.h"
 
 namespace dragnet::agent {
 

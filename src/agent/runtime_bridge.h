@@ -6,9 +6,17 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include <span>
 #include <string>
 
 #include "classfile/class_file.h"
+#include "common/embedded.h"
+
+namespace dragnet {
+// The runtime helper classes the agent defines into java.base (runtime/agent and each
+// analysis's runtime/ folder), compiled into the library.
+std::span<const EmbeddedFile> agentRuntimeFiles();
+}  // namespace dragnet
 
 namespace dragnet::agent {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "analyses/alloc/alloc_instrumenter.h"
+#include "contexts/probes.h"
 #include "instrument/stack_effect.h"
 
 namespace dragnet::agent {
@@ -160,7 +160,7 @@ uint32_t Sampler::siteKey(uint32_t method, jmethodID m, jlocation bci, std::stri
   auto key = std::make_tuple(method, bci, type);
   auto it = sites_.find(key);
   if (it != sites_.end()) return it->second;
-  profile::ElemKind kind = analyses::alloc::elementKind(type);
+  profile::ElemKind kind = contexts::elementKind(type);
   profile::SiteDef d;
   d.key = profile::kAllocBit | static_cast<uint32_t>(sites_.size() + 1) << 4 |
           static_cast<uint32_t>(kind);

@@ -1,9 +1,9 @@
 // The `dragnet` command-line tool: subcommand dispatch.
 #include <CLI/CLI.hpp>
 
+#include "analyses/lifetime/report/shell_command.h"
 #include "instrument_command.h"
 #include "profile_commands.h"
-#include "shell_command.h"
 
 #ifndef DRAGNET_VERSION
 #define DRAGNET_VERSION "unknown"

@@ -9,14 +9,14 @@
 #include <sstream>
 
 #include "agent/options.h"
-#include "analyses/alloc/aggregate.h"
-#include "analyses/alloc/merge.h"
-#include "analyses/lifetime/aggregate.h"
+#include "analyses/alloc/report/alloc_report.h"
+#include "analyses/alloc/report/html_report.h"
+#include "analyses/alloc/report/pprof_report.h"
+#include "analyses/lifetime/model/aggregate.h"
+#include "analyses/lifetime/report/report.h"
+#include "contexts/merge.h"
+#include "contexts/model.h"
 #include "profile/reader.h"
-#include "report/alloc_report.h"
-#include "report/html_report.h"
-#include "report/lifetime_report.h"
-#include "report/pprof_report.h"
 #include "report/text_format.h"
 #include "run_outputs.h"
 #include "run_process.h"
@@ -77,67 +77,7 @@ std::string agentAlreadyGiven(const std::vector<std::string>& command) {
   return {};
 }
 
-// On a terminal, a large profile's reading shows its progress on stderr (one line, redrawn
-// at each whole percent); otherwise nothing.
-profile::Progress readingProgress(const std::string& path) {
-  std::error_code ec;
-  constexpr uintmax_t kLarge = 16u << 20;
-  if (!::isatty(STDERR_FILENO) || fs::file_size(path, ec) < kLarge || ec) return {};
-  return [path, shown = -1](uint64_t done, uint64_t total) mutable {
-    int pct = total ? static_cast<int>(100 * done / total) : 100;
-    if (pct == shown) return;
-    shown = pct;
-    std::cerr << "\rdragnet: reading " << path << ": " << pct << "%" << (pct == 100 ? "\n" : "")
-              << std::flush;
-  };
-}
-
 }  // namespace
-
-bool readProfileFile(const std::string& path, profile::Profile& p) {
-  std::string error;
-  if (!profile::readProfile(path, p, error, readingProgress(path))) {
-    std::cerr << "dragnet: error: " << error << "\n";
-    return false;
-  }
-  if (p.corrupt()) {
-    std::cerr << "dragnet: warning: " << path << ": " << report::corruptionNote(p)
-              << "; reporting the rest\n";
-  }
-  if (!p.truncation.empty()) {
-    std::cerr << "dragnet: warning: " << path << " is incomplete (" << p.truncation
-              << "); reporting what was written before\n";
-  }
-  return true;
-}
-
-bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p) {
-  if (paths.size() == 1) return readProfileFile(paths[0], p);
-  std::vector<profile::Profile> parts(paths.size());
-  for (size_t i = 0; i < paths.size(); ++i) {
-    if (!readProfileFile(paths[i], parts[i])) return false;
-  }
-  std::string error;
-  if (!analyses::alloc::mergeProfiles(parts, paths, p, error)) {
-    std::cerr << "dragnet: error: " << error << "\n";
-    return false;
-  }
-  // A corrupt part makes the sum corrupt: its skipped chunks decide the exit status.
-  for (const profile::Profile& part : parts) {
-    p.skipped.insert(p.skipped.end(), part.skipped.begin(), part.skipped.end());
-  }
-  return true;
-}
-
-int corruptStatus(const profile::Profile& p, bool lenient) {
-  return p.corrupt() && !lenient ? kExitCorrupt : 0;
-}
-
-void addLenientFlag(CLI::App* cmd, bool& lenient) {
-  cmd->add_flag("--lenient", lenient,
-                "A corrupt profile: report the chunks that can be read and exit 0 (without it: "
-                "exit status 3)");
-}
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::App* cmd =
@@ -332,7 +272,7 @@ int runReport(const ReportOptions& o) {
     }
     return corruptStatus(p, o.lenient);
   }
-  analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
+  contexts::AllocModel m = contexts::buildModel(p);
   if (o.format == "json") {
     report::writeJson(out, m);
   } else if (o.format == "collapsed") {

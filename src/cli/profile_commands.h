@@ -5,9 +5,15 @@
 #include <string>
 #include <vector>
 
-#include "profile/reader.h"
+#include "report/profile_input.h"
 
 namespace dragnet::cli {
+
+using report::addLenientFlag;
+using report::corruptStatus;
+using report::kExitCorrupt;
+using report::readProfileFile;
+using report::readProfiles;
 
 struct RunOptions {
   std::string mode = "alloc";
@@ -32,21 +38,7 @@ struct ReportOptions {
   bool lenient = false;  // a corrupt profile exits 0
 };
 
-// Exit status of `dragnet report`, `shell` and `export` for a corrupt profile (parts of it
-// skipped; the output covers the rest), unless --lenient is given.
-inline constexpr int kExitCorrupt = 3;
-
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o);
-// Reads a profile (progress on a terminal); says on stderr why it cannot, or that the
-// profile is corrupt (what was skipped) or incomplete.
-bool readProfileFile(const std::string& path, profile::Profile& p);
-// Reads one profile, or several alloc profiles merged into one (analyses/alloc/merge.h);
-// says on stderr why it cannot.
-bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p);
-// kExitCorrupt if the profile is corrupt and not `lenient`, else 0.
-int corruptStatus(const profile::Profile& p, bool lenient);
-// --lenient, for the commands that read a profile.
-void addLenientFlag(CLI::App* cmd, bool& lenient);
 int runRun(const RunOptions& o, const char* argv0);
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o);
 int runReport(const ReportOptions& o);

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "analyses/alloc/aggregate.h"
+#include "contexts/model.h"
 
 namespace dragnet::report {
 
@@ -22,9 +22,8 @@ std::string_view withoutLambdaNumber(std::string_view name) {
 
 std::string hiddenClassName(std::string_view internal) {
   size_t s = profile::hiddenSuffixAt(internal);
-  if (s == std::string_view::npos) return analyses::alloc::javaTypeName(internal);
-  return analyses::alloc::javaTypeName(internal.substr(0, s)) + "/" +
-         std::string(internal.substr(s + 1));
+  if (s == std::string_view::npos) return contexts::javaTypeName(internal);
+  return contexts::javaTypeName(internal.substr(0, s)) + "/" + std::string(internal.substr(s + 1));
 }
 
 std::vector<std::pair<std::string, uint64_t>> hiddenClassGroups(const profile::Profile& p) {
@@ -33,7 +32,7 @@ std::vector<std::pair<std::string, uint64_t>> hiddenClassGroups(const profile::P
     if (!profile::isHidden(f)) continue;
     std::string_view name = f.cls;
     name = withoutLambdaNumber(name.substr(0, profile::hiddenSuffixAt(name)));
-    ++counts[analyses::alloc::javaTypeName(name)];
+    ++counts[contexts::javaTypeName(name)];
   }
   std::vector<std::pair<std::string, uint64_t>> groups(counts.begin(), counts.end());
   std::stable_sort(groups.begin(), groups.end(),

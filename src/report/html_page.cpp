@@ -20,27 +20,26 @@ std::string scriptSafe(const std::string& json) {
 namespace {
 
 // The shared style sheet or script followed by the page's own.
-std::string joined(std::string_view shared, const std::string& own) {
-  std::string all(templateText(shared));
+std::string joined(std::string_view shared, std::string_view own) {
+  std::string all(embeddedText(reportTemplateFiles(), shared));
   all += '\n';
-  all += templateText(own);
+  all += own;
   return all;
 }
 
 }  // namespace
 
-void writePage(std::ostream& out, std::string_view name, std::string_view title,
+void writePage(std::ostream& out, std::span<const EmbeddedFile> page, std::string_view title,
                const std::string& data) {
-  std::string page(name);
   // In their order in report.html; a value is never searched for placeholders itself.
   const std::pair<std::string_view, std::string> parts[] = {
       {"@TITLE@", std::string(title)},
-      {"/*@CSS@*/", joined("report.css", page + ".css")},
+      {"/*@CSS@*/", joined("report.css", embeddedText(page, "page.css"))},
       {"@TITLE@", std::string(title)},
-      {"@BODY@", std::string(templateText(page + ".html"))},
+      {"@BODY@", std::string(embeddedText(page, "page.html"))},
       {"@DATA@", data},
-      {"/*@SCRIPT@*/", joined("report.js", page + ".js")}};
-  std::string_view text = templateText("report.html");
+      {"/*@SCRIPT@*/", joined("report.js", embeddedText(page, "page.js"))}};
+  std::string_view text = embeddedText(reportTemplateFiles(), "report.html");
   for (const auto& [placeholder, value] : parts) {
     size_t at = text.find(placeholder);
     if (at == std::string_view::npos) {

@@ -1,14 +1,16 @@
-// What the self-contained HTML reports share (the alloc report, html_report.cpp, and the
-// lifetime report, lifetime_html.cpp): the page frame and embedding data safely. The
-// templates are src/report/templates/*, embedded at build time (templates.h): report.html is
-// the frame (head, masthead, totals, data, script), report.css and report.js the style and
-// script helpers both pages use; NAME.html, NAME.css and NAME.js are one report's own body,
-// style and script.
+// What every analysis's self-contained HTML page shares: the page frame and embedding data
+// safely. The frame is src/report/templates/*, embedded at build time (templates.h):
+// report.html (head, masthead, totals, data, script), report.css and report.js, the style
+// and script helpers every page uses. An analysis embeds its own page.html, page.css and
+// page.js (its templates/ folder): its body, style and script.
 #pragma once
 
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
+
+#include "common/embedded.h"
 
 namespace dragnet::report {
 
@@ -16,9 +18,9 @@ namespace dragnet::report {
 // confuse the element, so no profile string may contain one.
 std::string scriptSafe(const std::string& json);
 
-// Writes report.html filled in with `title`, the page `name`'s body, style and script (after
-// the shared ones) and `data` (JSON the caller has already passed through scriptSafe).
-void writePage(std::ostream& out, std::string_view name, std::string_view title,
+// Writes report.html filled in with `title`, the body, style and script of `page` (after the
+// shared ones) and `data` (JSON the caller has already passed through scriptSafe).
+void writePage(std::ostream& out, std::span<const EmbeddedFile> page, std::string_view title,
                const std::string& data);
 
 }  // namespace dragnet::report

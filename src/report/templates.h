@@ -1,11 +1,12 @@
-// The HTML report's files (src/report/templates), embedded at build time by
-// cmake/embed_files.cmake: alloc.html with placeholders, alloc.css and alloc.js.
+// The HTML pages' shared frame, style and script (src/report/templates: report.html,
+// report.css, report.js), embedded at build time by cmake/embed_files.cmake; each analysis
+// embeds its own page (page.html, page.css, page.js) the same way.
 #pragma once
 
 #include <span>
 #include <string_view>
 
-#include "tools/embedded.h"
+#include "common/embedded.h"
 
 namespace dragnet {
 
@@ -13,9 +14,9 @@ std::span<const EmbeddedFile> reportTemplateFiles();
 
 namespace report {
 
-// The text of an embedded template file, e.g. "alloc.js"; empty if there is none.
-inline std::string_view templateText(std::string_view path) {
-  for (const EmbeddedFile& f : reportTemplateFiles()) {
+// The text of file `path` of `files`; empty if there is none.
+inline std::string_view embeddedText(std::span<const EmbeddedFile> files, std::string_view path) {
+  for (const EmbeddedFile& f : files) {
     if (f.path == path) {
       return {reinterpret_cast<const char*>(f.bytes.data()), f.bytes.size()};
     }

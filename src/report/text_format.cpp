@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "analyses/alloc/aggregate.h"
+#include "contexts/model.h"
 #include "report/coverage.h"
 
 namespace dragnet::report {
@@ -79,7 +79,7 @@ void writeFailures(std::ostream& out, const profile::Profile& p, bool partial, s
     if (!listed(f) || shown++ >= top) continue;
     std::string_view reason = f.reason;
     if (partial) reason.remove_prefix(profile::kPartly.size());
-    out << "  " << analyses::alloc::javaTypeName(f.cls) << (f.method.empty() ? "" : ".") << f.method
+    out << "  " << contexts::javaTypeName(f.cls) << (f.method.empty() ? "" : ".") << f.method
         << ": " << reason << "\n";
   }
 }

@@ -4,8 +4,8 @@
 #include <array>
 #include <charconv>
 
+#include "common/embedded.h"
 #include "instrument/stack_effect.h"
-#include "tools/embedded.h"
 
 namespace dragnet::tools {
 

@@ -7,12 +7,19 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "classfile/class_file.h"
+#include "common/embedded.h"
 #include "instrument/bit.h"
+
+namespace dragnet {
+// The BIT tools' Java runtime classes (runtime/tools), compiled into the binary.
+std::span<const EmbeddedFile> toolsRuntimeFiles();
+}  // namespace dragnet
 
 namespace dragnet::tools {
 

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "analyses/alloc/aggregate.h"
+#include "contexts/model.h"
 #include "oracle_jvms.h"
 #include "profile/reader.h"
 
 namespace fs = std::filesystem;
-using dragnet::analyses::alloc::AllocModel;
-using dragnet::analyses::alloc::SiteRow;
+using dragnet::contexts::AllocModel;
+using dragnet::contexts::SiteRow;
 
 namespace {
 
@@ -75,7 +75,7 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), profile_, error)) << error;
     EXPECT_TRUE(profile_.complete);
     EXPECT_EQ(profile_.truncation, "");
-    model_ = dragnet::analyses::alloc::buildModel(profile_);
+    model_ = dragnet::contexts::buildModel(profile_);
     // DRAGNET_KEEP_PROFILE=1 keeps it, to look into a failure.
     if (!std::getenv("DRAGNET_KEEP_PROFILE")) fs::remove(prof);
   }
@@ -88,7 +88,7 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     Sum s;
     for (const SiteRow& r : model_.rows) {
       if (!r.site) continue;
-      auto frames = dragnet::analyses::alloc::rowFrames(model_, r);
+      auto frames = dragnet::contexts::rowFrames(model_, r);
       bool under = false;
       bool both = also.empty();
       for (const auto& f : frames) {
@@ -97,12 +97,12 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
       }
       if (!both) continue;
       if (frames.empty() || !frames[0].starts_with(innermost)) continue;
-      std::string t = dragnet::analyses::alloc::javaTypeName(r.site->type);
+      std::string t = dragnet::contexts::javaTypeName(r.site->type);
       bool prefix = type.ends_with('*');
       if (!under || (prefix ? !t.starts_with(type.substr(0, type.size() - 1)) : t != type)) {
         continue;
       }
-      if (!origin.empty() && dragnet::analyses::alloc::originName(r.site->kind) != origin) continue;
+      if (!origin.empty() && dragnet::contexts::originName(r.site->kind) != origin) continue;
       s.count += r.count;
       s.elements += r.elements;
       s.bytes += r.bytes;
@@ -118,8 +118,8 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
         continue;
       const auto& parent = model_.nodes[node.parent];
       if (parent.key == dragnet::profile::kRootKey) continue;
-      if (dragnet::analyses::alloc::frameName(profile_, node.key, -1).starts_with(callee) &&
-          dragnet::analyses::alloc::frameName(profile_, parent.key, -1).starts_with(caller)) {
+      if (dragnet::contexts::frameName(profile_, node.key, -1).starts_with(callee) &&
+          dragnet::contexts::frameName(profile_, parent.key, -1).starts_with(caller)) {
         n += node.c.count;
       }
     }
@@ -135,7 +135,7 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
       for (const auto* n = &node; n->key != dragnet::profile::kRootKey;
            n = &model_.nodes[n->parent]) {
         if (dragnet::profile::isAllocKey(n->key)) break;
-        frames.insert(frames.begin(), dragnet::analyses::alloc::frameName(profile_, n->key, -1));
+        frames.insert(frames.begin(), dragnet::contexts::frameName(profile_, n->key, -1));
       }
       if (frames.size() != path.size()) continue;
       bool match = true;
@@ -152,13 +152,12 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
   Sum sum(const std::string& frame, const std::string& type, const std::string& kind = "") {
     Sum s;
     for (const SiteRow& r : model_.rows) {
-      auto frames = dragnet::analyses::alloc::rowFrames(model_, r);
+      auto frames = dragnet::contexts::rowFrames(model_, r);
       if (frames.empty() || !frames[0].starts_with(frame)) continue;
-      if (!type.empty() &&
-          (!r.site || dragnet::analyses::alloc::javaTypeName(r.site->type) != type))
+      if (!type.empty() && (!r.site || dragnet::contexts::javaTypeName(r.site->type) != type))
         continue;
       auto k = static_cast<dragnet::profile::ElemKind>(model_.nodes[r.node].key & 15);
-      if (!kind.empty() && dragnet::analyses::alloc::jpKind(k) != kind) continue;
+      if (!kind.empty() && dragnet::contexts::jpKind(k) != kind) continue;
       s.count += r.count;
       s.elements += r.elements;
       s.bytes += r.bytes;
@@ -170,8 +169,8 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
   uint64_t countUnder(const std::string& frame, const std::string& type) {
     uint64_t n = 0;
     for (const SiteRow& r : model_.rows) {
-      if (!r.site || dragnet::analyses::alloc::javaTypeName(r.site->type) != type) continue;
-      auto frames = dragnet::analyses::alloc::rowFrames(model_, r);
+      if (!r.site || dragnet::contexts::javaTypeName(r.site->type) != type) continue;
+      auto frames = dragnet::contexts::rowFrames(model_, r);
       if (std::any_of(frames.begin(), frames.end(),
                       [&](const std::string& f) { return f.starts_with(frame); })) {
         n += r.count;
@@ -186,7 +185,7 @@ class AllocOracle : public ::testing::TestWithParam<Jvm> {
     for (const auto& node : model_.nodes) {
       if (node.key == dragnet::profile::kRootKey || dragnet::profile::isAllocKey(node.key))
         continue;
-      if (dragnet::analyses::alloc::frameName(profile_, node.key, -1).starts_with(frame)) {
+      if (dragnet::contexts::frameName(profile_, node.key, -1).starts_with(frame)) {
         v.push_back(node.c);
       }
     }

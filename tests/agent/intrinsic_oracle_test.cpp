@@ -14,13 +14,13 @@
 #include <tuple>
 #include <vector>
 
-#include "analyses/alloc/aggregate.h"
-#include "analyses/lifetime/aggregate.h"
+#include "analyses/lifetime/model/aggregate.h"
+#include "contexts/model.h"
 #include "oracle_jvms.h"
 #include "profile/reader.h"
 
 namespace fs = std::filesystem;
-namespace alloc = dragnet::analyses::alloc;
+namespace alloc = dragnet::contexts;
 namespace lt = dragnet::analyses::lifetime;
 using dragnet::test::Jvm;
 

@@ -20,8 +20,8 @@
 #include <string>
 #include <thread>
 
-#include "analyses/alloc/aggregate.h"
-#include "analyses/lifetime/aggregate.h"
+#include "analyses/lifetime/model/aggregate.h"
+#include "contexts/model.h"
 #include "oracle_jvms.h"
 #include "profile/codec.h"
 #include "profile/reader.h"
@@ -90,7 +90,7 @@ struct Sum {
   bool known = true;
 };
 
-Sum allocOf(const analyses::alloc::AllocModel& m, const std::string& type) {
+Sum allocOf(const contexts::AllocModel& m, const std::string& type) {
   Sum s;
   for (const auto& r : m.rows) {
     if (!r.site || r.site->type != type) continue;
@@ -134,7 +134,7 @@ TEST(KilledProfile, AllocModeKeepsObjectBytes) {
   profile::Profile p = runAndKill(
       "",
       [](const profile::Profile& p) {
-        analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
+        contexts::AllocModel m = contexts::buildModel(p);
         return allocOf(m, "KilledOracle$Leak").count == 5000 &&
                p.classSizes.count("KilledOracle$Leak") == 1;
       },
@@ -146,7 +146,7 @@ TEST(KilledProfile, AllocModeKeepsObjectBytes) {
   EXPECT_EQ(sized.size(), p.classSizes.size());
   EXPECT_EQ(sized.count("KilledOracle$Point"), 1u);
   EXPECT_FALSE(p.complete);
-  analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
+  contexts::AllocModel m = contexts::buildModel(p);
   Sum points = allocOf(m, "KilledOracle$Point");
   EXPECT_EQ(points.count, 10000u);
   EXPECT_TRUE(points.known);

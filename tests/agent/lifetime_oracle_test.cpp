@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/lifetime/aggregate.h"
+#include "analyses/lifetime/model/aggregate.h"
 #include "oracle_jvms.h"
 #include "profile/reader.h"
 

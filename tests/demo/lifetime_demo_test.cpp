@@ -16,7 +16,7 @@
 #include <filesystem>
 #include <string>
 
-#include "analyses/lifetime/aggregate.h"
+#include "analyses/lifetime/model/aggregate.h"
 #include "oracle_jvms.h"
 #include "profile/reader.h"
 

@@ -1,6 +1,6 @@
 // The lifetime model (src/analyses/lifetime/aggregate.h) of the hand-computed profile in
 // lifetime_profile.h: per-object phases, totals, precision, grouping and patterns.
-#include "analyses/lifetime/aggregate.h"
+#include "analyses/lifetime/model/aggregate.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <random>
 
-#include "analyses/lifetime/heap.h"
+#include "analyses/lifetime/model/heap.h"
 #include "lifetime_profile.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // The heap over time and at each GC (src/analyses/lifetime/heap.h) of the profile in
 // lifetime_profile.h, with hand-computed buckets.
-#include "analyses/lifetime/heap.h"
+#include "analyses/lifetime/model/heap.h"
 
 #include <gtest/gtest.h>
 

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "../report/chromium_dom.h"
+#include "analyses/lifetime/report/report.h"
 #include "lifetime_profile.h"
-#include "report/lifetime_report.h"
 #include "report/templates.h"
 
 namespace {
@@ -79,8 +79,8 @@ TEST_F(LifetimeHtml, FileIsSelfContainedWithTheModelsNumbers) {
   }
   // The only URL is the SVG namespace, a name that is never fetched.
   EXPECT_EQ(occurrences(page, "http"), occurrences(page, "http://www.w3.org/2000/svg"));
-  for (const char* asset : {"lifetime.css", "lifetime.js"}) {
-    std::string text(dragnet::report::templateText(asset));
+  for (const char* asset : {"page.css", "page.js"}) {
+    std::string text(dragnet::report::embeddedText(dragnet::lifetimePageFiles(), asset));
     ASSERT_FALSE(text.empty()) << asset;
     EXPECT_EQ(text.find("</"), std::string::npos) << asset;  // cannot end its element
   }

@@ -1,13 +1,12 @@
 // The text and JSON reports of the lifetime profile in lifetime_profile.h, written to a file
 // with the profile Writer and read back: exact lines and fields.
-#include "report/lifetime_report.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "analyses/lifetime/report/report.h"
 #include "lifetime_profile.h"
 
 namespace {

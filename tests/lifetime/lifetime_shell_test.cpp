@@ -1,14 +1,13 @@
 // `dragnet shell`'s commands (report/lifetime_shell.h) on the profile of lifetime_profile.h:
 // exact output, ids, ordering, @N limits, errors and `write FILE`.
-#include "report/lifetime_shell.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
+#include "analyses/lifetime/report/report.h"
+#include "analyses/lifetime/report/shell.h"
 #include "lifetime_profile.h"
-#include "report/lifetime_report.h"
 
 namespace {
 

@@ -1,14 +1,13 @@
 // The SQLite tables of a lifetime model (report/lifetime_sql.h) on the profile of
 // lifetime_profile.h, read back through the sqlite3 API: hand-computed rows, the export
 // file, spaces past 2^63.
-#include "report/lifetime_sql.h"
-
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <fstream>
 #include <sstream>
 
+#include "analyses/lifetime/report/sql.h"
 #include "lifetime_profile.h"
 
 namespace {

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "analyses/alloc/aggregate.h"
+#include "contexts/model.h"
 #include "known_profile.h"
 #include "profile/reader.h"
 #include "profile/writer.h"
@@ -156,7 +156,7 @@ TEST(CorruptProfile, BadFirstChunkKeepsTheNumbers) {
   const Bytes good = slurp(path);
   spit(path, flipped(good, profile::kHeaderSize + profile::kChunkHeaderSize + 2, 4));
   const profile::Profile p = read(path);
-  analyses::alloc::AllocModel m = analyses::alloc::buildModel(p);
+  contexts::AllocModel m = contexts::buildModel(p);
   EXPECT_EQ(m.bytes, 557616u);
   EXPECT_EQ(m.objects, 21051u);
   EXPECT_EQ(m.arrays, 150u);
@@ -267,7 +267,7 @@ TEST(CorruptProfile, EveryBitFlippedAndEveryCutReads) {
       if (byte < profile::kHeaderSize) continue;  // the header: refused or read, never a crash
       ASSERT_TRUE(ok) << byte << ":" << bit << " " << error;
       ASSERT_EQ(p.skipped.size(), 1u) << byte << ":" << bit;
-      (void)analyses::alloc::buildModel(p);
+      (void)contexts::buildModel(p);
     }
   }
   std::set<size_t> boundaries{profile::kHeaderSize};
@@ -310,7 +310,7 @@ TEST(CorruptProfile, RandomDamageReads) {
     profile::Profile p;
     std::string error;
     ASSERT_TRUE(profile::readProfile(bad.string(), p, error)) << round << ": " << error;
-    (void)analyses::alloc::buildModel(p);
+    (void)contexts::buildModel(p);
   }
   fs::remove(bad);
 }

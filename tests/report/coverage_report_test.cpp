@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "analyses/alloc/aggregate.h"
+#include "analyses/alloc/report/alloc_report.h"
+#include "analyses/alloc/report/html_report.h"
+#include "contexts/model.h"
 #include "profile/reader.h"
-#include "report/alloc_report.h"
 #include "report/coverage.h"
-#include "report/html_report.h"
 #include "report/text_format.h"
 
 namespace {
@@ -54,7 +54,7 @@ TEST(HiddenClasses, TextGroupsThemByName) {
 
 TEST(HiddenClasses, TotalsLineAndJsonListEveryOne) {
   dragnet::profile::Profile p = withHidden(3);
-  auto model = dragnet::analyses::alloc::buildModel(p);
+  auto model = dragnet::contexts::buildModel(p);
   std::ostringstream text;
   dragnet::report::writeText(text, model, {20});
   EXPECT_NE(text.str().find("  classes    40 instrumented, 1 classes or methods not rewritten, "
@@ -86,7 +86,7 @@ TEST(Counting, EveryFormatSaysWhatItCounts) {
   for (bool sampled : {false, true}) {
     dragnet::profile::Profile p;
     if (sampled) p.meta["sample"] = "524288";
-    auto model = dragnet::analyses::alloc::buildModel(p);
+    auto model = dragnet::contexts::buildModel(p);
     std::string kind = sampled ? "sampled" : "exact";
     std::string means = sampled ? "sampled heap traffic: what the JVM really allocates"
                                 : "exact: every allocation the program's bytecode performs, "

@@ -2,15 +2,15 @@
 // (chromium_dom.h): the test reads back the DOM after the page's script ran (totals, frames
 // drawn, search results, zoom path, table rows) and compares exact numbers. Skipped when no
 // Chromium is installed.
-#include "report/html_report.h"
+#include "analyses/alloc/report/html_report.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "analyses/alloc/aggregate.h"
 #include "chromium_dom.h"
+#include "contexts/model.h"
 #include "known_profile.h"
 #include "profile/reader.h"
 #include "report/templates.h"
@@ -31,7 +31,7 @@ class HtmlReport : public ::testing::Test {
     fs::path path = dragnet::test::writeKnownProfile(dir_, v);
     std::string error;
     EXPECT_TRUE(dragnet::profile::readProfile(path.string(), profile_, error)) << error;
-    model_ = dragnet::analyses::alloc::buildModel(profile_);
+    model_ = dragnet::contexts::buildModel(profile_);
     fs::path html = dir_ / (path.stem().string() + ".html");
     std::ofstream out(html, std::ios::binary);
     dragnet::report::writeHtml(out, model_, {});
@@ -47,7 +47,7 @@ class HtmlReport : public ::testing::Test {
   fs::path dir_;
   int renders_ = 0;
   dragnet::profile::Profile profile_;
-  dragnet::analyses::alloc::AllocModel model_;
+  dragnet::contexts::AllocModel model_;
 };
 
 // Without a browser: the file is self-contained and its data is safe inside <script>.
@@ -61,8 +61,11 @@ TEST_F(HtmlReport, FileIsSelfContainedWithSafeData) {
     EXPECT_EQ(page.find(remote), std::string::npos) << remote;
   }
   // The embedded assets cannot end their own element early.
-  for (const char* asset : {"report.css", "report.js", "alloc.css", "alloc.js"}) {
-    std::string text(dragnet::report::templateText(asset));
+  for (auto [files, asset] : {std::pair{dragnet::reportTemplateFiles(), "report.css"},
+                              std::pair{dragnet::reportTemplateFiles(), "report.js"},
+                              std::pair{dragnet::allocPageFiles(), "page.css"},
+                              std::pair{dragnet::allocPageFiles(), "page.js"}}) {
+    std::string text(dragnet::report::embeddedText(files, asset));
     ASSERT_FALSE(text.empty()) << asset;
     EXPECT_EQ(text.find("</"), std::string::npos) << asset;
   }

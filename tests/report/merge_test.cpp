@@ -7,7 +7,7 @@
 //   app.Other.run (second JVM only): 1 app.Point (32 bytes)
 //
 // Lifetime profiles and profiles recorded differently are refused.
-#include "analyses/alloc/merge.h"
+#include "contexts/merge.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -18,14 +18,14 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "analyses/alloc/aggregate.h"
+#include "contexts/model.h"
 #include "known_profile.h"
 #include "profile/writer.h"
 
 namespace fs = std::filesystem;
 using namespace dragnet::profile;
-using dragnet::analyses::alloc::AllocModel;
-using dragnet::analyses::alloc::SiteRow;
+using dragnet::contexts::AllocModel;
+using dragnet::contexts::SiteRow;
 
 namespace {
 
@@ -116,13 +116,13 @@ bool merge(const std::vector<fs::path>& paths, Profile& out, std::string& error)
     parts.push_back(read(p));
     names.push_back(p.string());
   }
-  return dragnet::analyses::alloc::mergeProfiles(parts, names, out, error);
+  return dragnet::contexts::mergeProfiles(parts, names, out, error);
 }
 
 // The merged model's row whose innermost frame starts with `frame`, of type `type`.
 const SiteRow* row(const AllocModel& m, const std::string& frame, const std::string& type) {
   for (const SiteRow& r : m.rows) {
-    auto frames = dragnet::analyses::alloc::rowFrames(m, r);
+    auto frames = dragnet::contexts::rowFrames(m, r);
     if (r.site && r.site->type == type && !frames.empty() && frames[0].starts_with(frame)) {
       return &r;
     }
@@ -146,7 +146,7 @@ TEST(MergeProfiles, SumsContextsAcrossDifferentNumberings) {
   Profile merged;
   std::string error;
   ASSERT_TRUE(merge({writeFirst(dir), writeSecond(dir)}, merged, error)) << error;
-  AllocModel m = dragnet::analyses::alloc::buildModel(merged);
+  AllocModel m = dragnet::contexts::buildModel(merged);
   EXPECT_EQ(m.objects, 16u);
   EXPECT_EQ(m.arrays, 5u);
   EXPECT_EQ(m.elements, 50u);
@@ -156,7 +156,7 @@ TEST(MergeProfiles, SumsContextsAcrossDifferentNumberings) {
   ASSERT_NE(points, nullptr);
   EXPECT_EQ(points->count, 15u);
   EXPECT_EQ(points->bytes, 400u);
-  EXPECT_EQ(dragnet::analyses::alloc::rowFrames(m, *points),
+  EXPECT_EQ(dragnet::contexts::rowFrames(m, *points),
             (std::vector<std::string>{"app.Main.work(Main.java:10)", "app.Main.main(Main.java)"}));
   const SiteRow* ints = row(m, "app.Main.work(Main.java:11)", "[I");
   ASSERT_NE(ints, nullptr);

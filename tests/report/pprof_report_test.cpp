@@ -2,7 +2,7 @@
 // protobuf decoder of its own (gunzip with zlib, then the wire format), independent of the
 // encoder in src/report: sample types, every sample's stack, values and type label,
 // functions and file names, comments.
-#include "report/pprof_report.h"
+#include "analyses/alloc/report/pprof_report.h"
 
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analyses/alloc/aggregate.h"
+#include "contexts/model.h"
 #include "known_profile.h"
 #include "profile/reader.h"
 
@@ -161,7 +161,7 @@ std::string pprofOf(Variant v, dragnet::profile::Profile& p) {
   auto path = dragnet::test::writeKnownProfile(dragnet::test::testDir(), v);
   std::string error;
   EXPECT_TRUE(dragnet::profile::readProfile(path.string(), p, error)) << error;
-  auto m = dragnet::analyses::alloc::buildModel(p);
+  auto m = dragnet::contexts::buildModel(p);
   std::ostringstream out;
   EXPECT_TRUE(dragnet::report::writePprof(out, m, error)) << error;
   return out.str();

@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "analyses/alloc/aggregate.h"
+#include "analyses/alloc/report/alloc_report.h"
+#include "contexts/model.h"
 #include "known_profile.h"
 #include "profile/reader.h"
-#include "report/alloc_report.h"
 #include "report/text_format.h"
 
 namespace {
@@ -22,11 +22,11 @@ class TextJsonReport : public ::testing::Test {
     auto path = dragnet::test::writeKnownProfile(dragnet::test::testDir(), Variant::Exact);
     std::string error;
     ASSERT_TRUE(dragnet::profile::readProfile(path.string(), profile_, error)) << error;
-    model_ = dragnet::analyses::alloc::buildModel(profile_);
+    model_ = dragnet::contexts::buildModel(profile_);
   }
 
   dragnet::profile::Profile profile_;
-  dragnet::analyses::alloc::AllocModel model_;
+  dragnet::contexts::AllocModel model_;
 };
 
 TEST_F(TextJsonReport, TextHasTotalsTablesAndTree) {

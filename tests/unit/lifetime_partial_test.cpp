@@ -8,7 +8,7 @@
 #include <string>
 
 #include "../e2e_hard/hard_cases.h"
-#include "analyses/lifetime/lifetime_instrumenter.h"
+#include "analyses/lifetime/probes/instrumenter.h"
 #include "profile/format.h"
 
 namespace dragnet::test::hard {
@@ -51,7 +51,7 @@ TEST(LifetimePartial, AMethodTooLargeForItsUseProbesKeepsTheRest) {
   std::vector<Editable> classes = parseAll(readClasses(dir));
   ASSERT_EQ(classes.size(), 1u);
   cf::ClassFile& cls = classes[0].cls;
-  dragnet::analyses::alloc::IdSource ids;
+  dragnet::contexts::IdSource ids;
   auto r = dragnet::analyses::lifetime::instrumentClass(cls, ids, {});
   EXPECT_TRUE(r.changed);
   ASSERT_EQ(r.failures.size(), 1u);

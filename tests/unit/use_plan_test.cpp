@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "analyses/lifetime/use_sites.h"
+#include "heap_access/use_sites.h"
 #include "instrument/bit.h"
 #include "javac_fixture.h"
 
@@ -16,9 +16,9 @@ namespace dragnet::test {
 namespace {
 
 namespace inst = dragnet::instrument;
-namespace life = dragnet::analyses::lifetime;
-using life::Clock;
-using life::UseKind;
+namespace ha = dragnet::heap_access;
+using ha::Clock;
+using ha::UseKind;
 
 using Probe = std::pair<cf::Op, UseKind>;
 
@@ -36,9 +36,9 @@ std::vector<Probe> planned(const std::string& name, Clock clock) {
     for (inst::Routine& r : ci.routines()) {
       if (r.name() != name) continue;
       bool receiver = (r.access() & 0x0008) == 0;
-      life::UsePlan plan = life::planUses(r, receiver, clock);
+      ha::UsePlan plan = ha::planUses(r, receiver, clock);
       std::vector<Probe> out;
-      for (const life::UseProbe& u : plan.uses) out.emplace_back(r.insn(u.index).op, u.kind);
+      for (const ha::UseProbe& u : plan.uses) out.emplace_back(r.insn(u.index).op, u.kind);
       return out;
     }
     ADD_FAILURE() << "no method " << name;

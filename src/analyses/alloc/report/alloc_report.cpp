@@ -1,0 +1,272 @@
+#include "analyses/alloc/report/alloc_report.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "analyses/alloc/report/sums.h"
+#include "report/coverage.h"
+#include "report/text_format.h"
+
+namespace dragnet::report {
+
+using contexts::AllocModel;
+using contexts::SiteRow;
+
+namespace {
+
+std::string num(uint64_t v) { return grouped(v); }
+
+std::string pct(uint64_t part, uint64_t whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%5.1f%%",
+                whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return buf;
+}
+
+std::string bytesOf(uint64_t bytes, bool known) { return known ? num(bytes) : "?"; }
+
+// "agent      N bytes of native memory at peak (max-memory L), M at exit; H bytes of Java
+// heap; K context index lookups" (the trees' memory, from the End chunk).
+void writeAgentMemory(std::ostream& out, const profile::Profile& p) {
+  AgentMemory a = agentMemory(p);
+  auto l = p.totals.find("runtime.index.lookups");
+  if (!a.nativePeak && !a.heap && l == p.totals.end()) return;
+  const char* sep = "";
+  out << "  agent      ";
+  if (a.nativePeak) {
+    out << num(*a.nativePeak) << " bytes of native memory at peak";
+    if (a.nativeLimit) out << " (max-memory " << num(*a.nativeLimit) << ")";
+    if (a.nativeAtExit) out << ", " << num(*a.nativeAtExit) << " at exit";
+    sep = "; ";
+  }
+  if (a.heap && (*a.heap || !a.nativePeak)) {
+    out << sep << num(*a.heap) << " bytes of Java heap";
+    sep = "; ";
+  }
+  if (l != p.totals.end()) {
+    out << sep << num(std::strtoull(l->second.c_str(), nullptr, 10)) << " context index lookups";
+  }
+  out << "\n";
+}
+
+void writeTotals(std::ostream& out, const AllocModel& m) {
+  const profile::Profile& p = *m.profile;
+  writeHeading(out, p, "allocation");
+  out << "  counted    " << countingNote(p) << "\n";
+  out << "  objects    " << num(m.objects) << "\n"
+      << "  arrays     " << num(m.arrays) << " (" << num(m.elements) << " elements)\n"
+      << "  bytes      " << num(m.bytes);
+  if (m.unsizedObjects) {
+    out << " (+ " << num(m.unsizedObjects) << " objects of unmeasured size"
+        << (p.complete ? ")" : ": classes with a finalizer are measured at exit)");
+  }
+  if (m.sampleInterval) {  // sampling sees allocations only, never calls
+    out << "\n  contexts   " << num(m.nodes.size() - 1) << "\n";
+  } else {
+    out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1) << " contexts, "
+        << p.threads.size() << " threads";
+    // Virtual threads (JDK 21+) are merged into one tree, "virtual threads".
+    if (auto v = p.totals.find("threads.virtual"); v != p.totals.end() && v->second != "0") {
+      out << " (one of them the " << v->second << " virtual threads)";
+    }
+    out << "\n";
+  }
+  if (m.insns) out << "  bytecodes  " << num(m.insns) << "\n";
+  if (m.sampleInterval) {
+    auto samples = p.totals.find("samples");
+    out << "  sampled    about one allocation per " << num(m.sampleInterval)
+        << " bytes; counts and bytes are estimates"
+        << (samples != p.totals.end() ? " from " + samples->second + " samples" : std::string())
+        << leftOutSamplesNote(p) << "\n";
+  }
+  // Whether compiled code counted what the bytecode allocates (jit_settings.h).
+  if (auto jit = p.meta.find("jit"); jit != p.meta.end()) {
+    out << "  jit        " << jit->second << "\n";
+  }
+  writeAgentMemory(out, p);
+  if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
+  if (m.dropped) {
+    out << "  dropped    " << num(m.dropped)
+        << " events recorded at the thread root (max-memory reached, or no memory)\n";
+  }
+  if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
+    auto partial = static_cast<size_t>(
+        std::count_if(p.failures.begin(), p.failures.end(), profile::isPartial));
+    uint64_t hidden = hiddenClassCount(p);
+    out << "  classes    " << it->second << " instrumented, "
+        << p.failures.size() - partial - hidden << " classes or methods not rewritten";
+    if (partial) out << ", " << partial << " methods partly";
+    if (hidden) out << ", " << num(hidden) << " hidden classes not instrumented (below)";
+    out << "\n";
+  }
+}
+
+// One table of sums: bytes, share of all bytes, count, elements, then the row's name.
+void writeSums(std::ostream& out, const AllocModel& m, const char* title, const char* columns,
+               const Sums& rows, size_t top) {
+  out << "\n" << title << "\n  bytes            %      " << columns << "\n";
+  for (size_t i = 0; i < rows.size() && i < top; ++i) {
+    const Sum& s = rows[i].second;
+    char line[96];
+    std::snprintf(line, sizeof line, "  %-16s %s %-16s %-15s ",
+                  bytesOf(s.bytes, s.bytesKnown).c_str(), pct(s.bytes, m.bytes).c_str(),
+                  num(s.count).c_str(), s.elements ? num(s.elements).c_str() : "-");
+    out << line << rows[i].first << "\n";
+  }
+}
+
+void writeSites(std::ostream& out, const AllocModel& m, size_t top) {
+  Sums sites = sumBySite(m);
+  const char* columns = "objects/arrays   elements        site, type";
+  writeSums(out, m, "Top allocation sites by bytes", columns, sites, top);
+  writeSums(out, m, "Top allocation sites by objects", columns, byCount(std::move(sites)), top);
+}
+
+void writeTypes(std::ostream& out, const AllocModel& m, size_t top) {
+  Sums types = sumByType(m);
+  writeSums(out, m, "Top types by bytes", "count            elements        type", types, top);
+  // JP's view (sec. 5): arrays and elements per element kind.
+  uint64_t arrays[10] = {}, elements[10] = {};
+  for (const SiteRow& r : m.rows) {
+    size_t k = m.nodes[r.node].key & 15;
+    arrays[k] += r.count;
+    elements[k] += r.elements;
+  }
+  out << "\nArrays by element kind (JP)\n";
+  for (size_t k = 1; k < 10; ++k) {
+    if (!arrays[k] && !elements[k]) continue;
+    out << "  " << contexts::jpKind(static_cast<profile::ElemKind>(k)) << "  " << num(arrays[k])
+        << " arrays, " << num(elements[k]) << " elements\n";
+  }
+}
+
+// Inclusive bytes per merged node (allocation leaves carry their own).
+std::vector<uint64_t> inclusiveBytes(const AllocModel& m) {
+  std::vector<uint64_t> inc(m.nodes.size(), 0);
+  for (size_t i = m.nodes.size(); i-- > 1;) {  // children have larger ids than parents
+    if (profile::isAllocKey(m.nodes[i].key)) inc[i] += m.nodes[i].c.bytes;
+    inc[m.nodes[i].parent] += inc[i];
+  }
+  return inc;
+}
+
+void writeTree(std::ostream& out, const AllocModel& m, const std::vector<uint64_t>& inc,
+               uint32_t node, int depth, uint64_t floor) {
+  std::vector<uint32_t> kids = m.nodes[node].children;
+  std::stable_sort(kids.begin(), kids.end(),
+                   [&](uint32_t a, uint32_t b) { return inc[a] > inc[b]; });
+  for (uint32_t k : kids) {
+    if (inc[k] < floor || inc[k] == 0) break;
+    const contexts::MergedNode& n = m.nodes[k];
+    out << "  " << pct(inc[k], m.bytes) << " " << std::string(static_cast<size_t>(2 * depth), ' ');
+    if (profile::isAllocKey(n.key)) {
+      auto s = m.profile->sites.find(n.key);
+      out << "[" << (s == m.profile->sites.end() ? "?" : contexts::javaTypeName(s->second.type))
+          << "] " << num(n.c.count) << " x, " << num(n.c.bytes) << " bytes";
+      if (s != m.profile->sites.end() && s->second.line >= 0)
+        out << " (line " << s->second.line << ")";
+      out << "\n";
+    } else {
+      out << contexts::frameName(*m.profile, n.key, -1);
+      if (!m.sampleInterval) out << "  " << num(n.c.count) << " calls";
+      out << "\n";
+      writeTree(out, m, inc, k, depth + 1, floor);
+    }
+  }
+}
+
+}  // namespace
+
+void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
+  writeTotals(out, m);
+  writeSites(out, m, o.top);
+  writeTypes(out, m, o.top);
+  out << "\nCall tree (contexts with at least 1% of the bytes)\n";
+  writeTree(out, m, inclusiveBytes(m), 0, 0, m.bytes / 100);
+  writeNotRewritten(out, *m.profile, o.top);
+}
+
+static nlohmann::ordered_json agentJson(const profile::Profile& p) {
+  AgentMemory a = agentMemory(p);
+  auto value = [](std::optional<uint64_t> v) {
+    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+  };
+  return {{"nativePeak", value(a.nativePeak)},
+          {"nativeAtExit", value(a.nativeAtExit)},
+          {"nativeLimit", value(a.nativeLimit)},
+          {"heap", value(a.heap)}};
+}
+
+AgentMemory agentMemory(const profile::Profile& p) {
+  auto get = [&](const char* key) -> std::optional<uint64_t> {
+    auto it = p.totals.find(key);
+    if (it == p.totals.end()) return std::nullopt;
+    return std::strtoull(it->second.c_str(), nullptr, 10);
+  };
+  return {get("runtime.native.peak"), get("runtime.native.bytes"), get("runtime.native.limit"),
+          get("runtime.heap.bytes")};
+}
+
+void writeJson(std::ostream& out, const AllocModel& m) {
+  nlohmann::ordered_json j;
+  j["format"] = "dragnet-alloc";
+  j["version"] = 1;
+  j["complete"] = m.profile->complete;
+  j["counting"] = countingKind(*m.profile);
+  j["countingMeans"] = countingNote(*m.profile);
+  if (m.profile->corrupt()) j["corrupt"] = corruptionNote(*m.profile);
+  j["totals"] = {{"objects", m.objects},
+                 {"arrays", m.arrays},
+                 {"elements", m.elements},
+                 {"bytes", m.bytes},
+                 {"calls", m.calls},
+                 {"bytecodes", m.insns},
+                 {"contexts", m.nodes.size() - 1},
+                 {"threads", m.profile->threads.size()},
+                 {"collapsed", m.collapsed},
+                 {"dropped", m.dropped}};
+  j["agent"] = agentJson(*m.profile);
+  if (auto jit = m.profile->meta.find("jit"); jit != m.profile->meta.end()) j["jit"] = jit->second;
+  auto& sites = j["sites"] = nlohmann::ordered_json::array();
+  for (const SiteRow& r : m.rows) {
+    nlohmann::ordered_json row;
+    row["frames"] = contexts::rowFrames(m, r);
+    row["type"] = typeOf(r);
+    if (r.site) {
+      row["kind"] = contexts::jpKind(static_cast<profile::ElemKind>(r.site->key & 15));
+      row["origin"] = contexts::originName(r.site->kind);
+    }
+    row["count"] = r.count;
+    row["elements"] = r.elements;
+    if (r.bytesKnown) {
+      row["bytes"] = r.bytes;
+    } else {
+      row["bytes"] = nullptr;
+    }
+    sites.push_back(std::move(row));
+  }
+  auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
+  for (const profile::Failure& f : m.profile->failures) {
+    if (profile::isHidden(f)) continue;  // hiddenClasses
+    failed.push_back(
+        {{"class", contexts::javaTypeName(f.cls)}, {"method", f.method}, {"reason", f.reason}});
+  }
+  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
+  out << j.dump(1) << "\n";
+}
+
+void writeCollapsed(std::ostream& out, const AllocModel& m) {
+  for (const SiteRow& r : m.rows) {
+    std::vector<std::string> frames = contexts::rowFrames(m, r);
+    std::string line;
+    for (size_t i = frames.size(); i-- > 0;) line.append(frames[i]).append(";");
+    line.append(typeOf(r));
+    out << line << " " << r.bytes << "\n";
+  }
+}
+
+}  // namespace dragnet::report

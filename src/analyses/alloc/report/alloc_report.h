@@ -1,0 +1,32 @@
+// Reports of an alloc-mode profile: text (totals, top sites, top types, JP element kinds,
+// call tree, classes not rewritten), JSON (docs/REPORTS.md has the schema) and collapsed
+// stacks (flamegraph.pl / speedscope, weighted by bytes).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "contexts/model.h"
+
+namespace dragnet::report {
+
+struct TextOptions {
+  size_t top = 20;  // rows per table
+};
+
+void writeText(std::ostream& out, const contexts::AllocModel& m, const TextOptions& o);
+void writeJson(std::ostream& out, const contexts::AllocModel& m);
+// The agent's own memory, from the End chunk (absent in sampled profiles and in profiles
+// of agents that did not write it): the trees' native memory at peak, at exit and its
+// bound (max-memory), and the Java heap they held (instruction counts).
+struct AgentMemory {
+  std::optional<uint64_t> nativePeak, nativeAtExit, nativeLimit, heap;
+};
+AgentMemory agentMemory(const profile::Profile& p);
+
+// One line per allocation row: "root;caller;...;allocating method;type bytes".
+void writeCollapsed(std::ostream& out, const contexts::AllocModel& m);
+
+}  // namespace dragnet::report

@@ -1,0 +1,401 @@
+// Mode lifetime, exact variant: the agent's side of java/lang/DragnetLife.
+//
+// The helper registers every object itself (record, phantom reference, identity index; see
+// DragnetLife.java): no JVMTI tag, no call into the agent per object. The agent gives it
+// the memory it writes (the record table, the index's bucket heads, the shared counters)
+// and its natives: slots in batches (refill0), deaths after each scan of the phantom
+// references (died0), uses with their places when stacks are on (useAt0), the forced
+// collections (gcDue). Why not tags: docs/LIFETIME-DESIGN.md, "Identity and death".
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <utility>
+
+#include "agent/native_allocs.h"
+#include "agent/runtime_bridge.h"
+#include "agent/virtual_threads.h"
+#include "analyses/lifetime/agent/jni_uses.h"
+#include "analyses/lifetime/agent/lifetime.h"
+#include "analyses/lifetime/agent/lifetime_state.h"
+
+namespace dragnet::agent {
+namespace {
+
+using namespace life;
+
+// The identity index's bucket heads: 2^22 ints (16 MB reserved, pages committed as the
+// hashes touch them), about 0.4 records a chain at fop's peak of 1.5 M live objects.
+constexpr uint32_t kHeadBits = 22;
+constexpr int kDeadCap = 4096;  // dead slots died0 takes at a time
+
+// The exact variant's runtime helper (DragnetLife): the memory it shares with the agent,
+// and the fields of the per-thread caches the agent clears before a forced collection.
+struct Exact {
+  uint32_t* heads = nullptr;  // the identity index's bucket heads
+  int32_t* dead = nullptr;    // dead slots, kDeadCap at a time (died0)
+  jclass life = nullptr;      // java/lang/DragnetLife (global ref), null until started
+  jmethodID scan = nullptr;
+  jfieldID nextGc = nullptr, threadState = nullptr;
+  jfieldID lastBorn = nullptr;
+  jfieldID cacheArrays[2] = {};  // DragnetState.got, .put (second-level caches)
+};
+Exact gExact;
+
+uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
+
+// Tells the runtime helper where records are, the layout of a record, and where the
+// memory it shares with the agent lies.
+bool setRecordLayout(JNIEnv* jni, jclass life) {
+  const Exact& x = gExact;
+  State& s = *gLife;
+  const std::pair<const char*, jlong> fields[] = {
+      {"RECS", static_cast<jlong>(addr(s.recs))},
+      {"REC_SIZE", static_cast<jlong>(sizeof(Rec))},
+      {"REC_GET", static_cast<jlong>(offsetof(Rec, firstGet))},
+      {"REC_PUT", static_cast<jlong>(offsetof(Rec, firstPut))},
+      {"REC_ID", static_cast<jlong>(offsetof(Rec, id))},
+      {"REC_ALLOC", static_cast<jlong>(offsetof(Rec, alloc))},
+      {"REC_BYTES", static_cast<jlong>(offsetof(Rec, size))},
+      {"REC_KEY", static_cast<jlong>(offsetof(Rec, key))},
+      {"REC_THREAD", static_cast<jlong>(offsetof(Rec, thread))},
+      {"REC_NODE", static_cast<jlong>(offsetof(Rec, node))},
+      {"REC_HASH", static_cast<jlong>(offsetof(Rec, hash))},
+      {"REC_NEXT", static_cast<jlong>(offsetof(Rec, next))},
+      {"PLACES", static_cast<jlong>(addr(s.places))},
+      {"HEADS", static_cast<jlong>(addr(x.heads))},
+      {"IDS", static_cast<jlong>(addr(&s.nextIdBlock))},  // the helper adds 1024 at a time
+      {"HIGH", static_cast<jlong>(addr(&s.nextSlot))},
+      {"SCAN_DUE", static_cast<jlong>(addr(&s.scanDue))},
+      {"UNTRACKED", static_cast<jlong>(addr(&s.untrackedUses))},
+      {"DEAD", static_cast<jlong>(addr(x.dead))}};
+  static_assert(sizeof(Places) == 32 && sizeof(std::atomic<uint32_t>) == 4 &&
+                sizeof(std::atomic<int32_t>) == 4);
+  for (auto [name, value] : fields) {
+    jfieldID f = jni->GetStaticFieldID(life, name, "J");
+    if (!f) {
+      jni->ExceptionClear();
+      return false;
+    }
+    jni->SetStaticLongField(life, f, value);
+  }
+  return true;
+}
+
+void collect(JNIEnv* jni);
+void setNextGc(JNIEnv* jni, int64_t at);
+
+}  // namespace
+
+namespace life {
+
+void scanAtEnd(JNIEnv* jni) {
+  const Exact& x = gExact;
+  if (!x.life) return;
+  jni->CallStaticVoidMethod(x.life, x.scan);
+  if (jni->ExceptionCheck()) jni->ExceptionClear();
+}
+
+uint64_t exactIndexBytes() { return gExact.heads ? (uint64_t{4} << kHeadBits) : 0; }
+
+std::string exactHeapNote() {
+  if (!gExact.life) return "";
+  return " (and in the Java heap a phantom reference per live object, 32 bytes, and " +
+         std::to_string((gLife->committed * kChunkSlots * 4) >> 20) + " MB of arrays for them)";
+}
+
+}  // namespace life
+}  // namespace dragnet::agent
+
+// --- natives of java.lang.DragnetLife -------------------------------------------------------
+// Exported under their JNI names: the JVM finds the natives of boot classes in agent
+// libraries (RegisterNatives on a java.base class would print a warning on stderr).
+using namespace dragnet::agent;
+using namespace dragnet::agent::life;
+using dragnet::profile::EventAt;
+using dragnet::profile::ObjectRecord;
+
+extern "C" {
+
+JNIEXPORT jint JNICALL Java_java_lang_DragnetLife_refill0(JNIEnv* jni, jclass, jintArray into) {
+  AgentScope scope;  // the array copy is ours, not a use by the program
+  uint32_t slots[kBatch];
+  auto want = static_cast<uint32_t>(std::min<jsize>(jni->GetArrayLength(into), kBatch));
+  uint32_t n = takeSlots(slots, want);
+  jni->SetIntArrayRegion(into, 0, static_cast<jsize>(n), reinterpret_cast<const jint*>(slots));
+  return static_cast<jint>(n);
+}
+
+// A virtual thread ended: the slots of its batch it never used go back to the pool (a
+// program that runs many virtual threads would otherwise hold a batch per thread).
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_unused0(JNIEnv* jni, jclass, jintArray slots,
+                                                          jint n) {
+  AgentScope scope;  // the array copy is ours, not a use by the program
+  if (n <= 0 || n > jni->GetArrayLength(slots)) return;
+  std::vector<jint> free(static_cast<size_t>(n));
+  jni->GetIntArrayRegion(slots, 0, n, free.data());
+  State& s = *gLife;
+  std::lock_guard lock(s.poolMu);
+  for (jint slot : free) s.freeSlots.push_back(static_cast<uint32_t>(slot));
+}
+
+// The helper's scan found the first n slots of the dead buffer dead. They die at the
+// latest collection: the one that cleared them or a later one that began meanwhile.
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_died0(JNIEnv*, jclass, jint n, jboolean done) {
+  State& s = *gLife;
+  const int32_t* dead = gExact.dead;
+  uint64_t time = s.lastGcTime.load(std::memory_order_acquire);
+  uint32_t gc = s.gcCount.load(std::memory_order_acquire);
+  std::vector<ObjectRecord> batch;
+  batch.reserve(static_cast<size_t>(n));
+  for (jint i = 0; i < n; ++i) batch.push_back(finished(static_cast<uint32_t>(dead[i]), time, gc));
+  {
+    std::lock_guard lock(s.poolMu);
+    for (jint i = 0; i < n; ++i) {
+      auto slot = static_cast<uint32_t>(dead[i]);
+      rec(slot).id = 0;  // no longer live (see finishLifetime)
+      s.settling.push_back(slot);
+    }
+    if (done) {
+      s.freeSlots.insert(s.freeSlots.end(), s.quarantine.begin(), s.quarantine.end());
+      s.quarantine.swap(s.settling);
+      s.settling.clear();
+    }
+  }
+  if (n > 0) {
+    std::lock_guard lock(s.outMu);
+    s.out.insert(s.out.end(), batch.begin(), batch.end());
+  }
+  if (done) wakeWriter();
+}
+
+JNIEXPORT void JNICALL Java_java_lang_DragnetLife_useAt0(JNIEnv*, jclass, jint slot, jint kind,
+                                                         jlong time, jint thread, jint node) {
+  useSlot(static_cast<uint32_t>(slot), kind != 0, static_cast<uint64_t>(time),
+          EventAt{static_cast<uint32_t>(thread), static_cast<uint32_t>(node)});
+}
+
+JNIEXPORT jlong JNICALL Java_java_lang_DragnetLife_sizeOf(JNIEnv*, jclass, jobject o) {
+  jlong size = 0;
+  gLife->jvmti->GetObjectSize(o, &size);
+  return size;
+}
+
+// The allocating thread that passed the threshold collects, and waits for it: a
+// collection every gc-interval bytes exactly, as HUP did, whatever the threads allocate
+// meanwhile. Threads passing it together collect once.
+// Returns whether this thread collected (it then scans for the deaths).
+JNIEXPORT jboolean JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv* jni, jclass) {
+  State& s = *gLife;
+  std::lock_guard lock(s.mu);
+  if (s.stopping || s.clock.load() < s.nextGcAt) return JNI_FALSE;
+  AgentScope scope;
+  if (!collectionAllowed(s)) {  // gc-budget: the next threshold, one interval on
+    setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
+    return JNI_FALSE;
+  }
+  collect(jni);
+  return JNI_TRUE;
+}
+
+}  // extern "C"
+
+namespace dragnet::agent {
+namespace {
+
+// Nulls one thread's use caches and last-born object.
+void clearCaches(JNIEnv* jni, jobject st) {
+  jni->SetObjectField(st, gExact.lastBorn, nullptr);
+  for (jfieldID f : gExact.cacheArrays) {
+    auto a = static_cast<jobjectArray>(jni->GetObjectField(st, f));
+    if (!a) continue;
+    for (jsize k = 0, len = jni->GetArrayLength(a); k < len; ++k) {
+      jni->SetObjectArrayElement(a, k, nullptr);
+    }
+    jni->DeleteLocalRef(a);
+  }
+}
+
+// Nulls every thread's use caches and last-born object, so that they keep nothing alive
+// through the collection. Racy by design: a thread that uses an object meanwhile puts it
+// back; the next forced collection gets it. Virtual threads are not in GetAllThreads: the
+// helper lists their states.
+void clearCaches(JNIEnv* jni) {
+  State& s = *gLife;
+  jint n = 0;
+  jthread* threads = nullptr;
+  if (s.jvmti->GetAllThreads(&n, &threads) != JVMTI_ERROR_NONE) return;
+  jni->EnsureLocalCapacity(n + 16);  // the array holds a local reference per thread
+  for (jint i = 0; i < n; ++i) {
+    jobject st = jni->GetObjectField(threads[i], gExact.threadState);
+    if (st) {
+      clearCaches(jni, st);
+      jni->DeleteLocalRef(st);
+    }
+    jni->DeleteLocalRef(threads[i]);
+  }
+  s.jvmti->Deallocate(reinterpret_cast<unsigned char*>(threads));
+  if (jobjectArray live = liveVirtualStates(jni)) {
+    for (jsize i = 0, len = jni->GetArrayLength(live); i < len; ++i) {
+      jobject st = jni->GetObjectArrayElement(live, i);
+      if (!st) continue;
+      clearCaches(jni, st);
+      jni->DeleteLocalRef(st);
+    }
+    jni->DeleteLocalRef(live);
+  }
+}
+
+void setNextGc(JNIEnv* jni, int64_t at) {
+  gLife->nextGcAt = at;
+  jni->SetStaticLongField(gLife->probes, gExact.nextGc, at);
+}
+
+// One forced collection (under State::mu); the helper scans for its deaths when gcDue
+// returns. The threshold stays where it is meanwhile: other threads that pass it wait in
+// gcDue, so nothing is allocated past it before the collection ends.
+void collect(JNIEnv* jni) {
+  State& s = *gLife;
+  const int64_t start = monotonicNs();
+  clearCaches(jni);
+  s.forcing = true;
+  s.jvmti->ForceGarbageCollection();
+  s.forcing = false;
+  collectionTook(s, start);
+  setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
+}
+
+// The identity index's memory, and what the helper needs to make phantom references without
+// running a constructor: Reference's field offsets and ReferenceQueue.NULL.
+bool startIdentity(JNIEnv* jni, jclass life, jclass unsafe, jobject theU, std::string& error) {
+  Exact& x = gExact;
+  void* heads = mmap(nullptr, size_t{4} << kHeadBits, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  x.dead = static_cast<int32_t*>(std::calloc(kDeadCap, sizeof(int32_t)));
+  if (heads == MAP_FAILED || !x.dead) {
+    error = "cannot reserve memory for the identity index";
+    return false;
+  }
+  x.heads = static_cast<uint32_t*>(heads);
+  jni->EnsureLocalCapacity(64);  // VM init's start-up makes more than JNI's default 16
+  jclass reference = jni->FindClass("java/lang/ref/Reference");
+  jclass queue = jni->FindClass("java/lang/ref/ReferenceQueue");
+  jmethodID offset =
+      jni->GetMethodID(unsafe, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J");
+  // The queue of references made without one: ReferenceQueue.NULL up to JDK 23 or so,
+  // NULL_QUEUE since (Temurin 25).
+  jfieldID null = nullptr;
+  for (const char* name : {"NULL", "NULL_QUEUE"}) {
+    if (!queue || null) break;
+    null = jni->GetStaticFieldID(queue, name, "Ljava/lang/ref/ReferenceQueue;");
+    if (!null) jni->ExceptionClear();
+  }
+  x.scan = jni->GetStaticMethodID(life, "scan", "()V");
+  if (jni->ExceptionCheck() || !reference || !offset || !null || !x.scan) {
+    jni->ExceptionClear();
+    error = "the JDK's java.lang.ref classes are not as the lifetime helper expects";
+    return false;
+  }
+  auto fieldOffset = [&](const char* name) {
+    jstring n = jni->NewStringUTF(name);
+    jlong o = n ? jni->CallLongMethod(theU, offset, reference, n) : -1;
+    if (jni->ExceptionCheck()) {
+      jni->ExceptionClear();
+      o = -1;
+    }
+    if (n) jni->DeleteLocalRef(n);
+    return o;
+  };
+  const std::pair<const char*, jlong> longs[] = {{"REFERENT", fieldOffset("referent")},
+                                                 {"QUEUE", fieldOffset("queue")}};
+  bool ok = true;
+  for (auto [name, value] : longs) {
+    jfieldID f = ok ? jni->GetStaticFieldID(life, name, "J") : nullptr;
+    ok = f && value > 0;
+    if (ok) jni->SetStaticLongField(life, f, value);
+  }
+  const std::pair<const char*, jint> ints[] = {{"HMASK", (1 << kHeadBits) - 1},
+                                               {"DEAD_CAP", kDeadCap}};
+  for (auto [name, value] : ints) {
+    jfieldID f = ok ? jni->GetStaticFieldID(life, name, "I") : nullptr;
+    ok = f != nullptr;
+    if (ok) jni->SetStaticIntField(life, f, value);
+  }
+  jfieldID nullQueue =
+      ok ? jni->GetStaticFieldID(life, "NULL_QUEUE", "Ljava/lang/Object;") : nullptr;
+  if (jni->ExceptionCheck() || !ok || !nullQueue) {
+    jni->ExceptionClear();
+    error = "the lifetime runtime helper lacks the identity fields";
+    return false;
+  }
+  jni->SetStaticObjectField(life, nullQueue, jni->GetStaticObjectField(queue, null));
+  jfieldID byNew = jni->GetStaticFieldID(life, "NEW_REFS", "Z");
+  if (!byNew) {
+    jni->ExceptionClear();
+    error = "the lifetime runtime helper lacks the identity fields";
+    return false;
+  }
+  jni->SetStaticBooleanField(life, byNew, referencesByNew() ? JNI_TRUE : JNI_FALSE);
+  x.life = static_cast<jclass>(jni->NewGlobalRef(life));
+  return true;
+}
+
+}  // namespace
+
+bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
+                   const LifetimeOptions& options, uint32_t constructedBase, std::string& error) {
+  auto* s = new State();  // lives as long as the JVM: events may come until the end
+  s->jvmti = jvmti;
+  s->writer = &writer;
+  s->options = options;
+  if (!initRecords(*s, error)) return false;
+  jclass life = jni->FindClass("java/lang/DragnetLife");
+  jclass state = jni->FindClass("java/lang/DragnetState");
+  jclass thread = jni->FindClass("java/lang/Thread");
+  jclass unsafe = jni->FindClass("jdk/internal/misc/Unsafe");
+  if (!life || !state || !thread || !unsafe) {
+    jni->ExceptionClear();
+    error = "the lifetime runtime helper java/lang/DragnetLife is missing or incomplete";
+    return false;
+  }
+  s->probes = static_cast<jclass>(jni->NewGlobalRef(life));
+  Exact& x = gExact;
+  x.nextGc = jni->GetStaticFieldID(life, "nextGc", "J");
+  x.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
+  x.lastBorn = jni->GetFieldID(state, "lastBorn", "Ljava/lang/Object;");
+  x.cacheArrays[0] = jni->GetFieldID(state, "got", "[Ljava/lang/Object;");
+  x.cacheArrays[1] = jni->GetFieldID(state, "put", "[Ljava/lang/Object;");
+  jfieldID theUnsafe = jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;");
+  jfieldID u = jni->GetStaticFieldID(life, "U", "Ljdk/internal/misc/Unsafe;");
+  jfieldID clock = jni->GetStaticFieldID(life, "CLOCK", "J");
+  jfieldID shift = jni->GetStaticFieldID(life, "epochShift", "I");
+  jfieldID stacks = jni->GetStaticFieldID(life, "stacks", "Z");
+  jfieldID base = jni->GetStaticFieldID(life, "constructedBase", "I");
+  jfieldID on = jni->GetStaticFieldID(life, "on", "Z");
+  if (jni->ExceptionCheck() || !x.nextGc || !x.threadState || !theUnsafe || !u || !clock ||
+      !shift || !stacks || !base || !on) {
+    jni->ExceptionClear();
+    error = "the lifetime runtime helper lacks a configuration field";
+    return false;
+  }
+  jobject theU = jni->GetStaticObjectField(unsafe, theUnsafe);
+  jni->SetStaticObjectField(life, u, theU);
+  jni->SetStaticLongField(life, clock, reinterpret_cast<jlong>(&s->clock));
+  jni->SetStaticIntField(life, shift, options.epochShift);
+  jni->SetStaticBooleanField(life, stacks, options.stacks ? JNI_TRUE : JNI_FALSE);
+  jni->SetStaticIntField(life, base, static_cast<jint>(constructedBase));
+  if (!startIdentity(jni, life, unsafe, theU, error)) return false;
+  if (!setRecordLayout(jni, life)) {
+    error = "the lifetime runtime helper lacks the record layout fields";
+    return false;
+  }
+  setNextGc(jni, static_cast<int64_t>(options.gcInterval));
+  startEvents();
+  jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
+  if (!startJniUses(jni, "java/lang/DragnetLife", error)) {
+    error = "uses through JNI are not counted: " + error;
+  }
+  return true;
+}
+}  // namespace dragnet::agent

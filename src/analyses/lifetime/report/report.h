@@ -1,0 +1,55 @@
+// Reports of a lifetime-mode profile (HUP): text (settings and the precision achieved,
+// totals of lag, use, drag and void space, top classes, allocation sites and nested
+// allocation sites by drag, void and lag, the lifetime patterns of the top nested sites,
+// the reachable heap over time), JSON (every group, docs/REPORTS.md has the schema) and HTML
+// (one self-contained page: totals, the heap-over-time chart of HUP Fig. 5, sortable tables
+// of classes, allocation sites and nested sites, and the lifetime patterns of a site).
+#pragma once
+
+#include <cstddef>
+#include <ostream>
+#include <span>
+#include <string>
+
+#include "analyses/lifetime/model/aggregate.h"
+#include "common/embedded.h"
+
+namespace dragnet {
+// The HTML page's own body, style and script (templates/page.*), embedded at build time.
+std::span<const EmbeddedFile> lifetimePageFiles();
+}  // namespace dragnet
+
+namespace dragnet::report {
+
+struct LifetimeTextOptions {
+  size_t top = 20;          // rows per table
+  size_t patternSites = 3;  // nested sites whose lifetime patterns are listed, per table
+  size_t patterns = 5;      // patterns listed per nested site
+  size_t heapRows = 20;     // rows of the heap-over-time table
+  size_t frames = 4;        // frames shown of a stack, innermost first (0: all; JSON: all)
+};
+
+void writeLifetimeText(std::ostream& out, const analyses::lifetime::Model& m,
+                       const LifetimeTextOptions& o);
+
+struct LifetimeJsonOptions {
+  size_t heapBuckets = 400;  // points of the heap-over-time series
+};
+
+void writeLifetimeJson(std::ostream& out, const analyses::lifetime::Model& m,
+                       const LifetimeJsonOptions& o);
+
+struct LifetimeHtmlOptions {
+  size_t top = 20;            // rows a table shows before "show all"
+  size_t groups = 1000;       // classes, methods and nested sites embedded: the top this many
+                              // by total space and by each phase's space (a union)
+  size_t patterns = 20;       // patterns embedded per nested site, chosen the same way
+  size_t heapBuckets = 1000;  // chart buckets (heapSeries: at most 3 points each)
+};
+
+// The JSON the page embeds (docs/REPORTS.md, "lifetime html"), safe inside <script>.
+std::string lifetimeHtmlData(const analyses::lifetime::Model& m, const LifetimeHtmlOptions& o);
+void writeLifetimeHtml(std::ostream& out, const analyses::lifetime::Model& m,
+                       const LifetimeHtmlOptions& o);
+
+}  // namespace dragnet::report

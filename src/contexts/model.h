@@ -1,0 +1,66 @@
+// Mode alloc, analyzer side: the threads' calling-context trees merged into one, with
+// object bytes from the measured class sizes, and the views the reports show.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "profile/reader.h"
+
+namespace dragnet::contexts {
+
+struct MergedNode {
+  uint32_t parent = 0;
+  uint32_t key = profile::kRootKey;
+  profile::Counters c;
+  bool bytesKnown = true;  // false: an object allocation whose class size was not measured
+  std::vector<uint32_t> children;
+};
+
+// One allocation row: a site in one calling context (the JSON "sites" rows).
+struct SiteRow {
+  uint32_t node = 0;  // the allocation node in the merged tree
+  const profile::SiteDef* site = nullptr;
+  uint64_t count = 0, elements = 0, bytes = 0;
+  bool bytesKnown = true;
+};
+
+struct AllocModel {
+  const profile::Profile* profile = nullptr;
+  std::vector<MergedNode> nodes;  // node 0: the root of all threads
+  std::vector<SiteRow> rows;      // every allocation node, largest bytes first
+  uint64_t objects = 0, arrays = 0, elements = 0, bytes = 0, calls = 0, insns = 0;
+  uint64_t unsizedObjects = 0;  // objects of classes without a measured size
+  uint64_t collapsed = 0;
+  uint64_t sampleInterval = 0;  // > 0: a sampled profile; counts and bytes are estimates
+  uint64_t dropped = 0;         // events the runtime could not place in their context
+};
+
+AllocModel buildModel(const profile::Profile& p);
+
+// Java-source spelling of an internal class name or array descriptor:
+// "java/lang/String" -> "java.lang.String", "[[I" -> "int[][]".
+std::string javaTypeName(std::string_view internalOrDesc);
+
+// "com.example.Foo.bar(Foo.java:42)" for a method (line < 0: "(Foo.java)"; no source file:
+// "(Unknown Source)").
+std::string frameName(const profile::Profile& p, uint32_t methodId, int32_t line);
+
+// Frames of an allocation row, innermost first: the allocating method with the site's
+// line, then its callers.
+std::vector<std::string> rowFrames(const AllocModel& m, const SiteRow& row);
+
+// Where a row's allocation happens: "com.example.Foo.bar(Foo.java:42)"; for allocations
+// without a bytecode (made by the JVM, or by native code through JNI) the calling context's
+// method, marked " [jvm]" or " [jni]".
+std::string siteName(const AllocModel& m, const SiteRow& row);
+
+// How a site allocates: "new", "newarray", "anewarray", "multianewarray", "clone",
+// "reflect", "jvm", "jni".
+const char* originName(profile::SiteKind k);
+
+// JP's element-kind letter of a kind: R, Z, B, C, S, I, F, J, D ("" for objects).
+const char* jpKind(profile::ElemKind k);
+
+}  // namespace dragnet::contexts

@@ -1,0 +1,1 @@
+// The agent's modes: one line per analysis.
