@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes N Java 8 source files (default 320, in 16 packages) for the ecj heap measurement
-(docs/PERFORMANCE.md, "Java heap: ecj"): each class has fields, generic collections,
+(docs/PERFORMANCE.md, "Mode alloc"): each class has fields, generic collections,
 loops, a switch, lambdas and streams, an anonymous and a nested class, exceptions, and
 calls into the class before it, so that compiling them resolves types across files."""
 import os

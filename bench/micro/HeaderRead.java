@@ -1,5 +1,5 @@
 // What the sampled lifetime probe's header test costs C2 inside a loop, by the kind of
-// object it reads (docs/PERFORMANCE.md, "Instance probes and C2's barriers"): a loop sums
+// object it reads (docs/PERFORMANCE.md, "Mode lifetime sampled"): a loop sums
 // an int[] held in a field, with no probe ("none"), with the probe's test on the holder
 // ("instance": DragnetSample.get(this)-like), or on the array ("array"). C2 brackets an
 // Unsafe read at offset 0 of an object that is not known to be an array with compiler

@@ -30,9 +30,9 @@ bool readArray(JNIEnv* jni, jarray arr, jint from, jint n, std::vector<T>& out) 
 }
 
 // Nodes a Thread chunk carries at most. A flush reads and writes a tree a block at a time,
-// through buffers it keeps: copying the whole tree each time (jython: 2.2 M nodes, 210 MB
-// of arrays every 5 s) made the flush thread fault that much fresh memory in per flush,
-// 8 % of the run's CPU time.
+// through buffers it keeps: copying the whole tree each time would make the flush thread
+// fault the tree's size in fresh memory in per flush (hundreds of MB for a tree of
+// millions of nodes).
 constexpr uint32_t kFlushBlock = 16384;
 }  // namespace
 

@@ -4,7 +4,7 @@
 // A class model is built, edited, written and dropped, class after class: the vectors of
 // one class (its pool, each method's instructions, labels and attribute tables) are
 // allocated while parsing it and freed when it is dropped, a malloc and a free each: about
-// 290 per class, 14 % of the icount task's instructions (docs/PERFORMANCE.md, "Session 7").
+// 290 per class, a large share of a tool's work (docs/PERFORMANCE.md, "Where the time goes").
 // Pooling the buffers of the few most frequent vectors lets the next class reuse them. The
 // pools are bounded (buffers of at most kMaxBytes, at most kMaxPooledBytes per element type
 // and thread), so a thread keeps at most a few MB however many classes it parses.

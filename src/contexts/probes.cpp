@@ -123,7 +123,7 @@ class MethodInstrumenter {
     r_.beforeReturns(exit);
     // An exception leaving the frame needs no exit: the frame that catches it restores its
     // own depth (`caught` above), and that saves a handler per method, whose exception
-    // edges from every call made the JIT's work larger (fop 2.76x -> 2.40x). Only the
+    // edges from every call make the JIT's work larger. Only the
     // instruction count must not be lost, and only where the frame's own instructions
     // throw: before every call the count is flushed (below), so an exception from a call
     // finds nothing to add, and the handler leaves the calls uncovered.

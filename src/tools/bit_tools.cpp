@@ -41,7 +41,7 @@ int32_t BitTool::newSite(std::initializer_list<std::string_view> fields) {
   char buf[16];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, id);
   // The line's length first, then one resize and plain copies: a line per method, and one
-  // append per piece cost 0.4% of the icount task's instructions more (docs/PERFORMANCE.md).
+  // append per piece costs more, on every method of every class a tool rewrites.
   size_t length = static_cast<size_t>(end - buf) + 1;
   for (std::string_view f : fields) length += 1 + f.size();
   size_t at = table_.size();

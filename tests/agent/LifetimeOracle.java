@@ -217,8 +217,6 @@ public class LifetimeOracle {
 
   static int jni() {
     // These two natives are linked here, before the case's first object, not in warmUp.
-    // (Moved here in session 6 against a "late" clone registration that was in fact other
-    // threads' allocations on the clock; harmless either way.)
     nestedCritical(new short[4], new int[8]);
     throwCaught(new int[6]);
     ViaJni r = new ViaJni();

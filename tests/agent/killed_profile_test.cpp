@@ -1,4 +1,4 @@
-// A killed run keeps what it recorded (issue 35, item 7). KilledOracle allocates known
+// A killed run keeps what it recorded. KilledOracle allocates known
 // objects, keeps them reachable and waits; the agent flushes every second (flush=1); the
 // test reads the profile as it grows until it holds what a flush must leave, kills the
 // JVM with SIGKILL and checks the profile it left:

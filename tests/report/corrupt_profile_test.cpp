@@ -1,4 +1,4 @@
-// Corrupt profiles (issue 35, item 8): one flipped bit in a chunk costs that chunk only.
+// Corrupt profiles: one flipped bit in a chunk costs that chunk only.
 // The reader skips it, resynchronises on the next chunk, reads every other chunk exactly
 // as it would have without the bad one, and says "corrupt" (not "killed"); `dragnet
 // report`, `shell` and `export` exit with status 3 unless --lenient. The oracle for "every

@@ -173,11 +173,11 @@ public final class DragnetRt {
   }
 
   // The probes themselves are @DontInline: every instrumented method calls them, and
-  // inlined (by @ForceInline or by the JIT's own choice) their bodies made each caller's
-  // compiled code several times bigger: C1 compiled five times slower and C2 had three
-  // times the work, which cost more than the calls (fop 15.0 s -> 6.6 s, the workload
-  // suite's geometric mean 5.3x -> 3.3x; docs/PERFORMANCE.md). Their helpers (state(),
-  // push(), child()) are inlined into the probe bodies, where they are compiled once.
+  // inlined (by @ForceInline or by the JIT's own choice) their bodies make each caller's
+  // compiled code several times bigger: C1 compiles five times slower and C2 has three
+  // times the work, which costs more than the calls (docs/PERFORMANCE.md, "Mode alloc").
+  // Their helpers (state(), push(), child()) are inlined into the probe bodies, where they
+  // are compiled once.
 
   // Returned by enter() while nothing is recorded (before VM init, or on a thread without
   // a Thread object), so that the frame's inlined exits have a state to write to: its

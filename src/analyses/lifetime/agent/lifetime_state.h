@@ -144,8 +144,8 @@ bool collectionAllowed(State& s);
 // (monotonicNs): the earliest time of the next, so that forced collections take at most
 // gc-budget percent of the run's time. Large heaps, whose full collections take long,
 // get fewer of them (a coarser precision, which the report gives) instead of a run that
-// spends most of its time collecting (fop with a 250 MB live heap: 191 collections of
-// 180 ms at gc-interval 8m, half of the run).
+// spends most of its time collecting (a full collection's cost grows with the live heap,
+// while the interval is in bytes allocated).
 void collectionTook(State& s, int64_t startNs);
 int64_t monotonicNs();
 void JNICALL onGcStart(jvmtiEnv*);

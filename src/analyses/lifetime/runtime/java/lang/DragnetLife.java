@@ -11,8 +11,8 @@ import jdk.internal.vm.annotation.DontInline;
  * (native memory: bucket heads HEADS, chains through the records) that finds the slot of
  * an object a thread meets for the first time. After each collection, scan() finds the
  * cleared references and hands their slots to the agent (died0), which completes and
- * writes the records. JVMTI object tags did all of this before: the tag map was about 70 %
- * of an allocation-heavy run (docs/LIFETIME-DESIGN.md, "Identity and death").
+ * writes the records. Not JVMTI object tags: their tag map would be most of an
+ * allocation-heavy run (docs/LIFETIME-DESIGN.md, "Identity and death (exact variant)").
  *
  * <p>Uses (HUP's gets and puts) are recorded when a thread uses an object for the first
  * time in a use epoch; between those, a thread's repeated uses of the objects it used last

@@ -74,10 +74,8 @@ public final class DragnetSample {
   // which compiles every warm method with profiling, calls them, while C2 inlines them
   // where the call is frequent (up to FreqInlineSize, 325 bytes) and calls them elsewhere.
   // Inlined into every one of the hundreds of thousands of probe sites, the test and its
-  // slow-path call doubled C1's compile time (fop, -XX:+CITime: C1 1.29 s with empty probe
-  // bodies, 2.76 s inlined everywhere, 1.44 s called; all compilation 4.2, 8.0, 6.2 s), on
-  // compiler threads that share the machine's cores with the program
-  // (docs/PERFORMANCE.md, "C1 calls the sampled probes").
+  // slow-path call would double C1's compile time, on compiler threads that share the
+  // machine's cores with the program (docs/PERFORMANCE.md, "Mode lifetime sampled").
 
   /** A use of `o` that does not change it (HUP's get). */
   public static void get(Object o) {
