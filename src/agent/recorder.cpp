@@ -201,7 +201,7 @@ void Recorder::flushThread(JNIEnv* jni, jthread thread, bool ended) {
   if (!ready_) return;
   jobject state = jni->GetObjectField(thread, threadState_);
   if (!state) return;  // the thread never ran instrumented code
-  // The thread ended (ThreadEnd, or a virtual thread's end in mode lifetime; at VM death
+  // The thread ended (ThreadEnd, or a virtual thread's end with own trees; at VM death
   // other threads still run): its tables go back once written.
   flushState(jni, state, threadName(thread), ended, ended && !dying_);
   jni->DeleteLocalRef(state);
@@ -322,9 +322,9 @@ bool Recorder::readInsns(JNIEnv* jni, jobject state, jint from, jint n) {
   return readArray(jni, arr, from, n, block_.insns);
 }
 
-// Mode alloc: the merged tree of the virtual threads that ended (at VM death, with the
-// trees of those still alive: they will not end before the profile does). Mode lifetime:
-// the trees of the live virtual threads (those that ended were written then).
+// Merged: the tree of the virtual threads that ended (at VM death, with the trees of those
+// still alive: they will not end before the profile does). Own trees: the trees of the live
+// virtual threads (those that ended were written then).
 void Recorder::flushVirtualThreads(JNIEnv* jni, bool final) {
   if (!rt_ || !merged_ || !mergeLiveVirtuals_) return;
   if (final) {

@@ -24,10 +24,11 @@ namespace dragnet::agent {
 
 class Recorder {
  public:
-  // `lifetime`: mode lifetime, whose records name contexts of their own thread's tree, so
-  // a virtual thread's tree is written as a thread's instead of merged.
-  Recorder(jvmtiEnv* jvmti, profile::Writer& writer, bool lifetime)
-      : jvmti_(jvmti), writer_(writer), sizer_(jvmti), mergeVirtual_(!lifetime) {}
+  // `ownVirtualTrees`: each virtual thread's tree is written as a thread's instead of
+  // merged into one (for an analysis whose records name contexts of their own thread's
+  // tree).
+  Recorder(jvmtiEnv* jvmti, profile::Writer& writer, bool ownVirtualTrees)
+      : jvmti_(jvmti), writer_(writer), sizer_(jvmti), mergeVirtual_(!ownVirtualTrees) {}
 
   // Called from the class-load hook, any thread.
   void addClass(contexts::ClassResult&& r);
@@ -48,7 +49,7 @@ class Recorder {
   // `more` among its totals).
   void flushAll(JNIEnv* jni, bool final, std::map<std::string, std::string> more = {});
   // A virtual thread ends (JVMTI VirtualThreadEnd, on that thread): its tree is merged
-  // into the virtual threads' (DragnetRt.virtualEnded), or in mode lifetime written.
+  // into the virtual threads' (DragnetRt.virtualEnded), or written (own trees).
   void virtualEnded(JNIEnv* jni, jthread thread);
 
   uint64_t classesChanged() const { return classesChanged_; }
@@ -94,7 +95,7 @@ class Recorder {
   jfieldID dynCount_ = nullptr, dynClass_ = nullptr, dynBase_ = nullptr, dropped_ = nullptr;
   // Virtual threads (DragnetRt): the merged state, how many ended, the two calls.
   bool mergeVirtual_ = true;
-  uint64_t liveVirtualsAtEnd_ = 0;  // mode lifetime: written at VM death, not ended
+  uint64_t liveVirtualsAtEnd_ = 0;  // own trees: written at VM death, not ended
   jfieldID merged_ = nullptr, virtualsEnded_ = nullptr;
   jmethodID virtualEnded_ = nullptr, mergeLiveVirtuals_ = nullptr;
   jint dynWritten_ = 0;

@@ -28,14 +28,14 @@ class Sampler {
   Sampler(jvmtiEnv* jvmti, profile::Writer& writer, uint64_t interval, uint32_t maxDepth);
 
   // Capabilities and the sampling interval (Agent_OnLoad). `programOnly`: leave out the
-  // objects the JVM allocates for itself (see Site), as the sampled lifetime variant does.
+  // objects the JVM allocates for itself (see Site), which the exact modes cannot see either.
   bool configure(std::string& error, bool programOnly = false);
   // Turns the SampledObjectAlloc events on and primes the calling thread's sample point
   // (VM init, on the main thread; see there). Returns the bytes it allocated for that, 0
   // if no sample came (the thread stays unprimed until its TLAB's end).
   uint64_t start(JNIEnv* jni);
   // True for the sample of start()'s own allocation, which the callback must drop before
-  // anything else (the sampled lifetime variant ignores samples inside AgentScope).
+  // anything else (a mode's own sample callback may also ignore samples inside AgentScope).
   static bool primingSample();
 
   // Where a sample was allocated: its context (the allocating method's node in the tree

@@ -33,8 +33,8 @@ bool addVirtualThreadCapability(jvmtiEnv* jvmti);
 bool enableVirtualThreadEnd(jvmtiEnv* jvmti);
 
 // At VM init, with the helper defined: DragnetRt.enableVirtual(java.lang.VirtualThread,
-// merge). `merge`: one tree for all virtual threads (mode alloc); otherwise (mode lifetime)
-// each is written as a thread of its own. The class is not initialized (see the .cpp).
+// merge). `merge`: one tree for all virtual threads; otherwise each is written as a thread
+// of its own (Recorder's ownVirtualTrees). The class is not initialized (see the .cpp).
 bool startVirtualThreads(jvmtiEnv* jvmti, JNIEnv* jni, bool merge, std::string& error);
 
 // The states of the live virtual threads (DragnetRt.liveVirtuals; a local reference), or

@@ -1,1 +1,18 @@
-// The agent's modes: one line per analysis.
+// The agent's modes: one line per mode (agent/mode.h).
+#include "agent/mode.h"
+#include "analyses/alloc/agent/modes.h"
+#include "analyses/lifetime/agent/modes.h"
+
+namespace dragnet::agent {
+
+std::span<const ModeInfo> registeredModes() {
+  static const ModeInfo modes[] = {
+      analyses::alloc::exactMode(),
+      analyses::alloc::sampledMode(),
+      analyses::lifetime::exactMode(),
+      analyses::lifetime::sampledMode(),
+  };
+  return modes;
+}
+
+}  // namespace dragnet::agent

@@ -1,0 +1,60 @@
+#include "agent/sampled_mode.h"
+
+namespace dragnet::agent {
+namespace {
+
+// The one sampled mode of this JVM: the sampler's callback has no other way to reach it.
+SampledMode* gSampled = nullptr;
+
+}  // namespace
+
+bool SampledMode::load(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
+                       std::string& error) {
+  host_ = &host;
+  gSampled = this;
+  const Options& o = *host.options;
+  sampler_ = std::make_unique<Sampler>(host.jvmti, *host.writer, o.sample, stackDepth(o));
+  if (!sampler_->configure(error, programOnly())) return false;
+  events.callbacks->SampledObjectAlloc = onSample;
+  return loadExtension(host, meta, events, error);
+}
+
+std::string SampledMode::startLine(const Host& host) const {
+  return "sampling allocations (one per ~" + std::to_string(host.options->sample) + " bytes) to " +
+         host.outPath;
+}
+
+void SampledMode::failure(profile::Failure f) {
+  ++failures_;
+  host_->writer->failures({std::move(f)});
+}
+
+bool SampledMode::vmInit(JNIEnv* jni, jthread) {
+  sampler_->start(jni);
+  return true;
+}
+
+void SampledMode::flush(JNIEnv*) { sampler_->flush(false); }
+
+std::string SampledMode::vmDeath(JNIEnv*) {
+  host_->jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
+  sampler_->flush(true);
+  return std::to_string(sampler_->samples()) + " samples";
+}
+
+void SampledMode::sampled(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size) {
+  sampler_->onSample(jni, thread, object, cls, size);
+}
+
+bool SampledMode::loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
+                                std::string&) {
+  return true;
+}
+
+void JNICALL SampledMode::onSample(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object,
+                                   jclass cls, jlong size) {
+  if (Sampler::primingSample()) return;
+  gSampled->sampled(jni, thread, object, cls, size);
+}
+
+}  // namespace dragnet::agent

@@ -1,0 +1,160 @@
+#include "analyses/lifetime/agent/modes.h"
+
+#include <bit>
+
+#include "agent/contexts_mode.h"
+#include "agent/hidden_classes.h"
+#include "agent/native_allocs.h"
+#include "agent/runtime_bridge.h"
+#include "agent/sampled_mode.h"
+#include "analyses/lifetime/agent/lifetime.h"
+#include "analyses/lifetime/agent/lifetime_sampled.h"
+#include "analyses/lifetime/probes/instrumenter.h"
+#include "analyses/lifetime/probes/sampled_instrumenter.h"
+
+namespace dragnet::analyses::lifetime {
+namespace {
+
+using agent::AgentScope;
+using agent::Host;
+using agent::ModeEvents;
+
+agent::LifetimeOptions lifetimeOptions(const agent::Options& o) {
+  agent::LifetimeOptions lo;
+  lo.gcInterval = o.gcInterval;
+  lo.gcBudget = agent::gcBudgetPercent(o);
+  lo.epochShift = std::countr_zero(o.useEpoch);
+  lo.stacks = o.stacks;
+  return lo;
+}
+
+// Both variants: the tracking's capabilities and callbacks, and its settings in the meta.
+bool loadTracking(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
+                  std::string& error) {
+  if (!agent::addLifetimeCapabilities(host.jvmti)) {
+    error = "the JVM refused the capabilities the agent needs";
+    return false;
+  }
+  agent::lifetimeCallbacks(*events.callbacks);
+  const agent::Options& o = *host.options;
+  meta["gc.interval"] = std::to_string(o.gcInterval);
+  meta["gc.budget"] = std::to_string(agent::gcBudgetPercent(o));
+  meta["use.epoch"] = std::to_string(o.useEpoch);
+  meta["stacks"] = o.stacks ? "on" : "off";
+  meta["stack"] = std::to_string(o.stack);  // the analyzer's nested-site depth
+  return true;
+}
+
+class ExactMode : public agent::ContextsMode {
+ protected:
+  contexts::ClassResult instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
+                                   bool bytecodes) override {
+    return instrumentClass(cls, ids, Options{.bytecodes = bytecodes});
+  }
+  bool loadExtension(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
+                     std::string& error) override {
+    return loadTracking(host, meta, events, error);
+  }
+  bool ownVirtualTrees() const override { return true; }
+  bool threadCaches() const override { return true; }
+  bool jniUses() const override { return true; }
+  void started(JNIEnv* jni) override {
+    uint32_t constructedBase = recorder_->addNativeBase(ids_, profile::SiteKind::Reflect);
+    std::string error;
+    if (!agent::startLifetime(host_->jvmti, jni, *host_->writer, lifetimeOptions(*host_->options),
+                              constructedBase, error)) {
+      host_->say("error: " + error + "; no lifetimes will be recorded");
+    } else if (!error.empty()) {
+      host_->say("warning: " + error);
+    }
+  }
+  void flushExtension(JNIEnv*) override { agent::flushLifetime(); }
+  std::string finish(JNIEnv* jni, std::map<std::string, std::string>& totals) override {
+    std::string summary = agent::finishLifetime(jni);
+    totals.merge(agent::lifetimeTotals());
+    totals["references"] = agent::referencesByNew() ? "new" : "allocateInstance";
+    return summary;
+  }
+};
+
+class SampledMode : public agent::SampledMode {
+ public:
+  std::string startLine(const Host& host) const override {
+    return "recording lifetimes of sampled objects (one per ~" +
+           std::to_string(host.options->sample) + " bytes) to " + host.outPath;
+  }
+  bool rewrites() const override { return true; }
+  void transform(agent::ClassLoad& c) override {
+    SampledResult r = instrumentSampled(c.cls);
+    if (!r.failures.empty()) {
+      failures_ += r.failures.size();
+      host_->writer->failures(r.failures);
+    }
+    if ((r.changed || c.mustInstall) && c.install()) ++classesChanged_;
+  }
+  bool vmInit(JNIEnv* jni, jthread thread) override {
+    AgentScope scope;
+    std::string error;
+    if (!agent::defineReferenceClass(jni, error)) {
+      host_->say("error: " + error + "; no lifetimes will be recorded");
+      return false;
+    }
+    if (!agent::startSampledLifetime(host_->jvmti, jni, *host_->writer,
+                                     lifetimeOptions(*host_->options), *sampler_, error)) {
+      host_->say("error: " + error + "; no lifetimes will be recorded");
+    } else if (!error.empty()) {
+      host_->say("warning: " + error);
+    }
+    agent::onLifetimeThreadStart(jni, thread);
+    host_->jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
+    return true;
+  }
+  void threadStart(JNIEnv* jni, jthread thread) override {
+    AgentScope scope;
+    agent::onLifetimeThreadStart(jni, thread);
+  }
+  void flush(JNIEnv* jni) override {
+    agent::SampledMode::flush(jni);
+    agent::flushLifetime();
+  }
+  std::string vmDeath(JNIEnv* jni) override {
+    AgentScope scope;
+    host_->jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
+                                           nullptr);
+    std::string lifetime = agent::finishLifetime(jni) + agent::sampledLifetimeSummary();
+    agent::stopSampledLifetime();
+    auto totals = agent::lifetimeTotals();
+    totals["classes.hidden"] = std::to_string(agent::writeHiddenClasses(*host_->writer));
+    totals["classes.instrumented"] = std::to_string(classesChanged_);
+    totals["failures"] = std::to_string(failures_);
+    sampler_->flush(true, totals);
+    return std::to_string(classesChanged_) + " classes instrumented in " +
+           std::to_string(host_->hookNanos / 1000000) + " ms, " + std::to_string(failures_) +
+           " not rewritten, " + std::to_string(agent::hiddenClassCount()) + " hidden, " +
+           std::to_string(sampler_->samples()) + " samples; " + lifetime;
+  }
+
+ protected:
+  void sampled(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size) override {
+    agent::onLifetimeSample(jni, thread, object, cls, size);
+  }
+  bool programOnly() const override { return true; }
+  uint32_t stackDepth(const agent::Options& o) const override { return o.stack; }
+  bool loadExtension(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
+                     std::string& error) override {
+    return loadTracking(host, meta, events, error);
+  }
+
+ private:
+  std::atomic<uint64_t> classesChanged_{0};
+};
+
+std::unique_ptr<agent::Mode> makeExact() { return std::make_unique<ExactMode>(); }
+std::unique_ptr<agent::Mode> makeSampled() { return std::make_unique<SampledMode>(); }
+
+}  // namespace
+
+agent::ModeInfo exactMode() { return {"lifetime", false, makeExact}; }
+agent::ModeInfo sampledMode() { return {"lifetime", true, makeSampled}; }
+
+}  // namespace dragnet::analyses::lifetime
