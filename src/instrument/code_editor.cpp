@@ -7,6 +7,7 @@
 #include "classfile/scratch.h"
 #include "instrument/frame_computer.h"
 #include "instrument/frame_state.h"
+#include "instrument/relax.h"
 #include "instrument/stack_effect.h"
 
 namespace dragnet::instrument {
@@ -15,34 +16,7 @@ using namespace classfile;
 
 namespace {
 
-constexpr uint32_t kMaxCode = 65535;
-
 bool needsFrames(const ClassFile& cls) { return cls.major >= 50; }
-
-Op invertCondition(Op op) {
-  switch (op) {
-    case Op::ifnull:
-      return Op::ifnonnull;
-    case Op::ifnonnull:
-      return Op::ifnull;
-    default: {
-      // ifeq/ifne, iflt/ifge, ... come in pairs whose opcodes differ in the lowest bit,
-      // starting at an odd opcode (ifeq = 0x99).
-      int v = static_cast<int>(op);
-      return static_cast<Op>((v - 0x99) % 2 == 0 ? v + 1 : v - 1);
-    }
-  }
-}
-
-// The new code under construction: instructions, label positions, and which labels are
-// pinned to their instruction rather than to the patch in front of it.
-struct Layout {
-  std::vector<Insn> insns;
-  std::vector<uint32_t> labels;
-  // Per original instruction (+ end): patch start, insn. Scratch (classfile/scratch.h).
-  std::vector<uint32_t>& before;
-  std::vector<uint32_t>& at;
-};
 
 // The new instruction and label lists come from a per-thread pool and the lists they
 // replace go back to it, so that editing a method allocates neither (an edit given up
@@ -53,7 +27,7 @@ struct LayoutLists {
 };
 class PooledLists {
  public:
-  explicit PooledLists(Layout& lay) : lay_(lay) {
+  explicit PooledLists(CodeLayout& lay) : lay_(lay) {
     LayoutLists l;
     ScratchPool<LayoutLists>::take(l);
     lay_.insns = std::move(l.insns);
@@ -69,7 +43,7 @@ class PooledLists {
   PooledLists& operator=(const PooledLists&) = delete;
 
  private:
-  Layout& lay_;
+  CodeLayout& lay_;
 };
 
 // Gives every label used as Uninitialized(label) or as a type-annotation offset a label of
@@ -119,150 +93,6 @@ class Pinner {
   std::vector<uint32_t> map_;
   std::vector<uint32_t> pinned_;
 };
-
-// Inserts the full frame `f` among the frames of `table` (in code order), whose decoded
-// states are `decoded`. The frame that now follows `f` was encoded relative to the one
-// before `f` (same, chop, append and same_locals_1_stack_item name only what changed), so
-// it is encoded again, relative to `f`, from its decoded state: left as it was, it would
-// declare other locals (e.g. an append frame adding to `f`'s locals the ones `f` has).
-void insertFrame(StackMapTableAttr& table, const std::vector<DecodedFrame>& decoded, Frame f,
-                 const std::vector<uint32_t>& labels, const ConstantPool& pool) {
-  auto pos = [&](Label l) { return labels[static_cast<uint32_t>(l)]; };
-  auto it = std::find_if(table.frames.begin(), table.frames.end(),
-                         [&](const Frame& g) { return pos(g.at) > pos(f.at); });
-  auto i = static_cast<size_t>(it - table.frames.begin());
-  std::vector<VType> previous(f.locals.begin(), f.locals.end());
-  table.frames.insert(it, std::move(f));
-  if (i + 1 < table.frames.size() && table.frames[i + 1].type != 255) {
-    table.frames[i + 1] = encodeFrame(decoded[i].state, table.frames[i + 1].at, previous, pool);
-  }
-}
-
-// An upper bound of the code length, without computing offsets: no instruction takes more
-// than 6 bytes (wide iinc), except switches.
-uint64_t lengthBound(const Layout& lay, const std::vector<Switch>& switches) {
-  uint64_t bound = uint64_t{6} * lay.insns.size();
-  for (const Switch& sw : switches) bound += 3 + 12 + uint64_t{8} * sw.targets.size();
-  return bound;
-}
-
-// Replaces 16-bit branches that no longer reach their target: goto -> goto_w, jsr -> jsr_w,
-// if<cond> L -> if<!cond> skip; goto_w L; skip:. Repeats until nothing changes (each
-// rewrite only grows the code, so this terminates). Returns an error message or "".
-// `length` is set to the code length, or to an upper bound of it below 32 KB.
-// frameFor(lay, switches, k, skip) records the stack-map frame for the new branch target
-// that relaxing the conditional at instruction k creates (the fall-through point `skip`),
-// before any label moves; it returns why it cannot be derived, or "".
-template <class FrameFor>
-std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameFor& frameFor,
-                  bool framesNeeded, uint32_t& length) {
-  // No branch spans more than the code: below 32 KB all of them reach (most methods).
-  if (uint64_t bound = lengthBound(lay, switches); bound <= INT16_MAX) {
-    length = static_cast<uint32_t>(bound);
-    return "";
-  }
-  Code view;
-  Scratch<std::vector<uint32_t>> offsets;
-  std::vector<uint32_t>& off = *offsets;
-  for (bool changed = true; changed;) {
-    changed = false;
-    view.insns = std::move(lay.insns);
-    view.switches = std::move(switches);
-    view.labels = std::move(lay.labels);
-    computeOffsets(view, off);
-    lay.insns = std::move(view.insns);
-    switches = std::move(view.switches);
-    lay.labels = std::move(view.labels);
-    length = off.back();
-    if (length > kMaxCode) return "";  // the size check reports it
-    if (length <= static_cast<uint32_t>(INT16_MAX)) return "";
-    for (size_t k = 0; k < lay.insns.size(); ++k) {
-      Insn& insn = lay.insns[k];
-      if (formatOf(insn.op) != Format::Branch2) continue;
-      int64_t delta = int64_t{off[lay.labels[static_cast<uint32_t>(insn.target())]]} - off[k];
-      if (delta >= INT16_MIN && delta <= INT16_MAX) continue;
-      changed = true;
-      if (insn.op == Op::goto_ || insn.op == Op::jsr) {
-        insn.op = insn.op == Op::goto_ ? Op::goto_w : Op::jsr_w;
-        continue;
-      }
-      // The fall-through point becomes a branch target: in a class with frames it needs
-      // one, derived before anything moves.
-      lay.labels.push_back(static_cast<uint32_t>(k + 1));
-      auto skip = static_cast<Label>(lay.labels.size() - 1);
-      if (framesNeeded) {
-        std::string err = frameFor(lay, switches, k, skip);
-        if (!err.empty())
-          return "conditional branch at instruction " + std::to_string(k) +
-                 " needs goto_w, but no frame could be derived: " + err;
-      }
-      Insn& cond = lay.insns[k];  // frameFor may have grown lay.labels, not lay.insns
-      Insn far;
-      far.op = Op::goto_w;
-      far.a = cond.a;
-      cond.op = invertCondition(cond.op);
-      cond.a = static_cast<int32_t>(skip);
-      for (uint32_t& pos : lay.labels) {
-        if (pos > k) ++pos;  // also moves `skip` to the instruction after the goto_w
-      }
-      lay.insns.insert(lay.insns.begin() + static_cast<long>(k) + 1, far);
-      break;  // offsets changed: recompute
-    }
-  }
-  return "";
-}
-
-// The frame at the fall-through point `skip` of the conditional at instruction k, inserted
-// into `table` (the frames so far, on the layout `lay`). The state comes from the closest
-// frame at or before k (or the method's initial state), carried through the straight-line
-// code up to and including k. Straight-line because any instruction between that frame and
-// k that could be reached otherwise would have a frame of its own. `withNewLocals` gives a
-// state the editor's locals (the patches on the way may use them). Returns why the frame
-// cannot be derived, or "".
-template <class WithNewLocals>
-std::string deriveFrame(ClassFile& cls, const Member& method, Layout& lay,
-                        const std::vector<Switch>& switches, StackMapTableAttr& table, size_t k,
-                        Label skip, const WithNewLocals& withNewLocals) {
-  for (const Frame& f : table.frames) {
-    if (lay.labels[static_cast<uint32_t>(f.at)] == k + 1) return "";  // already one
-  }
-  std::optional<FrameState> init = initialState(cls, method);
-  if (!init) return "malformed method descriptor";
-  auto decoded = decodeFrames(*init, table);
-  if (!decoded) return "the existing stack-map frames do not decode";
-  FrameState state = *init;
-  size_t from = 0;
-  for (const DecodedFrame& d : *decoded) {
-    uint32_t at = lay.labels[static_cast<uint32_t>(d.at)];
-    if (at <= k && at >= from) {
-      state = d.state;
-      from = at;
-    }
-  }
-  withNewLocals(state);
-  Code view;  // rare path (a method over 32 KB): copying is fine
-  view.insns = lay.insns;
-  view.switches = switches;
-  view.labels = lay.labels;
-  TransferContext ctx{cls.pool, cls.thisClass,
-                      [&](uint32_t insn) {
-                        lay.labels.push_back(insn);
-                        view.labels.push_back(insn);
-                        return static_cast<Label>(lay.labels.size() - 1);
-                      },
-                      &view};
-  for (size_t j = from; j <= k; ++j) {
-    TransferResult r = apply(state, lay.insns[j], static_cast<uint32_t>(j), ctx);
-    if (!r) return r.message;
-  }
-  Frame f;
-  f.type = 255;
-  f.at = skip;
-  f.locals = frameEntries(state.locals, /*trimTrailingTop=*/true);
-  f.stack = frameEntries(state.stack, /*trimTrailingTop=*/false);
-  insertFrame(table, *decoded, std::move(f), lay.labels, cls.pool);
-  return "";
-}
 
 // The catch-all handler's frame: no locals (every local type is assignable to Top) and the
 // exception on the stack; for the handler of the code before super(), `this` stays
@@ -448,8 +278,8 @@ class CodeEditor::Commit {
   void appendExitHandlers();
   Label appendHandlerCode(bool preSuper);
   void cover(uint32_t first, uint32_t last, uint32_t from, uint32_t to, Label handler);
-  std::string relaxBranches();
-  std::string frameLiveLocals();
+  std::string relaxFarBranches();
+  std::string buildLiveTable();
   void install();
 
   // Appends the patches of the insertions from next_ on, as long as `take` accepts them.
@@ -477,7 +307,7 @@ class CodeEditor::Commit {
   uint32_t maxStack_ = 0;
   // layOut, bindLabels (the new code; the lists are pooled):
   Scratch<std::vector<uint32_t>> before_, at_;
-  Layout lay_{{}, {}, *before_, *at_};
+  CodeLayout lay_{{}, {}, *before_, *at_};
   PooledLists lists_{lay_};
   Pinner pinner_{code_};
   bool skipCalls_ = false;  // the exit handler leaves the invokes uncovered
@@ -486,7 +316,7 @@ class CodeEditor::Commit {
   // appendExitHandlers:
   std::vector<ExceptionHandler> addedHandlers_;  // exception-table entries
   std::vector<HandlerCode> handlerCodes_;        // each needs its own stack-map frame
-  // relaxBranches, frameLiveLocals:
+  // relaxFarBranches, buildLiveTable:
   std::vector<Switch> switches_;
   const StackMapTableAttr* smt_ = nullptr;      // the method's table, if it has one
   std::optional<StackMapTableAttr> derived_;    // with the frames relaxation derived
@@ -509,8 +339,8 @@ EditOutcome CodeEditor::Commit::run() {
   layOut();
   bindLabels();
   if (hasExit_) appendExitHandlers();
-  why = relaxBranches();
-  if (why.empty()) why = frameLiveLocals();
+  why = relaxFarBranches();
+  if (why.empty()) why = buildLiveTable();
   if (!why.empty()) {
     EditOutcome o = EditOutcome::unchanged(std::move(why));
     o.tooLarge = tooLarge_;
@@ -625,7 +455,7 @@ void CodeEditor::Commit::layOut() {
   skipCalls_ = hasExit_ && ed_.exitCover_ == ExitCover::AllButCalls;
   needAt_ = !pinner_.pinned().empty() || superCall_.has_value() || skipCalls_;
   std::vector<Insertion>& inserts = inserts_;
-  Layout& lay = lay_;
+  CodeLayout& lay = lay_;
   const size_t n = code_.insns.size();
   lay.insns.reserve(n + patchInsns_.size() + 1);
   lay.before.resize(n + 1);
@@ -670,7 +500,7 @@ void CodeEditor::Commit::bindLabels() {
 
 // Appends the code of the catch-all handler (and of the one before super(), see
 // placeAroundSuperCall) after the code and establishes their exception-table entries and
-// the handlers whose frames install() adds. Before relaxBranches: the code it appends
+// the handlers whose frames install() adds. Before relaxFarBranches: the code it appends
 // counts in the offsets and the length.
 void CodeEditor::Commit::appendExitHandlers() {
   const auto n = static_cast<uint32_t>(code_.insns.size());
@@ -718,10 +548,10 @@ void CodeEditor::Commit::cover(uint32_t first, uint32_t last, uint32_t from, uin
 // (derived_), made only when the first frame is derived (rare: a method over 32 KB), which
 // replaces the originals if the edit succeeds. Then checks the JVM's code-length limit,
 // which only the final code can tell.
-std::string CodeEditor::Commit::relaxBranches() {
+std::string CodeEditor::Commit::relaxFarBranches() {
   switches_ = code_.switches;
   smt_ = findAttr<StackMapTableAttr>(ed_.code_->attributes);
-  auto addFrame = [&](Layout& l, const std::vector<Switch>& sw, size_t k, Label skip) {
+  auto addFrame = [&](CodeLayout& l, const std::vector<Switch>& sw, size_t k, Label skip) {
     if (!derived_) derived_.emplace(smt_ ? *smt_ : StackMapTableAttr{});
     // Inserted before the labels past k move: they all move by one, so the order holds.
     return deriveFrame(*ed_.cls_, *ed_.method_, l, sw, *derived_, k, skip,
@@ -739,8 +569,8 @@ std::string CodeEditor::Commit::relaxBranches() {
 
 // With live locals every frame changes: establishes the final table (liveTable_: the
 // frames, the derived ones and the handlers', each given the live locals) before install(),
-// because building it may fail. After relaxBranches, whose derived frames it includes.
-std::string CodeEditor::Commit::frameLiveLocals() {
+// because building it may fail. After relaxFarBranches, whose derived frames it includes.
+std::string CodeEditor::Commit::buildLiveTable() {
   if (ed_.live_.empty() || !needsFrames(*ed_.cls_)) return "";
   liveTable_.emplace(derived_ ? std::move(*derived_) : smt_ ? *smt_ : StackMapTableAttr{});
   derived_.reset();
