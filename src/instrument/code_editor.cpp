@@ -7,6 +7,7 @@
 #include "classfile/scratch.h"
 #include "instrument/frame_computer.h"
 #include "instrument/frame_state.h"
+#include "instrument/relax.h"
 #include "instrument/stack_effect.h"
 
 namespace dragnet::instrument {
@@ -15,34 +16,7 @@ using namespace classfile;
 
 namespace {
 
-constexpr uint32_t kMaxCode = 65535;
-
 bool needsFrames(const ClassFile& cls) { return cls.major >= 50; }
-
-Op invertCondition(Op op) {
-  switch (op) {
-    case Op::ifnull:
-      return Op::ifnonnull;
-    case Op::ifnonnull:
-      return Op::ifnull;
-    default: {
-      // ifeq/ifne, iflt/ifge, ... come in pairs whose opcodes differ in the lowest bit,
-      // starting at an odd opcode (ifeq = 0x99).
-      int v = static_cast<int>(op);
-      return static_cast<Op>((v - 0x99) % 2 == 0 ? v + 1 : v - 1);
-    }
-  }
-}
-
-// The new code under construction: instructions, label positions, and which labels are
-// pinned to their instruction rather than to the patch in front of it.
-struct Layout {
-  std::vector<Insn> insns;
-  std::vector<uint32_t> labels;
-  // Per original instruction (+ end): patch start, insn. Scratch (classfile/scratch.h).
-  std::vector<uint32_t>& before;
-  std::vector<uint32_t>& at;
-};
 
 // The new instruction and label lists come from a per-thread pool and the lists they
 // replace go back to it, so that editing a method allocates neither (an edit given up
@@ -53,7 +27,7 @@ struct LayoutLists {
 };
 class PooledLists {
  public:
-  explicit PooledLists(Layout& lay) : lay_(lay) {
+  explicit PooledLists(CodeLayout& lay) : lay_(lay) {
     LayoutLists l;
     ScratchPool<LayoutLists>::take(l);
     lay_.insns = std::move(l.insns);
@@ -69,7 +43,7 @@ class PooledLists {
   PooledLists& operator=(const PooledLists&) = delete;
 
  private:
-  Layout& lay_;
+  CodeLayout& lay_;
 };
 
 // Gives every label used as Uninitialized(label) or as a type-annotation offset a label of
@@ -119,150 +93,6 @@ class Pinner {
   std::vector<uint32_t> map_;
   std::vector<uint32_t> pinned_;
 };
-
-// Inserts the full frame `f` among the frames of `table` (in code order), whose decoded
-// states are `decoded`. The frame that now follows `f` was encoded relative to the one
-// before `f` (same, chop, append and same_locals_1_stack_item name only what changed), so
-// it is encoded again, relative to `f`, from its decoded state: left as it was, it would
-// declare other locals (e.g. an append frame adding to `f`'s locals the ones `f` has).
-void insertFrame(StackMapTableAttr& table, const std::vector<DecodedFrame>& decoded, Frame f,
-                 const std::vector<uint32_t>& labels, const ConstantPool& pool) {
-  auto pos = [&](Label l) { return labels[static_cast<uint32_t>(l)]; };
-  auto it = std::find_if(table.frames.begin(), table.frames.end(),
-                         [&](const Frame& g) { return pos(g.at) > pos(f.at); });
-  auto i = static_cast<size_t>(it - table.frames.begin());
-  std::vector<VType> previous(f.locals.begin(), f.locals.end());
-  table.frames.insert(it, std::move(f));
-  if (i + 1 < table.frames.size() && table.frames[i + 1].type != 255) {
-    table.frames[i + 1] = encodeFrame(decoded[i].state, table.frames[i + 1].at, previous, pool);
-  }
-}
-
-// An upper bound of the code length, without computing offsets: no instruction takes more
-// than 6 bytes (wide iinc), except switches.
-uint64_t lengthBound(const Layout& lay, const std::vector<Switch>& switches) {
-  uint64_t bound = uint64_t{6} * lay.insns.size();
-  for (const Switch& sw : switches) bound += 3 + 12 + uint64_t{8} * sw.targets.size();
-  return bound;
-}
-
-// Replaces 16-bit branches that no longer reach their target: goto -> goto_w, jsr -> jsr_w,
-// if<cond> L -> if<!cond> skip; goto_w L; skip:. Repeats until nothing changes (each
-// rewrite only grows the code, so this terminates). Returns an error message or "".
-// `length` is set to the code length, or to an upper bound of it below 32 KB.
-// frameFor(lay, switches, k, skip) records the stack-map frame for the new branch target
-// that relaxing the conditional at instruction k creates (the fall-through point `skip`),
-// before any label moves; it returns why it cannot be derived, or "".
-template <class FrameFor>
-std::string relax(Layout& lay, std::vector<Switch>& switches, const FrameFor& frameFor,
-                  bool framesNeeded, uint32_t& length) {
-  // No branch spans more than the code: below 32 KB all of them reach (most methods).
-  if (uint64_t bound = lengthBound(lay, switches); bound <= INT16_MAX) {
-    length = static_cast<uint32_t>(bound);
-    return "";
-  }
-  Code view;
-  Scratch<std::vector<uint32_t>> offsets;
-  std::vector<uint32_t>& off = *offsets;
-  for (bool changed = true; changed;) {
-    changed = false;
-    view.insns = std::move(lay.insns);
-    view.switches = std::move(switches);
-    view.labels = std::move(lay.labels);
-    computeOffsets(view, off);
-    lay.insns = std::move(view.insns);
-    switches = std::move(view.switches);
-    lay.labels = std::move(view.labels);
-    length = off.back();
-    if (length > kMaxCode) return "";  // the size check reports it
-    if (length <= static_cast<uint32_t>(INT16_MAX)) return "";
-    for (size_t k = 0; k < lay.insns.size(); ++k) {
-      Insn& insn = lay.insns[k];
-      if (formatOf(insn.op) != Format::Branch2) continue;
-      int64_t delta = int64_t{off[lay.labels[static_cast<uint32_t>(insn.target())]]} - off[k];
-      if (delta >= INT16_MIN && delta <= INT16_MAX) continue;
-      changed = true;
-      if (insn.op == Op::goto_ || insn.op == Op::jsr) {
-        insn.op = insn.op == Op::goto_ ? Op::goto_w : Op::jsr_w;
-        continue;
-      }
-      // The fall-through point becomes a branch target: in a class with frames it needs
-      // one, derived before anything moves.
-      lay.labels.push_back(static_cast<uint32_t>(k + 1));
-      auto skip = static_cast<Label>(lay.labels.size() - 1);
-      if (framesNeeded) {
-        std::string err = frameFor(lay, switches, k, skip);
-        if (!err.empty())
-          return "conditional branch at instruction " + std::to_string(k) +
-                 " needs goto_w, but no frame could be derived: " + err;
-      }
-      Insn& cond = lay.insns[k];  // frameFor may have grown lay.labels, not lay.insns
-      Insn far;
-      far.op = Op::goto_w;
-      far.a = cond.a;
-      cond.op = invertCondition(cond.op);
-      cond.a = static_cast<int32_t>(skip);
-      for (uint32_t& pos : lay.labels) {
-        if (pos > k) ++pos;  // also moves `skip` to the instruction after the goto_w
-      }
-      lay.insns.insert(lay.insns.begin() + static_cast<long>(k) + 1, far);
-      break;  // offsets changed: recompute
-    }
-  }
-  return "";
-}
-
-// The frame at the fall-through point `skip` of the conditional at instruction k, inserted
-// into `table` (the frames so far, on the layout `lay`). The state comes from the closest
-// frame at or before k (or the method's initial state), carried through the straight-line
-// code up to and including k. Straight-line because any instruction between that frame and
-// k that could be reached otherwise would have a frame of its own. `withNewLocals` gives a
-// state the editor's locals (the patches on the way may use them). Returns why the frame
-// cannot be derived, or "".
-template <class WithNewLocals>
-std::string deriveFrame(ClassFile& cls, const Member& method, Layout& lay,
-                        const std::vector<Switch>& switches, StackMapTableAttr& table, size_t k,
-                        Label skip, const WithNewLocals& withNewLocals) {
-  for (const Frame& f : table.frames) {
-    if (lay.labels[static_cast<uint32_t>(f.at)] == k + 1) return "";  // already one
-  }
-  std::optional<FrameState> init = initialState(cls, method);
-  if (!init) return "malformed method descriptor";
-  auto decoded = decodeFrames(*init, table);
-  if (!decoded) return "the existing stack-map frames do not decode";
-  FrameState state = *init;
-  size_t from = 0;
-  for (const DecodedFrame& d : *decoded) {
-    uint32_t at = lay.labels[static_cast<uint32_t>(d.at)];
-    if (at <= k && at >= from) {
-      state = d.state;
-      from = at;
-    }
-  }
-  withNewLocals(state);
-  Code view;  // rare path (a method over 32 KB): copying is fine
-  view.insns = lay.insns;
-  view.switches = switches;
-  view.labels = lay.labels;
-  TransferContext ctx{cls.pool, cls.thisClass,
-                      [&](uint32_t insn) {
-                        lay.labels.push_back(insn);
-                        view.labels.push_back(insn);
-                        return static_cast<Label>(lay.labels.size() - 1);
-                      },
-                      &view};
-  for (size_t j = from; j <= k; ++j) {
-    TransferResult r = apply(state, lay.insns[j], static_cast<uint32_t>(j), ctx);
-    if (!r) return r.message;
-  }
-  Frame f;
-  f.type = 255;
-  f.at = skip;
-  f.locals = frameEntries(state.locals, /*trimTrailingTop=*/true);
-  f.stack = frameEntries(state.stack, /*trimTrailingTop=*/false);
-  insertFrame(table, *decoded, std::move(f), lay.labels, cls.pool);
-  return "";
-}
 
 // The catch-all handler's frame: no locals (every local type is assignable to Top) and the
 // exception on the stack; for the handler of the code before super(), `this` stays
@@ -413,238 +243,369 @@ void CodeEditor::resetEdits() {
   live_.clear();
 }
 
+// ---- commit, phase by phase ------------------------------------------------------------
+//
+// One commit, as a sequence of phases that run() calls in order; each phase reads what
+// the ones before it established (the members, grouped below by the phase that sets them).
+// Nothing of the method changes before install(), the last phase, so that any phase may
+// still give up and leave the method as it was; the labels layOut() pins change nothing
+// about it (see Pinner), and the pool may have grown (that is harmless).
+class CodeEditor::Commit {
+ public:
+  explicit Commit(CodeEditor& ed)
+      : ed_(ed),
+        inserts_(ed.buf_.inserts),
+        patchInsns_(ed.buf_.patchInsns),
+        code_(ed.code_->code) {}
+  Commit(const Commit&) = delete;
+  Commit& operator=(const Commit&) = delete;
+
+  // Why the edits cannot be applied at all, checked before any work; "" if they can.
+  static std::string refusal(const CodeEditor& ed);
+  EditOutcome run();
+
+ private:
+  struct HandlerCode {
+    Label at;
+    bool preSuper;  // `this` still uninitialized in its frame
+  };
+
+  std::string placeAroundSuperCall();
+  std::string sizeStack();
+  void sortInsertions();
+  void layOut();
+  void bindLabels();
+  void appendExitHandlers();
+  Label appendHandlerCode(bool preSuper);
+  void cover(uint32_t first, uint32_t last, uint32_t from, uint32_t to, Label handler);
+  std::string relaxFarBranches();
+  std::string buildLiveTable();
+  void install();
+
+  // Appends the patches of the insertions from next_ on, as long as `take` accepts them.
+  template <class Take>
+  void emit(const Take& take) {
+    for (; next_ < inserts_.size() && take(inserts_[next_]); ++next_) {
+      lay_.insns.insert(lay_.insns.end(), patchInsns_.begin() + inserts_[next_].begin,
+                        patchInsns_.begin() + inserts_[next_].end);
+    }
+  }
+  // A new label at position `pos` of the new code (ids after the method's own).
+  Label newLabel(uint32_t pos) {
+    lay_.labels.push_back(pos);
+    return static_cast<Label>(lay_.labels.size() - 1);
+  }
+
+  CodeEditor& ed_;
+  std::vector<Insertion>& inserts_;
+  const std::vector<Insn>& patchInsns_;
+  Code& code_;
+  // placeAroundSuperCall, sizeStack:
+  bool hasExit_ = false;
+  uint32_t exitStart_ = 0;             // the first instruction the exit handler covers
+  std::optional<uint32_t> superCall_;  // set if a second handler covers the code before it
+  uint32_t maxStack_ = 0;
+  // layOut, bindLabels (the new code; the lists are pooled):
+  Scratch<std::vector<uint32_t>> before_, at_;
+  CodeLayout lay_{{}, {}, *before_, *at_};
+  PooledLists lists_{lay_};
+  Pinner pinner_{code_};
+  bool skipCalls_ = false;  // the exit handler leaves the invokes uncovered
+  bool needAt_ = false;     // lay_.at is kept
+  size_t next_ = 0;         // the next insertion to emit
+  // appendExitHandlers:
+  std::vector<ExceptionHandler> addedHandlers_;  // exception-table entries
+  std::vector<HandlerCode> handlerCodes_;        // each needs its own stack-map frame
+  // relaxFarBranches, buildLiveTable:
+  std::vector<Switch> switches_;
+  const StackMapTableAttr* smt_ = nullptr;      // the method's table, if it has one
+  std::optional<StackMapTableAttr> derived_;    // with the frames relaxation derived
+  std::optional<StackMapTableAttr> liveTable_;  // the final table, with live locals
+  bool tooLarge_ = false;
+};
+
 EditOutcome CodeEditor::commitEdits() {
-  if (!code_) return EditOutcome::unchanged("method has no code");
-  if (buf_.inserts.empty()) return EditOutcome::unchanged("no edits");
-  std::vector<Insertion>& inserts = buf_.inserts;
-  const std::vector<Insn>& patchInsns = buf_.patchInsns;
-  if (isEmptyFinalizer()) {
+  if (std::string why = Commit::refusal(*this); !why.empty()) {
+    return EditOutcome::unchanged(std::move(why));
+  }
+  return Commit(*this).run();
+}
+
+EditOutcome CodeEditor::Commit::run() {
+  std::string why = placeAroundSuperCall();
+  if (why.empty()) why = sizeStack();
+  if (!why.empty()) return EditOutcome::unchanged(std::move(why));
+  sortInsertions();
+  layOut();
+  bindLabels();
+  if (hasExit_) appendExitHandlers();
+  why = relaxFarBranches();
+  if (why.empty()) why = buildLiveTable();
+  if (!why.empty()) {
+    EditOutcome o = EditOutcome::unchanged(std::move(why));
+    o.tooLarge = tooLarge_;
+    return o;
+  }
+  install();
+  return EditOutcome::ok();
+}
+
+// Checks that need nothing computed, first, in the order their reasons take precedence.
+std::string CodeEditor::Commit::refusal(const CodeEditor& ed) {
+  if (!ed.code_) return "method has no code";
+  if (ed.buf_.inserts.empty()) return "no edits";
+  if (ed.isEmptyFinalizer()) {
     // HotSpot registers a class's objects for finalization unless its finalize()V is empty
     // (a lone `return`, Method::is_empty_method): a probe there would make every object of
     // the class finalizable (Object.finalize: all objects, and the VM died in
     // Reference.<clinit>, jvm-facts.md; jython's PyObject.finalize is empty and final, so
     // that Python objects are not: with a probe, each one was registered with a Finalizer
     // and finalized).
-    return EditOutcome::unchanged(
-        "an empty finalize() is never modified (objects would become finalizable)");
+    return "an empty finalize() is never modified (objects would become finalizable)";
   }
-  if (badPatch_)
-    return EditOutcome::unchanged("a patch is not stack-neutral or has an unknown effect");
-  if (maxLocals_ > 0xFFFF) return EditOutcome::unchanged("max_locals would exceed 65535");
-  for (const LiveLocal& l : live_) {
+  if (ed.badPatch_) return "a patch is not stack-neutral or has an unknown effect";
+  if (ed.maxLocals_ > 0xFFFF) return "max_locals would exceed 65535";
+  const std::vector<Insertion>& inserts = ed.buf_.inserts;
+  const std::vector<Insn>& patchInsns = ed.buf_.patchInsns;
+  for (const LiveLocal& l : ed.live_) {
     // A live local no entry patch assigns would make every frame wrong: refuse.
     bool assigned = std::any_of(inserts.begin(), inserts.end(), [&](const Insertion& x) {
       return x.where == Where::Entry &&
-             std::any_of(buf_.patchInsns.begin() + x.begin, buf_.patchInsns.begin() + x.end,
+             std::any_of(patchInsns.begin() + x.begin, patchInsns.begin() + x.end,
                          [&](const Insn& i) { return storedLocal(i) == l.slot; });
     });
     if (!assigned) {
-      return EditOutcome::unchanged("method-wide local " + std::to_string(l.slot) +
-                                    " is not assigned by an entry patch (before super())");
+      return "method-wide local " + std::to_string(l.slot) +
+             " is not assigned by an entry patch (before super())";
     }
   }
-  bool hasExit = std::any_of(inserts.begin(), inserts.end(),
-                             [](const Insertion& x) { return x.where == Where::Exit; });
+  return "";
+}
+
+// Establishes hasExit_, where the exit handler's range starts (exitStart_) and whether a
+// second handler covers the code before super() (superCall_); in constructors, turns each
+// after-super() insertion into one after every super()/this() call. Before sorting: the
+// insertions get their instruction index here.
+//
+// The range of the exceptional-exit handler starts after super() in constructors. If an
+// entry patch runs before super(), a second handler covers the code before the super()
+// call: its frame has `this` uninitialized (the verifier's flagThisUninit), which no
+// handler can share with the code after the call. The call itself stays uncovered: the
+// verifier checks a handler over it with both the uninitialized and the initialized
+// `this`, and no frame accepts both (javac never covers it either). So an exception thrown
+// by the super constructor leaves without the exit patch; tools that pair entry and exit
+// must tolerate that (the alloc probes do: see DragnetState.sp).
+std::string CodeEditor::Commit::placeAroundSuperCall() {
+  std::vector<Insertion>& inserts = inserts_;
+  hasExit_ = std::any_of(inserts.begin(), inserts.end(),
+                         [](const Insertion& x) { return x.where == Where::Exit; });
   bool hasAfterSuper = std::any_of(inserts.begin(), inserts.end(),
                                    [](const Insertion& x) { return x.where == Where::AfterSuper; });
-
-  // Where the range of the exceptional-exit handler starts: after super() in constructors.
-  // If an entry patch runs before super(), a second handler covers the code before the
-  // super() call: its frame has `this` uninitialized (the verifier's flagThisUninit),
-  // which no handler can share with the code after the call. The call itself stays
-  // uncovered: the verifier checks a handler over it with both the uninitialized and the
-  // initialized `this`, and no frame accepts both (javac never covers it either). So an
-  // exception thrown by the super constructor leaves without the exit patch; tools that
-  // pair entry and exit must tolerate that (the alloc probes do: see DragnetState.sp).
-  uint32_t exitStart = 0;
-  std::optional<uint32_t> superCall;
-  if (isConstructor() && (hasAfterSuper || hasExit)) {
-    std::vector<uint32_t> calls = findSuperCalls(*cls_, *code_);
-    if (calls.empty()) return EditOutcome::unchanged("no super()/this() call found");
-    if (hasExit && calls.size() > 1) {
-      return EditOutcome::unchanged("several super()/this() calls: no single try range");
-    }
-    std::vector<Insertion> moved;
-    for (const Insertion& x : inserts) {
-      if (x.where != Where::AfterSuper) continue;
-      for (uint32_t c : calls) moved.push_back({c, Where::AfterSuper, x.begin, x.end});
-    }
-    std::erase_if(inserts, [](const Insertion& x) { return x.where == Where::AfterSuper; });
-    inserts.insert(inserts.end(), moved.begin(), moved.end());
-    exitStart = calls.front() + 1;
-    bool entryBeforeSuper = std::any_of(inserts.begin(), inserts.end(),
-                                        [](const Insertion& x) { return x.where == Where::Entry; });
-    if (hasExit && entryBeforeSuper) superCall = calls.front();
+  if (!ed_.isConstructor() || !(hasAfterSuper || hasExit_)) return "";
+  std::vector<uint32_t> calls = findSuperCalls(*ed_.cls_, *ed_.code_);
+  if (calls.empty()) return "no super()/this() call found";
+  if (hasExit_ && calls.size() > 1) return "several super()/this() calls: no single try range";
+  std::vector<Insertion> moved;
+  for (const Insertion& x : inserts) {
+    if (x.where != Where::AfterSuper) continue;
+    for (uint32_t c : calls) moved.push_back({c, Where::AfterSuper, x.begin, x.end});
   }
-  uint32_t maxStack = code_->maxStack + static_cast<uint32_t>(peak_);
-  if (hasExit) maxStack = std::max<uint32_t>(maxStack, 1u + static_cast<uint32_t>(exitPeak_));
-  if (maxStack > 0xFFFF) return EditOutcome::unchanged("max_stack would exceed 65535");
+  std::erase_if(inserts, [](const Insertion& x) { return x.where == Where::AfterSuper; });
+  inserts.insert(inserts.end(), moved.begin(), moved.end());
+  exitStart_ = calls.front() + 1;
+  bool entryBeforeSuper = std::any_of(inserts.begin(), inserts.end(),
+                                      [](const Insertion& x) { return x.where == Where::Entry; });
+  if (hasExit_ && entryBeforeSuper) superCall_ = calls.front();
+  return "";
+}
 
-  // Insertions in layout order; tools usually insert in order already.
+// Establishes the new max_stack: the old one plus the largest patch peak, or what the exit
+// handler needs (the exception, then its patch's peak), if more.
+std::string CodeEditor::Commit::sizeStack() {
+  maxStack_ = ed_.code_->maxStack + static_cast<uint32_t>(ed_.peak_);
+  if (hasExit_)
+    maxStack_ = std::max<uint32_t>(maxStack_, 1u + static_cast<uint32_t>(ed_.exitPeak_));
+  if (maxStack_ > 0xFFFF) return "max_stack would exceed 65535";
+  return "";
+}
+
+// Puts the insertions in layout order, which layOut consumes in one pass: entry patches,
+// then per instruction its before-patches, after-super() and after-patches, then the exit
+// patches; stable, so patches at one place run in the order inserted. Tools usually insert
+// in order already.
+void CodeEditor::Commit::sortInsertions() {
   auto key = [](const Insertion& x) {
     if (x.where == Where::Entry) return uint64_t{0};
     if (x.where == Where::Exit) return ~uint64_t{0};
     return (uint64_t{x.index} + 1) << 8 | static_cast<uint64_t>(x.where);
   };
   auto byKey = [&](const Insertion& x, const Insertion& y) { return key(x) < key(y); };
-  if (!std::is_sorted(inserts.begin(), inserts.end(), byKey)) {
-    std::stable_sort(inserts.begin(), inserts.end(), byKey);
+  if (!std::is_sorted(inserts_.begin(), inserts_.end(), byKey)) {
+    std::stable_sort(inserts_.begin(), inserts_.end(), byKey);
   }
+}
 
-  // Lay out the new instruction list.
-  Code& code = code_->code;
-  const size_t n = code.insns.size();
-  Scratch<std::vector<uint32_t>> before, at;
-  Layout lay{{}, {}, *before, *at};
-  PooledLists lists(lay);
-  // Labels pinned to their instruction (see below) and the super() call need where each
-  // instruction itself lands (`at`), the others where its patch begins (`before`): `at` is
-  // only kept when needed, which for most methods it is not.
-  Pinner pinner(code);
-  pinner.pinAll(code_->attributes);
-  const bool skipCalls = hasExit && exitCover_ == ExitCover::AllButCalls;
-  const bool needAt = !pinner.pinned().empty() || superCall.has_value() || skipCalls;
-  lay.insns.reserve(n + patchInsns.size() + 1);
+// Establishes the new instruction list (without the exit handlers' code) and, for every
+// original instruction and the end, where its patches begin (lay_.before) and, when needed,
+// where it lands itself (lay_.at). Labels pinned to their instruction and the super() call
+// need `at`, the others `before`: `at` is only kept when needed, which for most methods it
+// is not. Pins the labels first, so that needAt_ knows whether any are.
+void CodeEditor::Commit::layOut() {
+  pinner_.pinAll(ed_.code_->attributes);
+  skipCalls_ = hasExit_ && ed_.exitCover_ == ExitCover::AllButCalls;
+  needAt_ = !pinner_.pinned().empty() || superCall_.has_value() || skipCalls_;
+  std::vector<Insertion>& inserts = inserts_;
+  CodeLayout& lay = lay_;
+  const size_t n = code_.insns.size();
+  lay.insns.reserve(n + patchInsns_.size() + 1);
   lay.before.resize(n + 1);
-  if (needAt) lay.at.resize(n + 1);
-  size_t next = 0;
-  auto emit = [&](auto stop) {
-    for (; next < inserts.size() && stop(inserts[next]); ++next) {
-      lay.insns.insert(lay.insns.end(), patchInsns.begin() + inserts[next].begin,
-                       patchInsns.begin() + inserts[next].end);
-    }
-  };
+  if (needAt_) lay.at.resize(n + 1);
   emit([](const Insertion& x) { return x.where == Where::Entry; });
   for (uint32_t i = 0; i < n;) {
     // The instructions up to the next one with insertions are copied as one run.
-    bool more = next < inserts.size() && inserts[next].where != Where::Exit;
-    uint32_t stop = more ? std::min<uint32_t>(inserts[next].index, static_cast<uint32_t>(n))
+    bool more = next_ < inserts.size() && inserts[next_].where != Where::Exit;
+    uint32_t stop = more ? std::min<uint32_t>(inserts[next_].index, static_cast<uint32_t>(n))
                          : static_cast<uint32_t>(n);
     auto base = static_cast<uint32_t>(lay.insns.size()) - i;
-    lay.insns.insert(lay.insns.end(), code.insns.begin() + i, code.insns.begin() + stop);
-    if (needAt) {
+    lay.insns.insert(lay.insns.end(), code_.insns.begin() + i, code_.insns.begin() + stop);
+    if (needAt_) {
       for (uint32_t k = i; k < stop; ++k) lay.at[k] = base + k;
     }
     for (; i < stop; ++i) lay.before[i] = base + i;
     if (i == n) break;
     lay.before[i] = static_cast<uint32_t>(lay.insns.size());
     emit([&](const Insertion& x) { return x.index == i && x.where == Where::Before; });
-    if (needAt) lay.at[i] = static_cast<uint32_t>(lay.insns.size());
-    lay.insns.push_back(code.insns[i]);
+    if (needAt_) lay.at[i] = static_cast<uint32_t>(lay.insns.size());
+    lay.insns.push_back(code_.insns[i]);
     emit([&](const Insertion& x) {
       return x.index == i && (x.where == Where::After || x.where == Where::AfterSuper);
     });
     ++i;
   }
   lay.before[n] = static_cast<uint32_t>(lay.insns.size());
-  if (needAt) lay.at[n] = lay.before[n];
+  if (needAt_) lay.at[n] = lay.before[n];
+}
 
-  // Labels: to the patch in front of their instruction, unless pinned to it. Entry patches
-  // come before lay.before[0], so a loop back to the first instruction skips them.
-  lay.labels.resize(code.labels.size());
-  for (size_t id = 0; id < code.labels.size(); ++id) lay.labels[id] = lay.before[code.labels[id]];
-  for (uint32_t id : pinner.pinned()) lay.labels[id] = lay.at[code.labels[id]];
-
-  std::vector<ExceptionHandler> addedHandler;  // exception-table entries
-  struct HandlerCode {
-    Label at;
-    bool preSuper;  // `this` still uninitialized in its frame
-  };
-  std::vector<HandlerCode> handlerCodes;  // each needs its own stack-map frame
-  if (hasExit) {
-    auto label = [&](uint32_t pos) {
-      lay.labels.push_back(pos);
-      return static_cast<Label>(lay.labels.size() - 1);
-    };
-    // The handler `at` over the original instructions [first, last), laid out at [from,
-    // to): one entry, or with AllButCalls one per stretch between the original invokes.
-    auto cover = [&](uint32_t first, uint32_t last, uint32_t from, uint32_t to, Label at) {
-      auto entry = [&](uint32_t a, uint32_t b) {
-        if (a < b) addedHandler.push_back({label(a), label(b), at, CpIndex::None});
-      };
-      for (uint32_t k = first; skipCalls && k < last; ++k) {
-        if (!isInvoke(code.insns[k].op)) continue;
-        entry(from, lay.at[k]);
-        from = lay.at[k] + 1;
-      }
-      entry(from, to);
-    };
-    Insn rethrow;
-    rethrow.op = Op::athrow;
-    Label main = label(static_cast<uint32_t>(lay.insns.size()));
-    emit([](const Insertion& x) { return x.where == Where::Exit; });
-    lay.insns.push_back(rethrow);
-    handlerCodes.push_back({main, false});
-    cover(exitStart, static_cast<uint32_t>(n), lay.before[exitStart], lay.before[n], main);
-    if (superCall && lay.before[0] < lay.at[*superCall]) {
-      Label pre = label(static_cast<uint32_t>(lay.insns.size()));
-      next = static_cast<size_t>(
-          std::find_if(inserts.begin(), inserts.end(),
-                       [](const Insertion& x) { return x.where == Where::Exit; }) -
-          inserts.begin());
-      emit([](const Insertion& x) { return x.where == Where::Exit; });
-      lay.insns.push_back(rethrow);
-      handlerCodes.push_back({pre, true});
-      cover(0, *superCall, lay.before[0], lay.at[*superCall], pre);
-    }
+// Establishes the new position of every label of the method: the patch in front of its
+// instruction, unless pinned to it. Entry patches come before lay_.before[0], so a loop
+// back to the first instruction skips them. Before the exit handlers, whose labels come
+// after the method's.
+void CodeEditor::Commit::bindLabels() {
+  lay_.labels.resize(code_.labels.size());
+  for (size_t id = 0; id < code_.labels.size(); ++id) {
+    lay_.labels[id] = lay_.before[code_.labels[id]];
   }
+  for (uint32_t id : pinner_.pinned()) lay_.labels[id] = lay_.at[code_.labels[id]];
+}
 
-  // Far branches. Derived frames go to a copy of the frames, made only when the first frame
-  // is derived (rare: a method over 32 KB), and replace the originals if the edit succeeds.
-  std::vector<Switch> switches = code.switches;
-  const StackMapTableAttr* smt = findAttr<StackMapTableAttr>(code_->attributes);
-  std::optional<StackMapTableAttr> derived;
-  auto addFrame = [&](Layout& l, const std::vector<Switch>& sw, size_t k, Label skip) {
-    if (!derived) derived.emplace(smt ? *smt : StackMapTableAttr{});
+// Appends the code of the catch-all handler (and of the one before super(), see
+// placeAroundSuperCall) after the code and establishes their exception-table entries and
+// the handlers whose frames install() adds. Before relaxFarBranches: the code it appends
+// counts in the offsets and the length.
+void CodeEditor::Commit::appendExitHandlers() {
+  const auto n = static_cast<uint32_t>(code_.insns.size());
+  Label main = appendHandlerCode(false);
+  cover(exitStart_, n, lay_.before[exitStart_], lay_.before[n], main);
+  if (superCall_ && lay_.before[0] < lay_.at[*superCall_]) {
+    // The same exit patches again: back to the first of them.
+    next_ = static_cast<size_t>(
+        std::find_if(inserts_.begin(), inserts_.end(),
+                     [](const Insertion& x) { return x.where == Where::Exit; }) -
+        inserts_.begin());
+    Label pre = appendHandlerCode(true);
+    cover(0, *superCall_, lay_.before[0], lay_.at[*superCall_], pre);
+  }
+}
+
+// The exit patches from next_ on, then athrow, at the end of the new code; its label.
+Label CodeEditor::Commit::appendHandlerCode(bool preSuper) {
+  Label at = newLabel(static_cast<uint32_t>(lay_.insns.size()));
+  emit([](const Insertion& x) { return x.where == Where::Exit; });
+  Insn rethrow;
+  rethrow.op = Op::athrow;
+  lay_.insns.push_back(rethrow);
+  handlerCodes_.push_back({at, preSuper});
+  return at;
+}
+
+// The handler `handler` over the original instructions [first, last), laid out at [from,
+// to): one entry, or with AllButCalls one per stretch between the original invokes.
+void CodeEditor::Commit::cover(uint32_t first, uint32_t last, uint32_t from, uint32_t to,
+                               Label handler) {
+  auto entry = [&](uint32_t a, uint32_t b) {
+    if (a < b) addedHandlers_.push_back({newLabel(a), newLabel(b), handler, CpIndex::None});
+  };
+  for (uint32_t k = first; skipCalls_ && k < last; ++k) {
+    if (!isInvoke(code_.insns[k].op)) continue;
+    entry(from, lay_.at[k]);
+    from = lay_.at[k] + 1;
+  }
+  entry(from, to);
+}
+
+// Establishes the final code (far branches relaxed), its switches and, if relaxing needed
+// new branch targets in a class with frames, their frames: in a copy of the frames
+// (derived_), made only when the first frame is derived (rare: a method over 32 KB), which
+// replaces the originals if the edit succeeds. Then checks the JVM's code-length limit,
+// which only the final code can tell.
+std::string CodeEditor::Commit::relaxFarBranches() {
+  switches_ = code_.switches;
+  smt_ = findAttr<StackMapTableAttr>(ed_.code_->attributes);
+  auto addFrame = [&](CodeLayout& l, const std::vector<Switch>& sw, size_t k, Label skip) {
+    if (!derived_) derived_.emplace(smt_ ? *smt_ : StackMapTableAttr{});
     // Inserted before the labels past k move: they all move by one, so the order holds.
-    return deriveFrame(*cls_, *method_, l, sw, *derived, k, skip,
-                       [&](FrameState& s) { withNewLocals(s); });
+    return deriveFrame(*ed_.cls_, *ed_.method_, l, sw, *derived_, k, skip,
+                       [&](FrameState& s) { ed_.withNewLocals(s); });
   };
   uint32_t length = 0;
-  std::string err = relax(lay, switches, addFrame, needsFrames(*cls_), length);
-  if (!err.empty()) return EditOutcome::unchanged(err);
+  std::string err = relax(lay_, switches_, addFrame, needsFrames(*ed_.cls_), length);
+  if (!err.empty()) return err;
   if (length > kMaxCode) {
-    EditOutcome o = EditOutcome::unchanged("code would grow to " + std::to_string(length) +
-                                           " bytes, over the JVM's limit of 65535");
-    o.tooLarge = true;
-    return o;
+    tooLarge_ = true;
+    return "code would grow to " + std::to_string(length) + " bytes, over the JVM's limit of 65535";
   }
+  return "";
+}
 
-  // With live locals every frame changes: the final table is built (and may fail) first.
-  std::optional<StackMapTableAttr> liveTable;
-  if (!live_.empty() && needsFrames(*cls_)) {
-    liveTable.emplace(derived ? std::move(*derived) : smt ? *smt : StackMapTableAttr{});
-    derived.reset();
-    for (const HandlerCode& h : handlerCodes) {
-      liveTable->frames.push_back(handlerFrame(*cls_, h.at, h.preSuper));
-    }
-    std::string why = frameLiveLocals(*liveTable);
-    if (!why.empty()) return EditOutcome::unchanged(why);
+// With live locals every frame changes: establishes the final table (liveTable_: the
+// frames, the derived ones and the handlers', each given the live locals) before install(),
+// because building it may fail. After relaxFarBranches, whose derived frames it includes.
+std::string CodeEditor::Commit::buildLiveTable() {
+  if (ed_.live_.empty() || !needsFrames(*ed_.cls_)) return "";
+  liveTable_.emplace(derived_ ? std::move(*derived_) : smt_ ? *smt_ : StackMapTableAttr{});
+  derived_.reset();
+  for (const HandlerCode& h : handlerCodes_) {
+    liveTable_->frames.push_back(handlerFrame(*ed_.cls_, h.at, h.preSuper));
   }
+  return ed_.frameLiveLocals(*liveTable_);
+}
 
-  // Success: commit everything. Unknown Code attributes may hold stale offsets: drop them.
-  // Swapped: the replaced lists go back to the pool with `lists`.
-  code.insns.swap(lay.insns);
-  code.switches = std::move(switches);
-  code.labels.swap(lay.labels);
-  std::erase_if(code_->attributes,
+// Success: replaces the method's code, labels, frames, handlers and limits with the new
+// ones. Unknown Code attributes may hold stale offsets: dropped. The lists are swapped:
+// the replaced ones go back to the pool with lists_.
+void CodeEditor::Commit::install() {
+  CodeAttr& attr = *ed_.code_;
+  ClassFile& cls = *ed_.cls_;
+  code_.insns.swap(lay_.insns);
+  code_.switches = std::move(switches_);
+  code_.labels.swap(lay_.labels);
+  std::erase_if(attr.attributes,
                 [](const Attribute& a) { return std::holds_alternative<RawAttr>(a.body); });
   // Looked up again: erasing raw attributes above may have moved the table.
-  if (liveTable) {
-    frameTable(*cls_, code_->attributes).frames = std::move(liveTable->frames);
-  } else if (derived) {
-    frameTable(*cls_, code_->attributes).frames = std::move(derived->frames);
+  if (liveTable_) {
+    frameTable(cls, attr.attributes).frames = std::move(liveTable_->frames);
+  } else if (derived_) {
+    frameTable(cls, attr.attributes).frames = std::move(derived_->frames);
   }
-  code_->handlers.insert(code_->handlers.end(), addedHandler.begin(), addedHandler.end());
-  if (needsFrames(*cls_) && !liveTable) {
+  attr.handlers.insert(attr.handlers.end(), addedHandlers_.begin(), addedHandlers_.end());
+  if (needsFrames(cls) && !liveTable_) {
     // Appended last: the handlers are the last code in the method.
-    for (const HandlerCode& h : handlerCodes) {
-      frameTable(*cls_, code_->attributes).frames.push_back(handlerFrame(*cls_, h.at, h.preSuper));
+    for (const HandlerCode& h : handlerCodes_) {
+      frameTable(cls, attr.attributes).frames.push_back(handlerFrame(cls, h.at, h.preSuper));
     }
   }
-  code_->maxStack = static_cast<uint16_t>(maxStack);
-  code_->maxLocals = static_cast<uint16_t>(maxLocals_);
-  return EditOutcome::ok();
+  attr.maxStack = static_cast<uint16_t>(maxStack_);
+  attr.maxLocals = static_cast<uint16_t>(ed_.maxLocals_);
 }
 
 }  // namespace dragnet::instrument

@@ -126,6 +126,9 @@ class CodeEditor {
     std::vector<Insertion> inserts;
   };
 
+  // One commit's work, phase by phase (code_editor.cpp).
+  class Commit;
+
   void add(Where where, uint32_t index, const Patch& patch);
   void add(Where where, uint32_t index, std::span<const classfile::Insn> insns,
            std::optional<int> peak);
