@@ -1,4 +1,4 @@
-// Mode alloc's instrumenter (src/analyses/alloc/alloc_instrumenter.h) without a JVM to run
+// Mode alloc's instrumenter (src/contexts/probes.h) without a JVM to run
 // it, on classes javac compiles at test time (JDK 17): which probes it inserts where
 // (whole instruction listings of the rewritten methods), the site and method tables it
 // returns, leaves, handlers, bytecodes=on's block counts. The rewritten classes are linked

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "../e2e_hard/hard_cases.h"
-#include "analyses/alloc/alloc_instrumenter.h"
+#include "contexts/probes.h"
 #include "profile/format.h"
 
 namespace dragnet::test::hard::alloc_case {
 
-namespace alloc = dragnet::analyses::alloc;
+namespace alloc = dragnet::contexts;
 using cf::Op;
 using profile::ElemKind;
 using profile::SiteKind;
