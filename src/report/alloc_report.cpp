@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/coverage.h"
+#include "report/json_text.h"
 #include "report/sums.h"
 #include "report/text_format.h"
 
@@ -258,7 +259,7 @@ void writeJson(std::ostream& out, const AllocModel& m) {
                       {"reason", f.reason}});
   }
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
-  out << j.dump(1) << "\n";
+  out << jsonText(j, 1) << "\n";
 }
 
 void writeCollapsed(std::ostream& out, const AllocModel& m) {

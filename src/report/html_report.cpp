@@ -8,6 +8,7 @@
 #include "report/alloc_report.h"
 #include "report/coverage.h"
 #include "report/html_page.h"
+#include "report/json_text.h"
 #include "report/sums.h"
 #include "report/text_format.h"
 
@@ -265,8 +266,7 @@ std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
   j["types"] = typeRows(sumByType(m), o.top);
   j["notRewritten"] = failures(*m.profile);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
-  // Modified UTF-8 from class files may not be valid UTF-8: replace, never throw.
-  return scriptSafe(j.dump(-1, ' ', false, Json::error_handler_t::replace));
+  return scriptSafe(jsonText(j, -1));
 }
 
 void writeHtml(std::ostream& out, const AllocModel& m, const HtmlOptions& o) {

@@ -7,6 +7,7 @@
 
 #include "analyses/lifetime/heap.h"
 #include "report/html_page.h"
+#include "report/json_text.h"
 #include "report/lifetime_json.h"
 #include "report/lifetime_report.h"
 #include "report/lifetime_text.h"
@@ -214,8 +215,7 @@ std::string lifetimeHtmlData(const Model& m, const LifetimeHtmlOptions& o) {
   Json j = DataWriter(m, o).json();
   j["top"] = o.top;
   j["groupLimit"] = o.groups;
-  // Modified UTF-8 from class files may not be valid UTF-8: replace, never throw.
-  return scriptSafe(j.dump(-1, ' ', false, Json::error_handler_t::replace));
+  return scriptSafe(jsonText(j, -1));
 }
 
 void writeLifetimeHtml(std::ostream& out, const Model& m, const LifetimeHtmlOptions& o) {

@@ -4,6 +4,7 @@
 
 #include "analyses/lifetime/heap.h"
 #include "report/coverage.h"
+#include "report/json_text.h"
 #include "report/lifetime_report.h"
 #include "report/text_format.h"
 
@@ -156,7 +157,7 @@ void writeLifetimeJson(std::ostream& out, const Model& m, const LifetimeJsonOpti
   j["nested"] = nested(m);
   j["heap"] = heap(m, o.heapBuckets);
   j["gcs"] = gcs(m);
-  out << j.dump(1) << "\n";
+  out << jsonText(j, 1) << "\n";
 }
 
 }  // namespace dragnet::report
