@@ -210,38 +210,12 @@ Json typeRows(const Sums& sums, size_t top) {
   return rows;
 }
 
-Json optional(const std::map<std::string, std::string>& kv, const char* key) {
-  auto it = kv.find(key);
-  return it == kv.end() ? Json(nullptr) : Json(it->second);
-}
-
 Json header(const AllocModel& m) {
   const profile::Profile& p = *m.profile;
+  auto pid = p.meta.find("pid");
   Json j;
-  j["pid"] = optional(p.meta, "pid");
-  j["sample"] = optional(p.meta, "sample");  // sampled: every number is an estimate
-  j["counting"] = countingKind(p);
-  j["countingMeans"] = countingNote(p);
-  j["complete"] = p.complete;
-  j["truncation"] = p.truncation;
-  j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
-  j["totals"] = {{"objects", m.objects},
-                 {"arrays", m.arrays},
-                 {"elements", m.elements},
-                 {"bytes", m.bytes},
-                 {"unsizedObjects", m.unsizedObjects},
-                 {"calls", m.calls},
-                 {"bytecodes", m.insns},
-                 {"contexts", m.nodes.size() - 1},
-                 {"threads", p.threads.size()},
-                 {"collapsed", m.collapsed},
-                 {"dropped", m.dropped}};
-  AgentMemory a = agentMemory(p);
-  auto value = [](std::optional<uint64_t> v) { return v ? Json(*v) : Json(nullptr); };
-  j["agent"] = {{"nativePeak", value(a.nativePeak)},
-                {"nativeAtExit", value(a.nativeAtExit)},
-                {"nativeLimit", value(a.nativeLimit)}};
-  j["classesInstrumented"] = optional(p.totals, "classes.instrumented");
+  j["pid"] = pid == p.meta.end() ? Json(nullptr) : Json(pid->second);
+  j.update(allocHeaderJson(m));
   j["meta"] = p.meta;
   return j;
 }
