@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -373,6 +374,8 @@ TEST_F(UnicodeNames, Shell) {
       << "sql SELECT '<' || method_name || '>' FROM methods WHERE class_name = '" << kClass
       << "' ORDER BY method_name\n"
       << "sql SELECT 'found ' || COUNT(*) FROM methods WHERE method_name = '" << kFraktur << "'\n"
+      << "sql SELECT method_name, LENGTH(method_name) AS n FROM methods WHERE class_name = '"
+      << kClass << "' ORDER BY method_name\n"
       << "exit\n";
   std::string out;
   ASSERT_EQ(dragnet("shell " + q(profile("lifetime")), out, commands.string()), 0);
@@ -385,6 +388,21 @@ TEST_F(UnicodeNames, Shell) {
   EXPECT_NE(b, std::string::npos) << out;
   EXPECT_LT(a, b);
   EXPECT_NE(out.find("found 1"), std::string::npos) << out;  // the typed name matches
+  // The last table: SQLite counts the names' characters (U+2400 is one), and the columns
+  // line up on a terminal: every line as many characters wide, the names padded to the
+  // title's 11.
+  size_t table = out.rfind("method_name");
+  ASSERT_NE(table, std::string::npos);
+  std::istringstream lines(out.substr(out.rfind('\n', table) + 1));
+  std::vector<std::string> rows;
+  for (std::string l; std::getline(lines, l) && !l.starts_with("(");) rows.push_back(l);
+  auto characters = [](const std::string& l) {
+    return std::count_if(l.begin(), l.end(), [](char c) { return (c & 0xC0) != 0x80; });
+  };
+  ASSERT_EQ(rows.size(), 5u) << out;  // titles, rule, main, nul␀name, the Fraktur name
+  EXPECT_EQ(rows[3], "  " + kNulShown + std::string(5, ' ') + "8") << out;
+  EXPECT_EQ(rows[4], "  " + kFraktur + std::string(6, ' ') + "7") << out;
+  for (const std::string& r : rows) EXPECT_EQ(characters(r), characters(rows[0])) << r;
 }
 
 // Removes the run's files at the end unless a test failed (they show what went wrong).
