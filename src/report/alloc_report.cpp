@@ -245,7 +245,18 @@ void writeJson(std::ostream& out, const AllocModel& m) {
   j["format"] = "dragnet-alloc";
   j["version"] = 1;
   j.update(allocHeaderJson(m));
-  auto& sites = j["sites"] = nlohmann::ordered_json::array();
+  // Every key before the rows: an ordered_json object is a vector of (const key, value)
+  // pairs, which growing copies (the const key makes their move throwing), rows and all.
+  j["sites"] = nlohmann::ordered_json::array();
+  auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
+  for (const profile::Failure& f : m.profile->failures) {
+    if (profile::isHidden(f)) continue;  // hiddenClasses
+    failed.push_back({{"class", analyses::alloc::javaTypeName(f.cls)},
+                      {"method", f.method},
+                      {"reason", f.reason}});
+  }
+  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
+  auto& sites = j["sites"];
   for (const SiteRow& r : m.rows) {
     nlohmann::ordered_json row;
     row["frames"] = analyses::alloc::rowFrames(m, r);
@@ -263,14 +274,6 @@ void writeJson(std::ostream& out, const AllocModel& m) {
     }
     sites.push_back(std::move(row));
   }
-  auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
-  for (const profile::Failure& f : m.profile->failures) {
-    if (profile::isHidden(f)) continue;  // hiddenClasses
-    failed.push_back({{"class", analyses::alloc::javaTypeName(f.cls)},
-                      {"method", f.method},
-                      {"reason", f.reason}});
-  }
-  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   out << jsonText(j, 1) << "\n";
 }
 

@@ -233,13 +233,14 @@ Json failures(const profile::Profile& p) {
 
 std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
   Json j = header(m);
-  j["tree"] = TreeEncoder(m, o.minFraction).json();
   Sums sites = sumBySite(m);
   j["sitesByBytes"] = siteRows(m, sites, o.top);
   j["sitesByObjects"] = siteRows(m, byCount(sites), o.top);
   j["types"] = typeRows(sumByType(m), o.top);
   j["notRewritten"] = failures(*m.profile);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
+  // The tree last: growing an ordered_json object copies its values (alloc_report.cpp).
+  j["tree"] = TreeEncoder(m, o.minFraction).json();
   return scriptSafe(jsonText(j, -1));
 }
 
