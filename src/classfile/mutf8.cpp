@@ -26,27 +26,40 @@ void putUtf8(std::string& out, uint32_t cp) {
   }
 }
 
-// Decodes one modified-UTF-8 unit (1-3 bytes) at s[i]; input assumed valid.
-uint32_t decodeUnit(std::string_view s, size_t& i) {
+constexpr uint32_t kIllFormed = 0xFFFFFFFF;
+
+// The character at s[i] (i moves past it): a 1-3 byte unit of modified UTF-8 (C0 80 is NUL
+// only if `modified`; a surrogate is returned as itself, for the caller to pair) or standard
+// UTF-8's 4-byte form. kIllFormed for an ill-formed sequence: a stray continuation byte, a
+// lead byte F8..FF, a sequence cut short (i moves past its lead and the continuation bytes
+// it has), an overlong form or a value past U+10FFFF (i moves past the whole sequence).
+uint32_t decodeChecked(std::string_view s, size_t& i, bool modified) {
   auto b0 = static_cast<uint8_t>(s[i]);
   if (b0 < 0x80) {
     i += 1;
     return b0;
   }
-  if ((b0 & 0xE0) == 0xC0 && i + 1 < s.size()) {
-    uint32_t cp = (b0 & 0x1Fu) << 6 | (static_cast<uint8_t>(s[i + 1]) & 0x3Fu);
-    i += 2;
-    return cp;
-  }
-  if (i + 2 < s.size()) {
-    uint32_t cp = (b0 & 0x0Fu) << 12 | (static_cast<uint8_t>(s[i + 1]) & 0x3Fu) << 6 |
-                  (static_cast<uint8_t>(s[i + 2]) & 0x3Fu);
-    i += 3;
-    return cp;
-  }
-  i += 1;
-  return 0xFFFD;
+  const size_t len = (b0 & 0xE0) == 0xC0   ? 2
+                     : (b0 & 0xF0) == 0xE0 ? 3
+                     : (b0 & 0xF8) == 0xF0 ? 4
+                                           : 1;
+  size_t n = 1;
+  while (n < len && i + n < s.size() && isCont(static_cast<uint8_t>(s[i + n]))) ++n;
+  const size_t at = i;
+  i += n;
+  if (len == 1 || n < len) return kIllFormed;
+  uint32_t cp = b0 & (0x7Fu >> len);
+  for (size_t k = 1; k < len; ++k) cp = cp << 6 | (static_cast<uint8_t>(s[at + k]) & 0x3Fu);
+  // Overlong forms are not UTF-8 (decoding an overlong '/' would smuggle a separator into
+  // a name), except modified UTF-8's C0 80.
+  static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[len] && !(modified && len == 2 && cp == 0)) return kIllFormed;
+  if (cp > 0x10FFFF) return kIllFormed;
+  return cp;
 }
+
+bool isHighSurrogate(uint32_t cp) { return cp >= 0xD800 && cp <= 0xDBFF; }
+bool isSurrogate(uint32_t cp) { return cp >= 0xD800 && cp <= 0xDFFF; }
 }  // namespace
 
 std::optional<size_t> firstInvalid(std::string_view bytes, bool rejectOverlong) {
@@ -82,22 +95,26 @@ std::optional<size_t> firstInvalid(std::string_view bytes, bool rejectOverlong) 
   return std::nullopt;
 }
 
-std::string toUtf8(std::string_view s) {
+std::string toUtf8(std::string_view s, std::string_view nul) {
   if (isPlainAscii(s)) return std::string(s);
   std::string out;
   out.reserve(s.size());
   size_t i = 0;
   while (i < s.size()) {
-    uint32_t cp = decodeUnit(s, i);
-    if (cp >= 0xD800 && cp <= 0xDBFF && i < s.size()) {
+    uint32_t cp = decodeChecked(s, i, true);
+    if (isHighSurrogate(cp) && i < s.size()) {
       size_t j = i;
-      uint32_t lo = decodeUnit(s, j);
-      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+      uint32_t lo = decodeChecked(s, j, true);
+      if (isSurrogate(lo) && !isHighSurrogate(lo)) {
         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
         i = j;
       }
     }
-    putUtf8(out, cp);
+    if (cp == 0) {
+      out += nul;
+    } else {
+      putUtf8(out, cp == kIllFormed || isSurrogate(cp) ? 0xFFFD : cp);
+    }
   }
   return out;
 }
@@ -116,36 +133,8 @@ std::string fromUtf8(std::string_view s) {
   };
   size_t i = 0;
   while (i < s.size()) {
-    auto b0 = static_cast<uint8_t>(s[i]);
-    uint32_t cp = 0xFFFD;
-    size_t len = 1;
-    if (b0 < 0x80) {
-      cp = b0;
-    } else if ((b0 & 0xE0) == 0xC0) {
-      len = 2;
-    } else if ((b0 & 0xF0) == 0xE0) {
-      len = 3;
-    } else if ((b0 & 0xF8) == 0xF0) {
-      len = 4;
-    }
-    if (len > 1) {
-      bool ok = i + len <= s.size();
-      for (size_t k = 1; ok && k < len; ++k) ok = isCont(static_cast<uint8_t>(s[i + k]));
-      if (ok) {
-        cp = b0 & (0x7F >> len);
-        for (size_t k = 1; k < len; ++k) cp = cp << 6 | (static_cast<uint8_t>(s[i + k]) & 0x3F);
-        // Overlong forms, UTF-16 surrogates and values past U+10FFFF are not UTF-8:
-        // replace them (decoding an overlong '/' would smuggle a separator into a name).
-        static constexpr uint32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
-        if (cp < kMin[len] || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) {
-          cp = 0xFFFD;
-          len = 1;
-        }
-      } else {
-        len = 1;
-      }
-    }
-    i += len;
+    uint32_t cp = decodeChecked(s, i, false);
+    if (cp == kIllFormed || isSurrogate(cp)) cp = 0xFFFD;  // surrogates are not UTF-8
     if (cp >= 0x10000) {
       cp -= 0x10000;
       put16(0xD800 + (cp >> 10));

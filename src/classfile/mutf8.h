@@ -15,11 +15,15 @@ namespace dragnet::classfile::mutf8 {
 // other than C0 80 are rejected only for class files of version 48 and later.
 std::optional<size_t> firstInvalid(std::string_view bytes, bool rejectOverlong = true);
 
-// Modified UTF-8 -> standard UTF-8 (surrogate pairs joined, C0 80 -> NUL). Input must be
-// valid; lone surrogates are kept as their 3-byte form (CESU-style), never dropped.
-std::string toUtf8(std::string_view mutf8);
+// Modified UTF-8 -> well-formed standard UTF-8, for any input: surrogate pairs are joined
+// into one character, NUL (C0 80, or a 0 byte) becomes `nul`, standard UTF-8's 4-byte forms
+// are kept (text from outside class files, a path say, may have them), and each ill-formed
+// sequence becomes U+FFFD: a stray continuation byte, a sequence cut short, an overlong
+// form, a value past U+10FFFF, a surrogate without its other half.
+std::string toUtf8(std::string_view mutf8, std::string_view nul = std::string_view("\0", 1));
 
-// Standard UTF-8 -> modified UTF-8. Invalid input bytes are encoded as U+FFFD.
+// Standard UTF-8 -> modified UTF-8. Each ill-formed input sequence (as above, with C0 80
+// and surrogates ill-formed too) is encoded as U+FFFD.
 std::string fromUtf8(std::string_view utf8);
 
 namespace detail {

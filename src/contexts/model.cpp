@@ -18,13 +18,26 @@ void add(Counters& into, const Counters& c) {
   into.insns += c.insns;
 }
 
+// "524288" (what the agent writes), or "512k" (its option's syntax) -> 524288; 0 if it
+// does not parse.
+uint64_t parseSize(const std::string& s) {
+  size_t end = 0;
+  uint64_t v = 0;
+  while (end < s.size() && s[end] >= '0' && s[end] <= '9') v = v * 10 + (s[end++] - '0');
+  std::string unit = s.substr(end);
+  if (unit == "k" || unit == "K") return v << 10;
+  if (unit == "m" || unit == "M") return v << 20;
+  if (unit == "g" || unit == "G") return v << 30;
+  return unit.empty() ? v : 0;
+}
+
 }  // namespace
 
 AllocModel buildModel(const profile::Profile& p) {
   AllocModel m;
   m.profile = &p;
   if (auto s = p.meta.find("sample"); s != p.meta.end()) {
-    m.sampleInterval = std::strtoull(s->second.c_str(), nullptr, 10);
+    m.sampleInterval = parseSize(s->second);
   }
   m.nodes.push_back(MergedNode{});
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> index;  // (merged parent, key) -> node

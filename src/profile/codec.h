@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "profile/text.h"
+
 namespace dragnet::profile {
 
 class Encoder {
@@ -57,6 +59,7 @@ class Decoder {
     if (v > 0xFFFFFFFFu) return static_cast<uint32_t>(fail("value over 32 bits"));
     return static_cast<uint32_t>(v);
   }
+  // A string field, as well-formed UTF-8 (text.h): every string of a profile passes here.
   std::string str() {
     uint64_t len = u();
     if (!ok()) return {};
@@ -64,9 +67,9 @@ class Decoder {
       fail("string runs past the end");
       return {};
     }
-    std::string r(reinterpret_cast<const char*>(p_ + pos_), len);
+    std::string_view bytes(reinterpret_cast<const char*>(p_ + pos_), len);
     pos_ += len;
-    return r;
+    return readableText(bytes);
   }
   // A count of items that each take at least one byte: bounded by what is left, so a
   // corrupt count cannot make the reader allocate without bound.

@@ -104,6 +104,44 @@ TEST(Counting, EveryFormatSaysWhatItCounts) {
   }
 }
 
+// The JSON report and the HTML page's data take the alloc totals from one function: the
+// same header in both, and both say whether the profile is sampled, with its interval.
+TEST(Counting, JsonAndHtmlShareTheTotalsAndSaySampled) {
+  for (const char* sample : {"", "524288", "512k"}) {
+    SCOPED_TRACE(sample);
+    dragnet::profile::Profile p = withHidden(1);
+    p.totals["runtime.native.peak"] = "4096";
+    p.totals["runtime.heap.bytes"] = "8192";
+    if (*sample) {
+      p.meta["sample"] = sample;
+      p.totals["samples"] = "77";
+    }
+    auto model = dragnet::contexts::buildModel(p);
+    std::ostringstream json;
+    dragnet::report::writeJson(json, model);
+    auto j = nlohmann::json::parse(json.str());
+    auto data = nlohmann::json::parse(dragnet::report::htmlData(model, {}));
+    EXPECT_EQ(j["sampled"], *sample != '\0');
+    if (*sample) {
+      EXPECT_EQ(j["sampleInterval"], 524288);
+      EXPECT_EQ(j["samples"], 77);
+    } else {
+      EXPECT_TRUE(j["sampleInterval"].is_null());
+      EXPECT_TRUE(j["samples"].is_null());
+    }
+    EXPECT_EQ(j["totals"]["unsizedObjects"], 0);
+    EXPECT_EQ(j["agent"]["nativePeak"], 4096);
+    EXPECT_EQ(j["agent"]["heap"], 8192);
+    EXPECT_EQ(j["classesInstrumented"], 40);
+    for (const char* key :
+         {"complete", "truncation", "corrupt", "counting", "countingMeans", "sampled",
+          "sampleInterval", "samples", "totals", "agent", "jit", "classesInstrumented"}) {
+      EXPECT_TRUE(j.contains(key)) << key;
+      EXPECT_EQ(data[key], j[key]) << key;
+    }
+  }
+}
+
 }  // namespace
 
 // Only the suffix HotSpot gives hidden classes marks one: '.' or '+', "0x", hex digits.

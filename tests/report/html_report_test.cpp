@@ -180,7 +180,10 @@ TEST_F(HtmlReport, ChromiumShowsSampledAndIncompleteProfiles) {
   std::string dom = render(write(Variant::Sampled));
   std::string warnings = textOf(dom, "warnings");
   EXPECT_NE(warnings.find("Incomplete profile"), std::string::npos) << warnings;
-  EXPECT_NE(warnings.find("Sampled profile (sample=512k)"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("Sampled profile (sample=524288): about one allocation per 524,288 "
+                          "bytes"),
+            std::string::npos)
+      << warnings;
   EXPECT_NE(warnings.find("every number here is an estimate"), std::string::npos) << warnings;
   EXPECT_TRUE(textOf(dom, "counting").starts_with("Counted: sampled heap traffic: "));
   EXPECT_EQ(textOf(dom, "hidden-classes"), "[missing #hidden-classes]");

@@ -73,16 +73,33 @@ TEST(Mutf8Test, SupplementaryCharactersBecomeSurrogatePairs) {
   EXPECT_EQ(mutf8::fromUtf8("x\xF0\x9F\x98\x80y\0"s), "x\xED\xA0\xBD\xED\xB8\x80y\xC0\x80");
 }
 
-TEST(Mutf8Test, LoneSurrogatesAreKept) {
-  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"), "\xED\xA0\x80");           // lone high
-  EXPECT_EQ(mutf8::toUtf8("\xED\xB0\x80" "a"), "\xED\xB0\x80" "a");   // lone low
-  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80" "a"), "\xED\xA0\x80" "a");   // high, then no low
+// toUtf8's output is always well-formed UTF-8 (a report's JSON must never fail on it): one
+// U+FFFD (EF BF BD) per ill-formed sequence.
+TEST(Mutf8Test, ToUtf8ReplacesLoneSurrogatesAndIllFormedSequences) {
+  const std::string r = "\xEF\xBF\xBD";
+  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80"), r);                  // lone high
+  EXPECT_EQ(mutf8::toUtf8("\xED\xB0\x80x"), r + "x");           // lone low
+  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80x"), r + "x");           // high, then no low
+  EXPECT_EQ(mutf8::toUtf8("\xED\xA0\x80\xED\xA0\x80"), r + r);  // two highs
+  EXPECT_EQ(mutf8::toUtf8("x\xFFy"), "x" + r + "y");
+  EXPECT_EQ(mutf8::toUtf8("\x80\x80"), r + r);                   // stray: one each
+  EXPECT_EQ(mutf8::toUtf8("\xE2\x82x"), r + "x");                // cut short: one
+  EXPECT_EQ(mutf8::toUtf8("\xE2"), r);
+  EXPECT_EQ(mutf8::toUtf8("x\xC0\xAFy"), "x" + r + "y");         // an overlong '/'
+  EXPECT_EQ(mutf8::toUtf8("\xF4\x90\x80\x80"), r);              // past U+10FFFF
+  // Standard UTF-8's 4-byte form (text from outside class files) is kept.
+  EXPECT_EQ(mutf8::toUtf8("x\xF0\x9D\x94\x98"), "x\xF0\x9D\x94\x98");
+}
+
+TEST(Mutf8Test, ToUtf8WritesNulAsAsked) {
+  EXPECT_EQ(mutf8::toUtf8("x\xC0\x80y", "\xE2\x90\x80"), "x\xE2\x90\x80y");
+  EXPECT_EQ(mutf8::toUtf8("x\0y"s, "\xE2\x90\x80"), "x\xE2\x90\x80y");
 }
 
 TEST(Mutf8Test, InvalidUtf8InputBecomesReplacementCharacter) {
   EXPECT_EQ(mutf8::fromUtf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");
   EXPECT_EQ(mutf8::fromUtf8("\x80"), "\xEF\xBF\xBD");
-  EXPECT_EQ(mutf8::fromUtf8("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated: each byte
+  EXPECT_EQ(mutf8::fromUtf8("\xE2\x82"), "\xEF\xBF\xBD");  // cut short: one for both bytes
   EXPECT_EQ(mutf8::firstInvalid(mutf8::fromUtf8("\xC3(\xF8\xFF")), std::nullopt);
 }
 

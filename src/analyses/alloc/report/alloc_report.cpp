@@ -9,6 +9,8 @@
 
 #include "analyses/alloc/report/sums.h"
 #include "report/coverage.h"
+#include "report/json_text.h"
+#include "analyses/alloc/report/sums.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -28,6 +30,13 @@ std::string pct(uint64_t part, uint64_t whole) {
 }
 
 std::string bytesOf(uint64_t bytes, bool known) { return known ? num(bytes) : "?"; }
+
+// A number of the End chunk; none if the profile has no such total.
+std::optional<uint64_t> totalOf(const profile::Profile& p, const char* key) {
+  auto it = p.totals.find(key);
+  if (it == p.totals.end()) return std::nullopt;
+  return std::strtoull(it->second.c_str(), nullptr, 10);
+}
 
 // "agent      N bytes of native memory at peak (max-memory L), M at exit; H bytes of Java
 // heap; K context index lookups" (the trees' memory, from the End chunk).
@@ -190,48 +199,64 @@ void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
   writeNotRewritten(out, *m.profile, o.top);
 }
 
-static nlohmann::ordered_json agentJson(const profile::Profile& p) {
-  AgentMemory a = agentMemory(p);
-  auto value = [](std::optional<uint64_t> v) {
-    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-  };
-  return {{"nativePeak", value(a.nativePeak)},
-          {"nativeAtExit", value(a.nativeAtExit)},
-          {"nativeLimit", value(a.nativeLimit)},
-          {"heap", value(a.heap)}};
+AgentMemory agentMemory(const profile::Profile& p) {
+  return {totalOf(p, "runtime.native.peak"), totalOf(p, "runtime.native.bytes"),
+          totalOf(p, "runtime.native.limit"), totalOf(p, "runtime.heap.bytes")};
 }
 
-AgentMemory agentMemory(const profile::Profile& p) {
-  auto get = [&](const char* key) -> std::optional<uint64_t> {
-    auto it = p.totals.find(key);
-    if (it == p.totals.end()) return std::nullopt;
-    return std::strtoull(it->second.c_str(), nullptr, 10);
-  };
-  return {get("runtime.native.peak"), get("runtime.native.bytes"), get("runtime.native.limit"),
-          get("runtime.heap.bytes")};
+nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
+  using Json = nlohmann::ordered_json;
+  const profile::Profile& p = *m.profile;
+  auto optional = [](std::optional<uint64_t> v) { return v ? Json(*v) : Json(nullptr); };
+  const bool sampled = std::string_view(countingKind(p)) == "sampled";
+  Json j;
+  j["complete"] = p.complete;
+  j["truncation"] = p.truncation;
+  j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
+  j["counting"] = countingKind(p);
+  j["countingMeans"] = countingNote(p);
+  j["sampled"] = sampled;  // every count and byte below is an estimate
+  j["sampleInterval"] = sampled ? Json(m.sampleInterval) : Json(nullptr);
+  j["samples"] = optional(totalOf(p, "samples"));
+  j["totals"] = {{"objects", m.objects},
+                 {"arrays", m.arrays},
+                 {"elements", m.elements},
+                 {"bytes", m.bytes},
+                 {"unsizedObjects", m.unsizedObjects},
+                 {"calls", m.calls},
+                 {"bytecodes", m.insns},
+                 {"contexts", m.nodes.size() - 1},
+                 {"threads", p.threads.size()},
+                 {"collapsed", m.collapsed},
+                 {"dropped", m.dropped}};
+  AgentMemory a = agentMemory(p);
+  j["agent"] = {{"nativePeak", optional(a.nativePeak)},
+                {"nativeAtExit", optional(a.nativeAtExit)},
+                {"nativeLimit", optional(a.nativeLimit)},
+                {"heap", optional(a.heap)}};
+  auto jit = p.meta.find("jit");
+  j["jit"] = jit == p.meta.end() ? Json(nullptr) : Json(jit->second);
+  j["classesInstrumented"] = optional(totalOf(p, "classes.instrumented"));
+  return j;
 }
 
 void writeJson(std::ostream& out, const AllocModel& m) {
   nlohmann::ordered_json j;
   j["format"] = "dragnet-alloc";
   j["version"] = 1;
-  j["complete"] = m.profile->complete;
-  j["counting"] = countingKind(*m.profile);
-  j["countingMeans"] = countingNote(*m.profile);
-  if (m.profile->corrupt()) j["corrupt"] = corruptionNote(*m.profile);
-  j["totals"] = {{"objects", m.objects},
-                 {"arrays", m.arrays},
-                 {"elements", m.elements},
-                 {"bytes", m.bytes},
-                 {"calls", m.calls},
-                 {"bytecodes", m.insns},
-                 {"contexts", m.nodes.size() - 1},
-                 {"threads", m.profile->threads.size()},
-                 {"collapsed", m.collapsed},
-                 {"dropped", m.dropped}};
-  j["agent"] = agentJson(*m.profile);
-  if (auto jit = m.profile->meta.find("jit"); jit != m.profile->meta.end()) j["jit"] = jit->second;
-  auto& sites = j["sites"] = nlohmann::ordered_json::array();
+  j.update(allocHeaderJson(m));
+  // Every key before the rows: an ordered_json object is a vector of (const key, value)
+  // pairs, which growing copies (the const key makes their move throwing), rows and all.
+  j["sites"] = nlohmann::ordered_json::array();
+  auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
+  for (const profile::Failure& f : m.profile->failures) {
+    if (profile::isHidden(f)) continue;  // hiddenClasses
+    failed.push_back({{"class", contexts::javaTypeName(f.cls)},
+                      {"method", f.method},
+                      {"reason", f.reason}});
+  }
+  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
+  auto& sites = j["sites"];
   for (const SiteRow& r : m.rows) {
     nlohmann::ordered_json row;
     row["frames"] = contexts::rowFrames(m, r);
@@ -249,14 +274,7 @@ void writeJson(std::ostream& out, const AllocModel& m) {
     }
     sites.push_back(std::move(row));
   }
-  auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
-  for (const profile::Failure& f : m.profile->failures) {
-    if (profile::isHidden(f)) continue;  // hiddenClasses
-    failed.push_back(
-        {{"class", contexts::javaTypeName(f.cls)}, {"method", f.method}, {"reason", f.reason}});
-  }
-  j["hiddenClasses"] = hiddenClassesJson(*m.profile);
-  out << j.dump(1) << "\n";
+  out << jsonText(j, 1) << "\n";
 }
 
 void writeCollapsed(std::ostream& out, const AllocModel& m) {

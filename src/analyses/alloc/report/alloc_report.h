@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -18,6 +19,11 @@ struct TextOptions {
 
 void writeText(std::ostream& out, const contexts::AllocModel& m, const TextOptions& o);
 void writeJson(std::ostream& out, const contexts::AllocModel& m);
+// What the JSON report and the HTML page's data both start with (docs/REPORTS.md, json):
+// whether the profile is complete, corrupt, sampled (and its interval), what its counts
+// mean, the totals, the agent's memory, the JIT settings, the classes instrumented. One
+// function, so that the formats cannot drift apart.
+nlohmann::ordered_json allocHeaderJson(const contexts::AllocModel& m);
 // The agent's own memory, from the End chunk (absent in sampled profiles and in profiles
 // of agents that did not write it): the trees' native memory at peak, at exit and its
 // bound (max-memory), and the Java heap they held (instruction counts).

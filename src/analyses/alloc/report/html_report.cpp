@@ -9,6 +9,8 @@
 #include "analyses/alloc/report/sums.h"
 #include "report/coverage.h"
 #include "report/html_page.h"
+#include "report/json_text.h"
+#include "analyses/alloc/report/sums.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -209,38 +211,12 @@ Json typeRows(const Sums& sums, size_t top) {
   return rows;
 }
 
-Json optional(const std::map<std::string, std::string>& kv, const char* key) {
-  auto it = kv.find(key);
-  return it == kv.end() ? Json(nullptr) : Json(it->second);
-}
-
 Json header(const AllocModel& m) {
   const profile::Profile& p = *m.profile;
+  auto pid = p.meta.find("pid");
   Json j;
-  j["pid"] = optional(p.meta, "pid");
-  j["sample"] = optional(p.meta, "sample");  // sampled: every number is an estimate
-  j["counting"] = countingKind(p);
-  j["countingMeans"] = countingNote(p);
-  j["complete"] = p.complete;
-  j["truncation"] = p.truncation;
-  j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
-  j["totals"] = {{"objects", m.objects},
-                 {"arrays", m.arrays},
-                 {"elements", m.elements},
-                 {"bytes", m.bytes},
-                 {"unsizedObjects", m.unsizedObjects},
-                 {"calls", m.calls},
-                 {"bytecodes", m.insns},
-                 {"contexts", m.nodes.size() - 1},
-                 {"threads", p.threads.size()},
-                 {"collapsed", m.collapsed},
-                 {"dropped", m.dropped}};
-  AgentMemory a = agentMemory(p);
-  auto value = [](std::optional<uint64_t> v) { return v ? Json(*v) : Json(nullptr); };
-  j["agent"] = {{"nativePeak", value(a.nativePeak)},
-                {"nativeAtExit", value(a.nativeAtExit)},
-                {"nativeLimit", value(a.nativeLimit)}};
-  j["classesInstrumented"] = optional(p.totals, "classes.instrumented");
+  j["pid"] = pid == p.meta.end() ? Json(nullptr) : Json(pid->second);
+  j.update(allocHeaderJson(m));
   j["meta"] = p.meta;
   return j;
 }
@@ -258,15 +234,15 @@ Json failures(const profile::Profile& p) {
 
 std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
   Json j = header(m);
-  j["tree"] = TreeEncoder(m, o.minFraction).json();
   Sums sites = sumBySite(m);
   j["sitesByBytes"] = siteRows(m, sites, o.top);
   j["sitesByObjects"] = siteRows(m, byCount(sites), o.top);
   j["types"] = typeRows(sumByType(m), o.top);
   j["notRewritten"] = failures(*m.profile);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
-  // Modified UTF-8 from class files may not be valid UTF-8: replace, never throw.
-  return scriptSafe(j.dump(-1, ' ', false, Json::error_handler_t::replace));
+  // The tree last: growing an ordered_json object copies its values (alloc_report.cpp).
+  j["tree"] = TreeEncoder(m, o.minFraction).json();
+  return scriptSafe(jsonText(j, -1));
 }
 
 void writeHtml(std::ostream& out, const AllocModel& m, const HtmlOptions& o) {

@@ -38,18 +38,6 @@ enum Line { kFunctionId = 1, kLineNumber = 2 };
 enum Function { kId = 1, kName = 2, kSystemName = 3, kFilename = 4 };
 }  // namespace pb
 
-// "512k" -> 524288 (the agent's sample=SIZE syntax); 0 if it does not parse.
-uint64_t parseSize(const std::string& s) {
-  size_t end = 0;
-  uint64_t v = 0;
-  while (end < s.size() && s[end] >= '0' && s[end] <= '9') v = v * 10 + (s[end++] - '0');
-  std::string unit = s.substr(end);
-  if (unit == "k" || unit == "K") return v << 10;
-  if (unit == "m" || unit == "M") return v << 20;
-  if (unit == "g" || unit == "G") return v << 30;
-  return unit.empty() ? v : 0;
-}
-
 class PprofBuilder {
  public:
   explicit PprofBuilder(const AllocModel& m) : m_(m), callerLocation_(m.nodes.size(), 0) {
@@ -120,7 +108,7 @@ class PprofBuilder {
     uint64_t period = 1;  // exact: every allocation is recorded
     if (auto it = p.meta.find("sample"); it != p.meta.end()) {
       comments.push_back("sampled (sample=" + it->second + "): the values are estimates");
-      period = parseSize(it->second);
+      period = m_.sampleInterval;
     }
     if (p.corrupt()) comments.push_back(corruptionNote(p));
     if (!p.complete) {

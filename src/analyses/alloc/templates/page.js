@@ -7,7 +7,7 @@
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const $ = (id) => document.getElementById(id);
-  const sampled = data.sample !== null && data.sample !== undefined;
+  const sampled = data.sampled;
   const approx = sampled ? '\u2248 ' : '';
 
   const { el, fmt, pct, count, card, writeHeading, writeHiddenClasses, loadHash,
@@ -22,9 +22,9 @@
     if (sampled) badges.appendChild(el('span', 'badge est', 'sampled: estimates'));
     else badges.appendChild(el('span', 'badge', 'exact'));
     if (sampled) {
-      $('warnings').appendChild(el('p', 'warning', 'Sampled profile (sample=' + data.sample +
-        '): about one allocation per ' + data.sample + ' bytes was recorded and weighted, so ' +
-        'every number here is an estimate.'));
+      $('warnings').appendChild(el('p', 'warning', 'Sampled profile (sample=' +
+        data.sampleInterval + '): about one allocation per ' + fmt(data.sampleInterval) +
+        ' bytes was recorded and weighted, so every number here is an estimate.'));
     }
     $('warnings').appendChild(el('p', 'note', 'Counted: ' + data.countingMeans + '.')).id =
       'counting';

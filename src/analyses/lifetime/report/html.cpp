@@ -10,6 +10,10 @@
 #include "analyses/lifetime/report/report.h"
 #include "analyses/lifetime/report/text.h"
 #include "report/html_page.h"
+#include "report/json_text.h"
+#include "analyses/lifetime/report/json.h"
+#include "analyses/lifetime/report/report.h"
+#include "analyses/lifetime/report/text.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -214,8 +218,7 @@ std::string lifetimeHtmlData(const Model& m, const LifetimeHtmlOptions& o) {
   Json j = DataWriter(m, o).json();
   j["top"] = o.top;
   j["groupLimit"] = o.groups;
-  // Modified UTF-8 from class files may not be valid UTF-8: replace, never throw.
-  return scriptSafe(j.dump(-1, ' ', false, Json::error_handler_t::replace));
+  return scriptSafe(jsonText(j, -1));
 }
 
 void writeLifetimeHtml(std::ostream& out, const Model& m, const LifetimeHtmlOptions& o) {

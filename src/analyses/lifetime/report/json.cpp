@@ -5,6 +5,8 @@
 #include "analyses/lifetime/model/heap.h"
 #include "analyses/lifetime/report/report.h"
 #include "report/coverage.h"
+#include "report/json_text.h"
+#include "analyses/lifetime/report/report.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -156,7 +158,7 @@ void writeLifetimeJson(std::ostream& out, const Model& m, const LifetimeJsonOpti
   j["nested"] = nested(m);
   j["heap"] = heap(m, o.heapBuckets);
   j["gcs"] = gcs(m);
-  out << j.dump(1) << "\n";
+  out << jsonText(j, 1) << "\n";
 }
 
 }  // namespace dragnet::report

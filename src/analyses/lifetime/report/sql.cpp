@@ -283,16 +283,22 @@ ResultTable collect(sqlite3* db, sqlite3_stmt* st) {
   return t;
 }
 
+// The columns a cell takes on a terminal: its characters, not its bytes (names are UTF-8).
+size_t columnsOf(const std::string& cell) {
+  return static_cast<size_t>(
+      std::count_if(cell.begin(), cell.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
 void writeResult(std::ostream& out, const ResultTable& t) {
   std::vector<size_t> width(t.columns.size());
   for (size_t c = 0; c < width.size(); ++c) {
-    width[c] = t.columns[c].size();
-    for (const auto& row : t.rows) width[c] = std::max(width[c], row[c].size());
+    width[c] = columnsOf(t.columns[c]);
+    for (const auto& row : t.rows) width[c] = std::max(width[c], columnsOf(row[c]));
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string s = " ";
     for (size_t c = 0; c < cells.size(); ++c) {
-      std::string pad(width[c] - cells[c].size(), ' ');
+      std::string pad(width[c] - columnsOf(cells[c]), ' ');
       bool right = t.numeric[c];  // numbers and their column titles
       bool last = c + 1 == cells.size();
       s += " " + (right ? pad + cells[c] : last ? cells[c] : cells[c] + pad) + (last ? "" : " ");

@@ -1,0 +1,16 @@
+// How every report writes JSON (the JSON reports, and the HTML pages' data).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dragnet::report {
+
+// `j` as text, `indent` spaces a level (-1: one line). The profile's strings are already
+// well-formed UTF-8 (profile/text.h); should a string from elsewhere not be, it is written
+// with U+FFFD in its place: nlohmann's default would throw, and the report abort.
+inline std::string jsonText(const nlohmann::ordered_json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+}  // namespace dragnet::report
