@@ -233,7 +233,7 @@ void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread) {
   }
   uint32_t vmBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Vm);
   uint32_t jniBase = a.recorder->addNativeBase(a.ids, profile::SiteKind::Jni);
-  if (!startNativeAllocs(jvmti, jni, vmBase, jniBase, a.lifetime, error)) {
+  if (!startNativeAllocs(jvmti, jni, vmBase, jniBase, error)) {
     say("warning: " + error + "; allocations by the JVM and by JNI are not counted");
   }
   if (a.lifetime) {

@@ -391,9 +391,16 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
     return false;
   }
   setNextGc(jni, static_cast<int64_t>(options.gcInterval));
+  // Where the JVM verifies boot classes the helper makes its phantom references with
+  // Unsafe.allocateInstance (runtime_bridge.h), which on JDK 23+ posts VMObjectAlloc.
+  if (jclass ref = jni->FindClass("java/lang/DragnetLife$Ref")) {
+    skipVmAllocsOf(static_cast<jclass>(jni->NewGlobalRef(ref)));
+  } else {
+    jni->ExceptionClear();
+  }
   startEvents();
   jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
-  if (!startJniUses(jni, "java/lang/DragnetLife", error)) {
+  if (!startJniUses(jvmti, jni, "java/lang/DragnetLife", error)) {
     error = "uses through JNI are not counted: " + error;
   }
   return true;

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "agent/native_allocs.h"
+#include "agent/jni_table.h"
 #include "agent/runtime_bridge.h"
 #include "analyses/lifetime/agent/jni_uses.h"
 #include "analyses/lifetime/agent/lifetime_state.h"
@@ -251,7 +251,7 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   sampler.start(jni);
   jfieldID on = jni->GetStaticFieldID(helper, "on", "Z");
   jni->SetStaticBooleanField(helper, on, JNI_TRUE);  // last: the probes start recording
-  if (!startJniUsesOnly(jvmti, error) || !startJniUses(jni, nullptr, error)) {
+  if (!startJniUses(jvmti, jni, nullptr, error)) {
     error = "uses through JNI are not counted: " + error;
   }
   return true;
