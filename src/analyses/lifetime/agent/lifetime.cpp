@@ -331,7 +331,7 @@ void nativeUse(jobject o, bool put) {
 std::string finishLifetime(JNIEnv* jni) {
   if (!gLife || !gLife->probes) return "no lifetime data";
   State& s = *gLife;
-  jni->SetStaticBooleanField(s.probes, jni->GetStaticFieldID(s.probes, "on", "Z"), JNI_FALSE);
+  jni->SetStaticBooleanField(s.probes, s.probesOn, JNI_FALSE);
   s.ended.store(true, std::memory_order_release);
   waitForLiveFlush();
   {
