@@ -51,7 +51,6 @@ bool ContextsMode::vmInit(JNIEnv* jni, jthread) {
   AgentScope scope;
   const Options& o = *host_->options;
   std::string error;
-  // The JNI wrappers look up the phantom reference class whatever the mode.
   if (!defineReferenceClass(jni, error) || !beforeProbes(jni, error) ||
       !startProbes(jni, {o.depth, o.record, threadCaches(), o.bytecodes, o.maxMemory, o.quiet},
                    error) ||
@@ -64,7 +63,7 @@ bool ContextsMode::vmInit(JNIEnv* jni, jthread) {
   }
   uint32_t vmBase = recorder_->addNativeBase(ids_, profile::SiteKind::Vm);
   uint32_t jniBase = recorder_->addNativeBase(ids_, profile::SiteKind::Jni);
-  if (!startNativeAllocs(host_->jvmti, jni, vmBase, jniBase, jniUses(), error)) {
+  if (!startNativeAllocs(host_->jvmti, jni, vmBase, jniBase, error)) {
     host_->say("warning: " + error + "; allocations by the JVM and by JNI are not counted");
   }
   started(jni);

@@ -42,8 +42,6 @@ class ContextsMode : public Mode {
   virtual bool ownVirtualTrees() const { return false; }
   // Whether the probes keep the per-thread caches an extension's probes use (DragnetRt).
   virtual bool threadCaches() const { return false; }
-  // Whether native code's object uses are recorded through the JNI table.
-  virtual bool jniUses() const { return false; }
   // VMInit, before the probes are switched on; false (with `error`): nothing is recorded.
   virtual bool beforeProbes(JNIEnv* jni, std::string& error);
   // VMInit, once the probes and the allocation counting are on.

@@ -8,32 +8,43 @@
 #include <tuple>
 #include <utility>
 
-#include "analyses/lifetime/agent/jni_uses.h"
+#include "agent/binding.h"
+#include "agent/runtime_bridge.h"
 
 namespace dragnet::agent {
 namespace {
 
-thread_local bool tInAgent = false;
+// The arrays of the runtime helper that its probes grow (see ownArray): DragnetState's
+// fields and DragnetRt's static ones.
+constexpr std::pair<const char*, const char*> kStateArrays[] = {
+    {"insns", "[J"},    {"dynBase", "[I"},
+    {"dynKey", "[I"},   {"dynClass", "[Ljava/lang/Class;"},
+    {"pendKey", "[I"},  {"pendDepth", "[I"},
+    {"pendTime", "[J"}, {"gets", "[J"},
+    {"puts", "[J"},     {"got", "[Ljava/lang/Object;"},
+    {"gotAt", "[I"},    {"put", "[Ljava/lang/Object;"},
+    {"putAt", "[I"},    {"gotSlot", "[I"},
+    {"putSlot", "[I"},  {"slots", "[I"}};
+constexpr std::pair<const char*, const char*> kRtArrays[] = {
+    {"dynClass", "[Ljava/lang/Class;"}, {"dynBase", "[I"}, {"dynKeys", "[I"}, {"dynIndex", "[I"}};
 
 struct State {
   std::atomic<bool> active{false};
   jvmtiEnv* jvmti = nullptr;
-  const JNINativeInterface_* original = nullptr;  // the JVM's table, for the real calls
-  JNINativeInterface_ wrapped{};
-  jclass rt = nullptr;  // java/lang/DragnetRt (global ref)
-  jmethodID dyn = nullptr;
-  jfieldID stringValue = nullptr;  // java/lang/String.value
+  JniChain chain;              // the functions the wrappers call (jni_table.h)
+  binding::StaticMethod dyn;   // DragnetRt.dyn(Object, int): records in the thread's context
+  binding::Field stringValue;  // java/lang/String.value
   jint vmBase = 0, jniBase = 0;
-  jmethodID covered[4] = {};  // natives whose allocation a probe at the call site counts
+  // Natives whose allocation a probe at the call site counts (countedByProbe).
+  binding::Method clone, allocateInstance;
+  binding::StaticMethod newArray, multiNewArray;
 
   // The runtime's own arrays (see ownArray).
-  jclass intArray = nullptr, longArray = nullptr, classArray = nullptr, objectArray = nullptr;
-  // DragnetLife's own reference class: made with Unsafe.allocateInstance where the JVM
-  // verifies boot classes (runtime_bridge.h), which on JDK 23+ posts VMObjectAlloc.
-  jclass lifeRef = nullptr;
-  jfieldID threadState = nullptr;
-  std::vector<jfieldID> stateArrays;  // DragnetState's array fields
-  std::vector<jfieldID> rtArrays;     // DragnetRt's static array fields
+  binding::Class intArray, longArray, classArray, objectArray;
+  binding::Field threadState;
+  binding::Field stateArrays[std::size(kStateArrays)];
+  binding::StaticField rtArrays[std::size(kRtArrays)];
+  std::atomic<jclass> skipped{nullptr};  // skipVmAllocsOf
 
   std::mutex mu;
   std::set<std::tuple<std::string, std::string, std::string, uint32_t>> probed;
@@ -50,15 +61,15 @@ State& state() {
   return *s;
 }
 
+const JNINativeInterface_* jvm() { return state().chain.jvm; }
+const JNINativeInterface_* next() { return state().chain.next; }
+
 // Records `obj` in the current context of this thread, under base site `base`.
 void record(JNIEnv* jni, jobject obj, jint base) {
   State& s = state();
-  if (!obj || tInAgent || !s.active.load(std::memory_order_acquire)) return;
-  if (s.original->ExceptionCheck(jni)) return;  // calling Java now would be illegal
-  tInAgent = true;
-  s.original->CallStaticVoidMethod(jni, s.rt, s.dyn, obj, base);
-  if (s.original->ExceptionCheck(jni)) s.original->ExceptionClear(jni);  // ours, not theirs
-  tInAgent = false;
+  if (!obj || AgentScope::active() || !s.active.load(std::memory_order_acquire)) return;
+  if (jvm()->ExceptionCheck(jni)) return;  // calling Java now would be illegal
+  agentUpcall(jni, jvm(), s.dyn.cls, s.dyn.id, obj, base);
 }
 
 void recordJni(JNIEnv* jni, jobject obj) { record(jni, obj, state().jniBase); }
@@ -66,24 +77,24 @@ void recordJni(JNIEnv* jni, jobject obj) { record(jni, obj, state().jniBase); }
 // A String made natively comes with its value array, allocated by the JVM too.
 void recordJniString(JNIEnv* jni, jstring str) {
   State& s = state();
-  if (!str || tInAgent || !s.active.load(std::memory_order_acquire)) return;
+  if (!str || AgentScope::active() || !s.active.load(std::memory_order_acquire)) return;
   recordJni(jni, str);
   if (!s.stringValue) return;
-  jobject value = s.original->GetObjectField(jni, str, s.stringValue);
+  jobject value = jvm()->GetObjectField(jni, str, s.stringValue);
   recordJni(jni, value);
-  if (value) s.original->DeleteLocalRef(jni, value);
+  if (value) jvm()->DeleteLocalRef(jni, value);
 }
 
-// ---- JNI wrappers: the real function, then the record ----
+// ---- JNI wrappers: the next function down, then the record ----
 
 jobject JNICALL wAllocObject(JNIEnv* jni, jclass c) {
-  jobject o = state().original->AllocObject(jni, c);
+  jobject o = next()->AllocObject(jni, c);
   recordJni(jni, o);
   return o;
 }
 
 jobject JNICALL wNewObjectV(JNIEnv* jni, jclass c, jmethodID m, va_list args) {
-  jobject o = state().original->NewObjectV(jni, c, m, args);
+  jobject o = next()->NewObjectV(jni, c, m, args);
   recordJni(jni, o);
   return o;
 }
@@ -91,38 +102,38 @@ jobject JNICALL wNewObjectV(JNIEnv* jni, jclass c, jmethodID m, va_list args) {
 jobject JNICALL wNewObject(JNIEnv* jni, jclass c, jmethodID m, ...) {
   va_list args;
   va_start(args, m);
-  jobject o = state().original->NewObjectV(jni, c, m, args);
+  jobject o = next()->NewObjectV(jni, c, m, args);
   va_end(args);
   recordJni(jni, o);
   return o;
 }
 
 jobject JNICALL wNewObjectA(JNIEnv* jni, jclass c, jmethodID m, const jvalue* args) {
-  jobject o = state().original->NewObjectA(jni, c, m, args);
+  jobject o = next()->NewObjectA(jni, c, m, args);
   recordJni(jni, o);
   return o;
 }
 
 jobjectArray JNICALL wNewObjectArray(JNIEnv* jni, jsize n, jclass c, jobject init) {
-  jobjectArray o = state().original->NewObjectArray(jni, n, c, init);
+  jobjectArray o = next()->NewObjectArray(jni, n, c, init);
   recordJni(jni, o);
   return o;
 }
 
 jstring JNICALL wNewString(JNIEnv* jni, const jchar* chars, jsize n) {
-  jstring o = state().original->NewString(jni, chars, n);
+  jstring o = next()->NewString(jni, chars, n);
   recordJniString(jni, o);
   return o;
 }
 
 jstring JNICALL wNewStringUTF(JNIEnv* jni, const char* utf) {
-  jstring o = state().original->NewStringUTF(jni, utf);
+  jstring o = next()->NewStringUTF(jni, utf);
   recordJniString(jni, o);
   return o;
 }
 
 jobject JNICALL wNewDirectByteBuffer(JNIEnv* jni, void* address, jlong capacity) {
-  jobject o = state().original->NewDirectByteBuffer(jni, address, capacity);
+  jobject o = next()->NewDirectByteBuffer(jni, address, capacity);
   recordJni(jni, o);
   return o;
 }
@@ -130,13 +141,14 @@ jobject JNICALL wNewDirectByteBuffer(JNIEnv* jni, void* address, jlong capacity)
 // New<Primitive>Array: one wrapper per function, made by a template over the member.
 template <class A, A (JNICALL* JNINativeInterface_::*F)(JNIEnv*, jsize)>
 A JNICALL wNewArray(JNIEnv* jni, jsize n) {
-  A o = (state().original->*F)(jni, n);
+  A o = (next()->*F)(jni, n);
   recordJni(jni, o);
   return o;
 }
 
-void installWrappers(State& s) {
-  JNINativeInterface_& t = s.wrapped;
+// The allocation wrappers (a client of jni_table.h).
+void wrapAllocs(JNINativeInterface_& t, const JniChain& chain) {
+  state().chain = chain;
   t.AllocObject = wAllocObject;
   t.NewObject = wNewObject;
   t.NewObjectV = wNewObjectV;
@@ -183,26 +195,27 @@ bool methodNames(State& s, jmethodID method, std::string& cls, std::string& name
 // them. Those arrays are still held by the thread's DragnetState (or DragnetRt's shared
 // table) when the event comes, so identity finds them.
 bool ownArray(State& s, JNIEnv* jni, jthread thread, jobject obj) {
-  jclass c = s.original->GetObjectClass(jni, obj);
-  bool candidate = s.original->IsSameObject(jni, c, s.intArray) ||
-                   s.original->IsSameObject(jni, c, s.longArray) ||
-                   s.original->IsSameObject(jni, c, s.classArray) ||
-                   s.original->IsSameObject(jni, c, s.objectArray);
-  s.original->DeleteLocalRef(jni, c);
+  const JNINativeInterface_* f = jvm();
+  jclass c = f->GetObjectClass(jni, obj);
+  bool candidate = f->IsSameObject(jni, c, s.intArray) || f->IsSameObject(jni, c, s.longArray) ||
+                   f->IsSameObject(jni, c, s.classArray) || f->IsSameObject(jni, c, s.objectArray);
+  f->DeleteLocalRef(jni, c);
   if (!candidate) return false;
-  auto same = [&](jobject holder, jfieldID f, bool isStatic) {
-    jobject a = isStatic ? s.original->GetStaticObjectField(jni, static_cast<jclass>(holder), f)
-                         : s.original->GetObjectField(jni, holder, f);
-    bool eq = a && s.original->IsSameObject(jni, a, obj);
-    if (a) s.original->DeleteLocalRef(jni, a);
+  auto same = [&](jobject a) {
+    bool eq = a && f->IsSameObject(jni, a, obj);
+    if (a) f->DeleteLocalRef(jni, a);
     return eq;
   };
   bool own = false;
-  for (jfieldID f : s.rtArrays) own = own || same(s.rt, f, true);
-  jobject state = s.original->GetObjectField(jni, thread, s.threadState);
+  for (const binding::StaticField& a : s.rtArrays) {
+    own = own || same(f->GetStaticObjectField(jni, a.cls, a));
+  }
+  jobject state = f->GetObjectField(jni, thread, s.threadState);
   if (state) {
-    for (jfieldID f : s.stateArrays) own = own || same(state, f, false);
-    s.original->DeleteLocalRef(jni, state);
+    for (const binding::Field& a : s.stateArrays) {
+      own = own || same(f->GetObjectField(jni, state, a));
+    }
+    f->DeleteLocalRef(jni, state);
   }
   return own;
 }
@@ -215,7 +228,9 @@ bool countedByProbe(State& s, jthread thread) {
     return false;
   }
   bool covered = false;
-  for (jmethodID m : s.covered) covered |= m != nullptr && m == frames[0].method;
+  for (jmethodID m : {s.clone.id, s.newArray.id, s.multiNewArray.id, s.allocateInstance.id}) {
+    covered |= m != nullptr && m == frames[0].method;
+  }
   if (!covered) return false;
   const std::pair<jmethodID, jlocation> caller{frames[1].method, frames[1].location};
   {
@@ -226,56 +241,47 @@ bool countedByProbe(State& s, jthread thread) {
   if (!methodNames(s, caller.first, cls, name, desc)) return false;
   auto bci = static_cast<uint32_t>(caller.second);
   std::lock_guard lock(s.mu);
-  // The runtime helper's own objects (DragnetLife's phantom references, where made with
-  // Unsafe.allocateInstance) are not the program's.
+  // The runtime helpers' own objects (made with Unsafe.allocateInstance) are not the
+  // program's.
   bool counted = cls.starts_with("java/lang/Dragnet") || s.probed.count({cls, name, desc, bci});
   s.answers.emplace(caller, counted);
   return counted;
 }
 
-bool resolveOwnArrays(State& s, JNIEnv* jni, jclass rt) {
-  auto global = [&](const char* name) {
-    jclass c = jni->FindClass(name);
-    return c ? static_cast<jclass>(jni->NewGlobalRef(c)) : nullptr;
-  };
-  s.intArray = global("[I");
-  s.longArray = global("[J");
-  s.classArray = global("[Ljava/lang/Class;");
-  s.objectArray = global("[Ljava/lang/Object;");
-  s.lifeRef = global("java/lang/DragnetLife$Ref");
-  jclass thread = jni->FindClass("java/lang/Thread");
-  jclass state = jni->FindClass("java/lang/DragnetState");
-  if (!s.intArray || !s.longArray || !s.classArray || !s.objectArray || !s.lifeRef || !thread ||
-      !state) {
-    return false;
+// What the callbacks and wrappers reach in Java: the upcall, the natives a probe counts,
+// String.value and the runtime helper's arrays.
+bool resolve(State& s, JNIEnv* jni, std::string& error) {
+  std::vector<binding::Member> members = {
+      {kRuntimeClass, "dyn", "(Ljava/lang/Object;I)V", &s.dyn},
+      {"java/lang/Object", "clone", "()Ljava/lang/Object;", &s.clone},
+      {"java/lang/reflect/Array", "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;",
+       &s.newArray},
+      {"java/lang/reflect/Array", "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;",
+       &s.multiNewArray},
+      {"jdk/internal/misc/Unsafe", "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;",
+       &s.allocateInstance},
+      {"java/lang/String", "value", "[B", &s.stringValue},
+      {"[I", nullptr, nullptr, &s.intArray},
+      {"[J", nullptr, nullptr, &s.longArray},
+      {"[Ljava/lang/Class;", nullptr, nullptr, &s.classArray},
+      {"[Ljava/lang/Object;", nullptr, nullptr, &s.objectArray},
+      {"java/lang/Thread", kThreadStateField, kThreadStateDesc, &s.threadState}};
+  for (size_t i = 0; i < std::size(kStateArrays); ++i) {
+    members.push_back(
+        {kStateClass, kStateArrays[i].first, kStateArrays[i].second, &s.stateArrays[i]});
   }
-  s.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
-  const std::pair<const char*, const char*> stateFields[] = {
-      {"insns", "[J"},    {"dynBase", "[I"},
-      {"dynKey", "[I"},   {"dynClass", "[Ljava/lang/Class;"},
-      {"pendKey", "[I"},  {"pendDepth", "[I"},
-      {"pendTime", "[J"}, {"gets", "[J"},
-      {"puts", "[J"},     {"got", "[Ljava/lang/Object;"},
-      {"gotAt", "[I"},    {"put", "[Ljava/lang/Object;"},
-      {"putAt", "[I"},    {"gotSlot", "[I"},
-      {"putSlot", "[I"},  {"slots", "[I"}};
-  for (auto [name, sig] : stateFields) s.stateArrays.push_back(jni->GetFieldID(state, name, sig));
-  const std::pair<const char*, const char*> rtFields[] = {
-      {"dynClass", "[Ljava/lang/Class;"}, {"dynBase", "[I"}, {"dynKeys", "[I"}, {"dynIndex", "[I"}};
-  for (auto [name, sig] : rtFields) s.rtArrays.push_back(jni->GetStaticFieldID(rt, name, sig));
-  return !jni->ExceptionCheck();
+  for (size_t i = 0; i < std::size(kRtArrays); ++i) {
+    members.push_back({kRuntimeClass, kRtArrays[i].first, kRtArrays[i].second, &s.rtArrays[i]});
+  }
+  return binding::bind(jni, members, error);
 }
 
 }  // namespace
 
-AgentScope::AgentScope() : saved_(tInAgent) { tInAgent = true; }
-AgentScope::~AgentScope() { tInAgent = saved_; }
-bool AgentScope::active() { return tInAgent; }
-
 bool addNativeAllocCapabilities(jvmtiEnv* jvmti) {
   jvmtiCapabilities caps{};
   caps.can_generate_vm_object_alloc_events = 1;
-  return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE;
+  return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE && addJniWrappers(wrapAllocs);
 }
 
 void noteProbedCalls(std::vector<ProbedCall> calls) {
@@ -287,82 +293,28 @@ void noteProbedCalls(std::vector<ProbedCall> calls) {
   }
 }
 
-namespace {
-
-// Installs the JNI function table: the JVM's, with the allocation wrappers (`allocs`) and
-// the use wrappers (`uses`, jni_uses.h) in it.
-bool interpose(State& s, jvmtiEnv* jvmti, bool allocs, bool uses, std::string& error) {
-  jniNativeInterface* table = nullptr;
-  if (jvmti->GetJNIFunctionTable(&table) != JVMTI_ERROR_NONE) {
-    error = "cannot read the JNI function table";
-    return false;
-  }
-  s.original = table;  // JVMTI-allocated copy, kept for the life of the JVM
-  s.wrapped = *table;
-  if (allocs) installWrappers(s);
-  if (uses) installJniUses(s.wrapped, s.original);
-  if (jvmti->SetJNIFunctionTable(&s.wrapped) != JVMTI_ERROR_NONE) {
-    error = "cannot install the JNI function wrappers";
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t jniBase,
-                       bool jniUses, std::string& error) {
+                       std::string& error) {
   State& s = state();
   s.jvmti = jvmti;
   s.vmBase = static_cast<jint>(vmBase);
   s.jniBase = static_cast<jint>(jniBase);
-  jclass rt = jni->FindClass("java/lang/DragnetRt");
-  jclass object = jni->FindClass("java/lang/Object");
-  jclass array = jni->FindClass("java/lang/reflect/Array");
-  jclass unsafe = jni->FindClass("jdk/internal/misc/Unsafe");
-  jclass string = jni->FindClass("java/lang/String");
-  if (!rt || !object || !array || !unsafe || !string) {
-    jni->ExceptionClear();
-    error = "a class the agent needs for native allocations is missing";
-    return false;
-  }
-  s.rt = static_cast<jclass>(jni->NewGlobalRef(rt));
-  s.dyn = jni->GetStaticMethodID(rt, "dyn", "(Ljava/lang/Object;I)V");
-  s.covered[0] = jni->GetMethodID(object, "clone", "()Ljava/lang/Object;");
-  s.covered[1] =
-      jni->GetStaticMethodID(array, "newArray", "(Ljava/lang/Class;I)Ljava/lang/Object;");
-  s.covered[2] =
-      jni->GetStaticMethodID(array, "multiNewArray", "(Ljava/lang/Class;[I)Ljava/lang/Object;");
-  s.covered[3] =
-      jni->GetMethodID(unsafe, "allocateInstance", "(Ljava/lang/Class;)Ljava/lang/Object;");
-  s.stringValue = jni->GetFieldID(string, "value", "[B");
-  if (!resolveOwnArrays(s, jni, rt)) {
-    jni->ExceptionClear();
-    error = "the runtime helper lacks an array field the agent needs";
-    return false;
-  }
-  if (jni->ExceptionCheck() || !s.dyn) {
-    jni->ExceptionClear();
-    error = "a method the agent needs for native allocations is missing";
-    return false;
-  }
-  if (!interpose(s, jvmti, true, jniUses, error)) return false;
+  if (!resolve(s, jni, error) || !installJniTable(jvmti, error)) return false;
   s.active.store(true, std::memory_order_release);
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_OBJECT_ALLOC, nullptr);
   return true;
 }
 
-bool startJniUsesOnly(jvmtiEnv* jvmti, std::string& error) {
-  return interpose(state(), jvmti, false, true, error);
-}
+void skipVmAllocsOf(jclass cls) { state().skipped.store(cls, std::memory_order_release); }
 
 void stopNativeAllocs() { state().active.store(false, std::memory_order_release); }
 
 void JNICALL onVMObjectAlloc(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object, jclass cls,
                              jlong) {
   State& s = state();
-  if (tInAgent || !s.active.load(std::memory_order_acquire)) return;
-  if (s.original->IsSameObject(jni, cls, s.lifeRef)) return;  // before the stack walk below
+  if (AgentScope::active() || !s.active.load(std::memory_order_acquire)) return;
+  jclass skipped = s.skipped.load(std::memory_order_acquire);
+  if (skipped && jvm()->IsSameObject(jni, cls, skipped)) return;  // before the stack walk
   if (countedByProbe(s, thread) || ownArray(s, jni, thread, object)) return;
   record(jni, object, s.vmBase);
 }

@@ -19,23 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "agent/jni_table.h"
 #include "profile/format.h"
 
 namespace dragnet::agent {
-
-// While alive, JNI allocations made by the current thread are the agent's own (reading
-// class sizes, starting its flush thread) and are not recorded.
-class AgentScope {
- public:
-  AgentScope();
-  ~AgentScope();
-  AgentScope(const AgentScope&) = delete;
-  AgentScope& operator=(const AgentScope&) = delete;
-  static bool active();  // the current thread is inside the agent
-
- private:
-  bool saved_;
-};
 
 // A call site whose native allocation a probe records (from the class-load hook).
 struct ProbedCall {
@@ -43,22 +30,23 @@ struct ProbedCall {
   uint32_t bci = 0;
 };
 
-// Adds the capabilities the VMObjectAlloc event needs (before Agent_OnLoad returns).
+// Adds the capabilities the VMObjectAlloc event needs and registers the JNI wrappers
+// (jni_table.h), before Agent_OnLoad returns.
 bool addNativeAllocCapabilities(jvmtiEnv* jvmti);
 
 // Called for each rewritten class's probed native-allocation call sites.
 void noteProbedCalls(std::vector<ProbedCall> calls);
 
 // At VM init, after the probes are on: resolves what the callbacks need, installs the JNI
-// wrappers and enables VMObjectAlloc. `vmBase` and `jniBase` are the base site keys of
-// the two kinds of allocations. With `jniUses` (mode lifetime) the table also gets the
-// wrappers that report object uses (jni_uses.h). False with `error` if something is missing.
+// function table and enables VMObjectAlloc. `vmBase` and `jniBase` are the base site keys
+// of the two kinds of allocations. False with `error` if something is missing.
 bool startNativeAllocs(jvmtiEnv* jvmti, JNIEnv* jni, uint32_t vmBase, uint32_t jniBase,
-                       bool jniUses, std::string& error);
+                       std::string& error);
 
-// Mode lifetime with sample=SIZE: only the JNI use wrappers (jni_uses.h) in the table; the
-// JVM's allocation sampler sees native allocations itself.
-bool startJniUsesOnly(jvmtiEnv* jvmti, std::string& error);
+// Objects of `cls` that the JVM allocates are a runtime helper's own (made with
+// Unsafe.allocateInstance where `new` cannot be used), not the program's: skipped before
+// any stack walk. One class; `cls` a global reference.
+void skipVmAllocsOf(jclass cls);
 
 // At VM death: stop recording (the profile is being finished).
 void stopNativeAllocs();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "agent/runtime_bridge.h"
 #include "agent/tree_memory.h"
 #include "agent/virtual_threads.h"
 
@@ -84,50 +85,38 @@ void Recorder::addFailure(profile::Failure f) {
 }
 
 bool Recorder::init(JNIEnv* jni, std::string& error) {
-  jclass thread = jni->FindClass("java/lang/Thread");
-  jclass state = jni->FindClass("java/lang/DragnetState");
-  if (!thread || !state) {
-    jni->ExceptionClear();
-    error = "the runtime helper java.lang.DragnetState is missing";
-    return false;
-  }
-  threadState_ = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
-  id_ = jni->GetFieldID(state, "id", "I");
-  size_ = jni->GetFieldID(state, "size", "I");
-  // The native tables' addresses: nodes (parent, key) and lines (count and cached
-  // children, or an allocation node's counters).
-  nodes_ = jni->GetFieldID(state, "nodes", "J");
-  lines_ = jni->GetFieldID(state, "calls", "J");
-  jfieldID stride = jni->GetStaticFieldID(state, "STRIDE", "I");
-  if (stride) stride_ = jni->GetStaticIntField(state, stride);
-  jfieldID nodeBytes = jni->GetStaticFieldID(state, "NODE", "I");
-  if (nodeBytes) nodeBytes_ = jni->GetStaticIntField(state, nodeBytes);
-  release_ = jni->GetMethodID(state, "release", "()V");
-  // An allocation node's array counters are in its line of `calls` (it has no children).
-  jfieldID elements = jni->GetStaticFieldID(state, "ELEMENTS", "I");
-  jfieldID bytes = jni->GetStaticFieldID(state, "BYTES", "I");
-  if (elements) elementsAt_ = jni->GetStaticIntField(state, elements);
-  if (bytes) bytesAt_ = jni->GetStaticIntField(state, bytes);
-  insns_ = jni->GetFieldID(state, "insns", "[J");  // null unless bytecodes=on
-  collapsed_ = jni->GetFieldID(state, "collapsed", "J");
-  dropped_ = jni->GetFieldID(state, "dropped", "J");
-  lookups_ = jni->GetFieldID(state, "lookups", "J");
-  jclass rt = jni->FindClass("java/lang/DragnetRt");
-  if (rt) {
-    rt_ = static_cast<jclass>(jni->NewGlobalRef(rt));
-    dynCount_ = jni->GetStaticFieldID(rt, "dynCount", "I");
-    dynClass_ = jni->GetStaticFieldID(rt, "dynClass", "[Ljava/lang/Class;");
-    dynBase_ = jni->GetStaticFieldID(rt, "dynBase", "[I");
-    merged_ = jni->GetStaticFieldID(rt, "merged", "Ljava/lang/DragnetState;");
-    virtualsEnded_ = jni->GetStaticFieldID(rt, "virtualsEnded", "J");
-    virtualEnded_ = jni->GetStaticMethodID(rt, "virtualEnded", "(Ljava/lang/Thread;)V");
-    mergeLiveVirtuals_ = jni->GetStaticMethodID(rt, "mergeLiveVirtuals", "()V");
-  }
-  if (jni->ExceptionCheck()) {
-    jni->ExceptionClear();
-    error = "java.lang.Thread or java.lang.DragnetState lacks a field the agent needs";
-    return false;
-  }
+  binding::StaticField stride, nodeBytes, elements, bytes;
+  const binding::Member members[] = {
+      {"java/lang/Thread", kThreadStateField, kThreadStateDesc, &threadState_},
+      {kStateClass, "id", "I", &id_},
+      {kStateClass, "size", "I", &size_},
+      // The native tables' addresses: nodes (parent, key) and lines (count and cached
+      // children, or an allocation node's counters).
+      {kStateClass, "nodes", "J", &nodes_},
+      {kStateClass, "calls", "J", &lines_},
+      {kStateClass, "STRIDE", "I", &stride},
+      {kStateClass, "NODE", "I", &nodeBytes},
+      {kStateClass, "release", "()V", &release_},
+      // An allocation node's array counters are in its line of `calls` (it has no children).
+      {kStateClass, "ELEMENTS", "I", &elements},
+      {kStateClass, "BYTES", "I", &bytes},
+      {kStateClass, "insns", "[J", &insns_},  // null unless bytecodes=on
+      {kStateClass, "collapsed", "J", &collapsed_},
+      {kStateClass, "dropped", "J", &dropped_},
+      {kStateClass, "lookups", "J", &lookups_},
+      {kRuntimeClass, nullptr, nullptr, &rt_},
+      {kRuntimeClass, "dynCount", "I", &dynCount_},
+      {kRuntimeClass, "dynClass", "[Ljava/lang/Class;", &dynClass_},
+      {kRuntimeClass, "dynBase", "[I", &dynBase_},
+      {kRuntimeClass, "merged", "Ljava/lang/DragnetState;", &merged_},
+      {kRuntimeClass, "virtualsEnded", "J", &virtualsEnded_},
+      {kRuntimeClass, "virtualEnded", "(Ljava/lang/Thread;)V", &virtualEnded_},
+      {kRuntimeClass, "mergeLiveVirtuals", "()V", &mergeLiveVirtuals_}};
+  if (!binding::bind(jni, members, error)) return false;
+  stride_ = jni->GetStaticIntField(stride.cls, stride);
+  nodeBytes_ = jni->GetStaticIntField(nodeBytes.cls, nodeBytes);
+  elementsAt_ = jni->GetStaticIntField(elements.cls, elements);
+  bytesAt_ = jni->GetStaticIntField(bytes.cls, bytes);
   ready_ = true;
   return true;
 }

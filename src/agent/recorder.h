@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/binding.h"
 #include "agent/class_sizes.h"
 #include "contexts/probes.h"
 #include "profile/writer.h"
@@ -90,14 +91,16 @@ class Recorder {
   // Sites of dynamic-type allocations (SiteKind::Reflect and later): never written
   // themselves; each (base, runtime class) pair the runtime reports becomes a site.
   std::map<uint32_t, profile::SiteDef> dynamicBases_;
-  jclass rt_ = nullptr;  // java/lang/DragnetRt (global ref)
-  jfieldID lookups_ = nullptr;
-  jfieldID dynCount_ = nullptr, dynClass_ = nullptr, dynBase_ = nullptr, dropped_ = nullptr;
+  // The runtime helper's members, bound by init (recorder.cpp, its table).
+  binding::Class rt_;  // java/lang/DragnetRt
+  binding::Field lookups_;
+  binding::StaticField dynCount_, dynClass_, dynBase_;
+  binding::Field dropped_;
   // Virtual threads (DragnetRt): the merged state, how many ended, the two calls.
   bool mergeVirtual_ = true;
   uint64_t liveVirtualsAtEnd_ = 0;  // own trees: written at VM death, not ended
-  jfieldID merged_ = nullptr, virtualsEnded_ = nullptr;
-  jmethodID virtualEnded_ = nullptr, mergeLiveVirtuals_ = nullptr;
+  binding::StaticField merged_, virtualsEnded_;
+  binding::StaticMethod virtualEnded_, mergeLiveVirtuals_;
   jint dynWritten_ = 0;
   jint stride_ = 1;  // DragnetState.STRIDE: longs per node in `calls`, the count first
   uint64_t classesChanged_ = 0, failureCount_ = 0, partialCount_ = 0, contextsWritten_ = 0;
@@ -113,9 +116,8 @@ class Recorder {
   bool ready_ = false;
   bool finished_ = false;
   std::atomic<bool> dying_{false};  // the final flush began: threads are no longer released
-  jfieldID threadState_ = nullptr, id_ = nullptr, size_ = nullptr, nodes_ = nullptr,
-           lines_ = nullptr, insns_ = nullptr, collapsed_ = nullptr;
-  jmethodID release_ = nullptr;        // DragnetState.release: the tables of an ended thread
+  binding::Field threadState_, id_, size_, nodes_, lines_, insns_, collapsed_;
+  binding::Method release_;            // DragnetState.release: the tables of an ended thread
   jint nodeBytes_ = 8;                 // DragnetState.NODE: parent and key, two ints
   jint elementsAt_ = 1, bytesAt_ = 2;  // DragnetState.ELEMENTS, BYTES: in a node's line
 };

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/binding.h"
 #include "agent/tree_memory.h"
 #include "common/embedded.h"
 
@@ -30,12 +31,10 @@ jlong sizeOf(JNIEnv* jni, jobject o) {
   return s;
 }
 
-jlong arraySize(JNIEnv* jni, int kind, jsize n) {
-  static jclass object = nullptr;
+// `object`: java/lang/Object, the element class of kind 1.
+jlong arraySize(JNIEnv* jni, jclass object, int kind, jsize n) {
   switch (kind) {
     case 1:
-      if (!object)
-        object = static_cast<jclass>(jni->NewGlobalRef(jni->FindClass("java/lang/Object")));
       return sizeOf(jni, jni->NewObjectArray(n, object, nullptr));
     case 2:
       return sizeOf(jni, jni->NewBooleanArray(n));
@@ -56,12 +55,12 @@ jlong arraySize(JNIEnv* jni, int kind, jsize n) {
   }
 }
 
-ArrayLayout measure(JNIEnv* jni) {
+ArrayLayout measure(JNIEnv* jni, jclass object) {
   ArrayLayout l;
   // The alignment: the smallest step between the sizes of byte arrays of growing length.
-  jlong prev = arraySize(jni, 3, 0), step = LLONG_MAX;
+  jlong prev = arraySize(jni, object, 3, 0), step = LLONG_MAX;
   for (jsize n = 1; n <= 64; ++n) {
-    jlong s = arraySize(jni, 3, n);
+    jlong s = arraySize(jni, object, 3, n);
     if (s != prev) step = std::min(step, s - prev);
     prev = s;
   }
@@ -69,7 +68,7 @@ ArrayLayout measure(JNIEnv* jni) {
   const jlong a = l.alignment;
   for (int kind = 1; kind <= 9; ++kind) {
     std::array<jlong, 17> s{};
-    for (jsize n = 0; n <= 16; ++n) s[n] = arraySize(jni, kind, n);
+    for (jsize n = 0; n <= 16; ++n) s[n] = arraySize(jni, object, kind, n);
     jlong es = (s[16] - s[0]) / 16;
     // The base: the offset b with align(b + n * es) == size(n) for every n measured (the
     // pattern repeats within 16 elements, so any b that fits all of them is exact).
@@ -106,9 +105,14 @@ void addThreadStateField(classfile::ClassFile& thread) {
 
 bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFunction run,
                     jint priority) {
-  jclass tc = jni->FindClass("java/lang/Thread");
-  jmethodID ctor = tc ? jni->GetMethodID(tc, "<init>", "(Ljava/lang/String;)V") : nullptr;
-  jobject t = ctor ? jni->NewObject(tc, ctor, jni->NewStringUTF(name)) : nullptr;
+  binding::Class thread;
+  binding::Method init;
+  const binding::Member members[] = {
+      {"java/lang/Thread", nullptr, nullptr, &thread},
+      {"java/lang/Thread", "<init>", "(Ljava/lang/String;)V", &init}};
+  std::string error;
+  if (!binding::bind(jni, members, error)) return false;
+  jobject t = jni->NewObject(thread, init, jni->NewStringUTF(name));
   if (t && jvmti->RunAgentThread(t, run, nullptr, priority) == JVMTI_ERROR_NONE) return true;
   jni->ExceptionClear();
   return false;
@@ -193,37 +197,37 @@ bool defineOrSay(JNIEnv* jni, const std::string& name, std::span<const uint8_t> 
 // the SINK's tables).
 // bytecodes=on's instruction counts are Java arrays: they may take 1/64 of the maximum heap
 // (Runtime.maxMemory; the probes are not on yet, so the call records nothing).
-void setInsnsBudget(JNIEnv* jni, jclass state) {
-  jclass runtime = jni->FindClass("java/lang/Runtime");
-  jmethodID get =
-      runtime ? jni->GetStaticMethodID(runtime, "getRuntime", "()Ljava/lang/Runtime;") : nullptr;
-  jmethodID max = runtime ? jni->GetMethodID(runtime, "maxMemory", "()J") : nullptr;
-  jobject r = get ? jni->CallStaticObjectMethod(runtime, get) : nullptr;
-  jlong bytes = r && max ? jni->CallLongMethod(r, max) : 0;
-  jfieldID budget = jni->GetStaticFieldID(state, "insnsBudget", "J");
-  if (jni->ExceptionCheck() || !budget || bytes <= 0) {
+void setInsnsBudget(JNIEnv* jni) {
+  binding::StaticMethod getRuntime;
+  binding::Method maxMemory;
+  binding::StaticField budget;
+  const binding::Member members[] = {
+      {"java/lang/Runtime", "getRuntime", "()Ljava/lang/Runtime;", &getRuntime},
+      {"java/lang/Runtime", "maxMemory", "()J", &maxMemory},
+      {kStateClass, "insnsBudget", "J", &budget}};
+  std::string error;
+  if (!binding::bind(jni, members, error)) return;  // no budget: the helper's default
+  jobject r = jni->CallStaticObjectMethod(getRuntime.cls, getRuntime);
+  jlong bytes = r ? jni->CallLongMethod(r, maxMemory) : 0;
+  if (jni->ExceptionCheck() || bytes <= 0) {
     jni->ExceptionClear();
     return;
   }
-  jni->SetStaticLongField(state, budget, bytes / 64 / 8);
+  jni->SetStaticLongField(budget.cls, budget, bytes / 64 / 8);
 }
 
-bool startTrees(JNIEnv* jni, jclass rt, const ProbeSettings& settings, std::string& error) {
+bool startTrees(JNIEnv* jni, const ProbeSettings& settings, std::string& error) {
   trees::setLimit(settings.maxMemory, settings.quiet);
-  jclass state = jni->FindClass("java/lang/DragnetState");
-  jclass unsafe = jni->FindClass("jdk/internal/misc/Unsafe");
-  jfieldID theUnsafe =
-      unsafe ? jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;") : nullptr;
-  jfieldID u = state ? jni->GetStaticFieldID(state, "U", "Ljdk/internal/misc/Unsafe;") : nullptr;
-  jmethodID start = jni->GetStaticMethodID(rt, "start", "()Z");
-  if (!theUnsafe || !u || !start || jni->ExceptionCheck()) {
-    jni->ExceptionClear();
-    error = "the runtime helper lacks DragnetState.U or DragnetRt.start";
-    return false;
-  }
-  jni->SetStaticObjectField(state, u, jni->GetStaticObjectField(unsafe, theUnsafe));
-  if (settings.bytecodes) setInsnsBudget(jni, state);
-  bool ok = jni->CallStaticBooleanMethod(rt, start) == JNI_TRUE;
+  binding::StaticField u, theUnsafe;
+  binding::StaticMethod start;
+  const binding::Member members[] = {
+      {kStateClass, "U", "Ljdk/internal/misc/Unsafe;", &u},
+      {"jdk/internal/misc/Unsafe", "theUnsafe", "Ljdk/internal/misc/Unsafe;", &theUnsafe},
+      {kRuntimeClass, "start", "()Z", &start}};
+  if (!binding::bind(jni, members, error)) return false;
+  jni->SetStaticObjectField(u.cls, u, jni->GetStaticObjectField(theUnsafe.cls, theUnsafe));
+  if (settings.bytecodes) setInsnsBudget(jni);
+  bool ok = jni->CallStaticBooleanMethod(start.cls, start) == JNI_TRUE;
   if (jni->ExceptionCheck() || !ok) {
     jni->ExceptionClear();
     error = "no native memory for the calling-context trees (max-memory too small?)";
@@ -261,40 +265,32 @@ bool defineReferenceClass(JNIEnv* jni, std::string& error) {
 bool referencesByNew() { return gRefsByNew; }
 
 bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error) {
-  jclass rt = jni->FindClass("java/lang/DragnetRt");
-  if (!rt) {
-    jni->ExceptionClear();
-    error = "the runtime helper java/lang/DragnetRt is missing";
-    return false;
+  binding::Class object;
+  binding::StaticField elemSize, arrayBase, on;
+  const binding::Member members[] = {{kRuntimeClass, "ELEM_SIZE", "[I", &elemSize},
+                                     {kRuntimeClass, "ARRAY_BASE", "[I", &arrayBase},
+                                     {kRuntimeClass, "on", "Z", &on},
+                                     {"java/lang/Object", nullptr, nullptr, &object}};
+  if (!binding::bind(jni, members, error)) return false;
+  ArrayLayout layout = measure(jni, object);
+  for (auto [f, values] : {std::pair{&elemSize, &layout.elemSize}, {&arrayBase, &layout.base}}) {
+    auto arr = static_cast<jintArray>(jni->GetStaticObjectField(f->cls, *f));
+    if (arr) jni->SetIntArrayRegion(arr, 0, 10, values->data());
   }
-  ArrayLayout layout = measure(jni);
-  auto setArray = [&](const char* field, const std::array<int, 10>& values) {
-    jfieldID f = jni->GetStaticFieldID(rt, field, "[I");
-    auto arr = f ? static_cast<jintArray>(jni->GetStaticObjectField(rt, f)) : nullptr;
-    if (arr) jni->SetIntArrayRegion(arr, 0, 10, values.data());
-  };
-  setArray("ELEM_SIZE", layout.elemSize);
-  setArray("ARRAY_BASE", layout.base);
-  jfieldID align = jni->GetStaticFieldID(rt, "alignment", "I");
-  jfieldID depth = jni->GetStaticFieldID(rt, "maxDepth", "I");
-  jfieldID on = jni->GetStaticFieldID(rt, "on", "Z");
-  jfieldID life = jni->GetStaticFieldID(rt, "lifetime", "Z");
-  jfieldID bytecodes = jni->GetStaticFieldID(rt, "bytecodes", "Z");
-  if (!align || !depth || !on || !life || !bytecodes || jni->ExceptionCheck()) {
-    jni->ExceptionClear();
-    error = "the runtime helper lacks a configuration field";
-    return false;
-  }
-  jni->SetStaticIntField(rt, align, layout.alignment);
   uint32_t maxDepth = settings.maxDepth;
-  jni->SetStaticIntField(rt, depth, maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth));
-  jni->SetStaticBooleanField(rt, life, settings.lifetime ? JNI_TRUE : JNI_FALSE);
-  jni->SetStaticBooleanField(rt, bytecodes, settings.bytecodes ? JNI_TRUE : JNI_FALSE);
-  if (!startTrees(jni, rt, settings, error)) return false;
+  if (!binding::configure(jni, kRuntimeClass,
+                          {{"alignment", "I", jint{layout.alignment}},
+                           {"maxDepth", "I", maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth)},
+                           {"lifetime", "Z", settings.lifetime},
+                           {"bytecodes", "Z", settings.bytecodes}},
+                          error) ||
+      !startTrees(jni, settings, error)) {
+    return false;
+  }
   // Last: the probes start recording (record=off leaves them returning at once). A thread
   // that sees `on` sees the fields above (x86-64 keeps stores in order, and the helper
   // reads `lifetime` and `bytecodes` only in out-of-line code after its read of `on`).
-  if (settings.record) jni->SetStaticBooleanField(rt, on, JNI_TRUE);
+  if (settings.record) jni->SetStaticBooleanField(on.cls, on, JNI_TRUE);
   return true;
 }
 

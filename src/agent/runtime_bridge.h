@@ -20,6 +20,10 @@ std::span<const EmbeddedFile> agentRuntimeFiles();
 
 namespace dragnet::agent {
 
+// The runtime helper's core classes (runtime/agent), by internal name.
+inline constexpr const char* kRuntimeClass = "java/lang/DragnetRt";
+inline constexpr const char* kStateClass = "java/lang/DragnetState";
+
 inline constexpr const char* kThreadStateField = "dragnet$state";
 inline constexpr const char* kThreadStateDesc = "Ljava/lang/DragnetState;";
 

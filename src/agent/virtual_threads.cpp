@@ -3,6 +3,9 @@
 #include <cstddef>
 #include <cstring>
 
+#include "agent/binding.h"
+#include "agent/runtime_bridge.h"
+
 namespace dragnet::agent {
 
 namespace {
@@ -88,16 +91,16 @@ bool enableVirtualThreadEnd(jvmtiEnv* jvmti) {
 }
 
 bool startVirtualThreads(jvmtiEnv* jvmti, JNIEnv* jni, bool merge, std::string& error) {
-  jclass rt = jni->FindClass("java/lang/DragnetRt");
-  jclass vt = rt ? loadedClass(jvmti, jni, "Ljava/lang/VirtualThread;") : nullptr;
-  jmethodID enable =
-      vt ? jni->GetStaticMethodID(rt, "enableVirtual", "(Ljava/lang/Class;Z)V") : nullptr;
-  if (!enable) {
-    jni->ExceptionClear();
-    error = "java.lang.VirtualThread or DragnetRt.enableVirtual is missing";
+  binding::StaticMethod enable;
+  const binding::Member members[] = {
+      {kRuntimeClass, "enableVirtual", "(Ljava/lang/Class;Z)V", &enable}};
+  if (!binding::bind(jni, members, error)) return false;
+  jclass vt = loadedClass(jvmti, jni, "Ljava/lang/VirtualThread;");
+  if (!vt) {
+    error = "java.lang.VirtualThread is not loaded";
     return false;
   }
-  jni->CallStaticVoidMethod(rt, enable, vt, merge ? JNI_TRUE : JNI_FALSE);
+  jni->CallStaticVoidMethod(enable.cls, enable, vt, merge ? JNI_TRUE : JNI_FALSE);
   if (jni->ExceptionCheck()) {
     jni->ExceptionClear();
     error = "DragnetRt.enableVirtual failed";
@@ -107,15 +110,21 @@ bool startVirtualThreads(jvmtiEnv* jvmti, JNIEnv* jni, bool merge, std::string& 
 }
 
 jobjectArray liveVirtualStates(JNIEnv* jni) {
-  jclass rt = jni->FindClass("java/lang/DragnetRt");
-  jmethodID live =
-      rt ? jni->GetStaticMethodID(rt, "liveVirtuals", "()[Ljava/lang/DragnetState;") : nullptr;
-  auto states = live ? static_cast<jobjectArray>(jni->CallStaticObjectMethod(rt, live)) : nullptr;
+  // Bound at the first call (a flush, or a forced collection in mode lifetime).
+  static const binding::StaticMethod live = [jni] {
+    binding::StaticMethod m;
+    const binding::Member members[] = {
+        {kRuntimeClass, "liveVirtuals", "()[Ljava/lang/DragnetState;", &m}};
+    std::string error;
+    binding::bind(jni, members, error);
+    return m;
+  }();
+  if (!live) return nullptr;
+  auto states = static_cast<jobjectArray>(jni->CallStaticObjectMethod(live.cls, live));
   if (jni->ExceptionCheck()) {
     jni->ExceptionClear();
     states = nullptr;
   }
-  if (rt) jni->DeleteLocalRef(rt);
   return states;
 }
 

@@ -1,8 +1,11 @@
 #include "analyses/lifetime/agent/jni_uses.h"
 
 #include <atomic>
+#include <string>
+#include <vector>
 
-#include "agent/native_allocs.h"
+#include "agent/binding.h"
+#include "agent/jni_table.h"
 #include "analyses/lifetime/agent/lifetime.h"
 
 namespace dragnet::agent {
@@ -11,10 +14,9 @@ namespace {
 enum class Kind : bool { Get = false, Put = true };
 
 struct Uses {
-  const JNINativeInterface_* original = nullptr;  // the JVM's functions
-  jclass life = nullptr;                          // the runtime helper (global ref), or null
-  jmethodID upcall = nullptr;                     // its jni(Object, boolean)
-  jfieldID stringValue = nullptr;                 // java/lang/String.value
+  JniChain chain;                // the functions the wrappers call (jni_table.h)
+  binding::StaticMethod upcall;  // the runtime helper's jni(Object, boolean), or null
+  binding::Field stringValue;    // java/lang/String.value
   std::atomic<bool> on{false};
 };
 
@@ -36,20 +38,9 @@ thread_local int tDeferredCount = 0;
 bool reporting() { return gUses.on.load(std::memory_order_acquire) && !AgentScope::active(); }
 
 void upcall(JNIEnv* jni, jobject o, Kind k) {
-  Uses& u = gUses;
-  // A pending exception forbids calling Java: it is set aside for the upcall and thrown
-  // again after it, as the native left it.
-  jthrowable pending = u.original->ExceptionOccurred(jni);
-  if (pending) u.original->ExceptionClear(jni);
-  {
-    AgentScope scope;  // the upcall's own JNI traffic is not the program's
-    u.original->CallStaticVoidMethod(jni, u.life, u.upcall, o, k == Kind::Put);
-    if (u.original->ExceptionCheck(jni)) u.original->ExceptionClear(jni);  // ours (OOME)
-  }
-  if (pending) {
-    u.original->Throw(jni, pending);
-    u.original->DeleteLocalRef(jni, pending);
-  }
+  const Uses& u = gUses;
+  ExceptionAside aside(jni, u.chain.jvm);
+  agentUpcall(jni, u.chain.jvm, u.upcall.cls, u.upcall.id, o, jboolean{k == Kind::Put});
 }
 
 void use(JNIEnv* jni, jobject o, Kind k) {
@@ -79,14 +70,14 @@ void useString(JNIEnv* jni, jstring s) {
   use(jni, s, Kind::Get);
   // Its value array needs a JNI call to find: not inside a critical region, nor with an
   // exception pending.
-  if (!s || !reporting() || tCritical > 0 || u.original->ExceptionCheck(jni)) return;
+  if (!s || !reporting() || tCritical > 0 || u.chain.jvm->ExceptionCheck(jni)) return;
   jobject value = nullptr;
   {
     AgentScope scope;
-    value = u.original->GetObjectField(jni, s, u.stringValue);
+    value = u.chain.jvm->GetObjectField(jni, s, u.stringValue);
   }
   use(jni, value, Kind::Get);
-  if (value) u.original->DeleteLocalRef(jni, value);
+  if (value) u.chain.jvm->DeleteLocalRef(jni, value);
 }
 
 // The use comes first: the function may block (MonitorEnter) or throw (Throw), and a
@@ -98,7 +89,7 @@ template <class R, class X, class... A, R (JNICALL* JNINativeInterface_::*M)(JNI
 struct Before<M, K> {
   static R JNICALL call(JNIEnv* jni, X o, A... a) {
     use(jni, o, K);
-    return (gUses.original->*M)(jni, o, a...);
+    return (gUses.chain.next->*M)(jni, o, a...);
   }
 };
 
@@ -108,7 +99,7 @@ template <class R, class... A, R (JNICALL* JNINativeInterface_::*M)(JNIEnv*, jst
 struct StringGet<M> {
   static R JNICALL call(JNIEnv* jni, jstring s, A... a) {
     useString(jni, s);
-    return (gUses.original->*M)(jni, s, a...);
+    return (gUses.chain.next->*M)(jni, s, a...);
   }
 };
 
@@ -118,14 +109,14 @@ struct Release;
 template <class X, class E, void (JNICALL* JNINativeInterface_::*M)(JNIEnv*, X, E, jint)>
 struct Release<M> {
   static void JNICALL call(JNIEnv* jni, X array, E elems, jint mode) {
-    (gUses.original->*M)(jni, array, elems, mode);
+    (gUses.chain.next->*M)(jni, array, elems, mode);
     if (mode != JNI_ABORT) use(jni, array, Kind::Put);
   }
 };
 
 void* JNICALL wGetPrimitiveArrayCritical(JNIEnv* jni, jarray array, jboolean* isCopy) {
   use(jni, array, Kind::Get);
-  void* p = gUses.original->GetPrimitiveArrayCritical(jni, array, isCopy);
+  void* p = gUses.chain.next->GetPrimitiveArrayCritical(jni, array, isCopy);
   if (p) ++tCritical;
   return p;
 }
@@ -133,27 +124,26 @@ void* JNICALL wGetPrimitiveArrayCritical(JNIEnv* jni, jarray array, jboolean* is
 // The native may have written through the pointer: a put unless it aborts. (Read-only
 // callers release with mode 0 too; puts do not make an object used, so this errs safely.)
 void JNICALL wReleasePrimitiveArrayCritical(JNIEnv* jni, jarray array, void* p, jint mode) {
-  gUses.original->ReleasePrimitiveArrayCritical(jni, array, p, mode);
+  gUses.chain.next->ReleasePrimitiveArrayCritical(jni, array, p, mode);
   leftCritical(jni);
   if (mode != JNI_ABORT) use(jni, array, Kind::Put);
 }
 
 const jchar* JNICALL wGetStringCritical(JNIEnv* jni, jstring s, jboolean* isCopy) {
   useString(jni, s);
-  const jchar* p = gUses.original->GetStringCritical(jni, s, isCopy);
+  const jchar* p = gUses.chain.next->GetStringCritical(jni, s, isCopy);
   if (p) ++tCritical;
   return p;
 }
 
 void JNICALL wReleaseStringCritical(JNIEnv* jni, jstring s, const jchar* p) {
-  gUses.original->ReleaseStringCritical(jni, s, p);
+  gUses.chain.next->ReleaseStringCritical(jni, s, p);
   leftCritical(jni);
 }
 
-}  // namespace
-
-void installJniUses(JNINativeInterface_& t, const JNINativeInterface_* original) {
-  gUses.original = original;
+// The use wrappers (a client of jni_table.h).
+void wrapUses(JNINativeInterface_& t, const JniChain& chain) {
+  gUses.chain = chain;
   using I = JNINativeInterface_;
   constexpr Kind G = Kind::Get, P = Kind::Put;
   // One line per JNI type: the field accessors and the primitive-array functions.
@@ -204,26 +194,15 @@ void installJniUses(JNINativeInterface_& t, const JNINativeInterface_* original)
   t.ReleaseStringCritical = wReleaseStringCritical;
 }
 
-bool startJniUses(JNIEnv* jni, const char* helper, std::string& error) {
+}  // namespace
+
+bool addJniUses() { return addJniWrappers(wrapUses); }
+
+bool startJniUses(jvmtiEnv* jvmti, JNIEnv* jni, const char* helper, std::string& error) {
   Uses& u = gUses;
-  if (!u.original) return true;  // wrappers not installed: nothing to start
-  jclass string = jni->FindClass("java/lang/String");
-  u.stringValue = string ? jni->GetFieldID(string, "value", "[B") : nullptr;
-  if (!u.stringValue) {
-    jni->ExceptionClear();
-    error = "String.value is missing";
-    return false;
-  }
-  if (helper) {
-    jclass life = jni->FindClass(helper);
-    u.upcall = life ? jni->GetStaticMethodID(life, "jni", "(Ljava/lang/Object;Z)V") : nullptr;
-    if (jni->ExceptionCheck() || !u.upcall) {
-      jni->ExceptionClear();
-      error = std::string("the runtime helper lacks ") + helper + ".jni(Object, boolean)";
-      return false;
-    }
-    u.life = static_cast<jclass>(jni->NewGlobalRef(life));
-  }
+  std::vector<binding::Member> members = {{"java/lang/String", "value", "[B", &u.stringValue}};
+  if (helper) members.push_back({helper, "jni", "(Ljava/lang/Object;Z)V", &u.upcall});
+  if (!binding::bind(jni, members, error) || !installJniTable(jvmti, error)) return false;
   u.on.store(true, std::memory_order_release);
   return true;
 }

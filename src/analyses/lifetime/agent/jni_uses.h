@@ -1,6 +1,6 @@
 // Mode lifetime: object uses made by native code through JNI (HUP 5.2, Table 7). The JNI
 // functions that read or write an object are wrapped in the interposed function table
-// (native_allocs owns it): field and array-element reads (Get<Type>Field,
+// (agent/jni_table.h): field and array-element reads (Get<Type>Field,
 // GetObjectArrayElement, Get<Primitive>ArrayRegion / Elements, GetPrimitiveArrayCritical,
 // GetArrayLength), monitors, IsInstanceOf, GetObjectClass, Throw and the String readers
 // are gets; Set<Type>Field, SetObjectArrayElement, Set<Primitive>ArrayRegion and the
@@ -16,17 +16,19 @@
 #pragma once
 
 #include <jni.h>
+#include <jvmti.h>
 
 #include <string>
 
 namespace dragnet::agent {
 
-// Puts the use wrappers into `table`; `original` is the JVM's table for the real calls.
-void installJniUses(JNINativeInterface_& table, const JNINativeInterface_* original);
+// Registers the use wrappers with the JNI function table (Agent_OnLoad).
+bool addJniUses();
 
 // At VM init, once the probes are configured: resolves the upcall `helper`.jni(Object,
-// boolean) and starts reporting. With a null `helper` (the sampled variant, whose uses
-// all take the global clock) the agent records every use itself (nativeUse), no upcall.
-bool startJniUses(JNIEnv* jni, const char* helper, std::string& error);
+// boolean), installs the JNI function table if no other client did yet, and starts
+// reporting. With a null `helper` (the sampled variant, whose uses all take the global
+// clock) the agent records every use itself (nativeUse), no upcall.
+bool startJniUses(jvmtiEnv* jvmti, JNIEnv* jni, const char* helper, std::string& error);
 
 }  // namespace dragnet::agent

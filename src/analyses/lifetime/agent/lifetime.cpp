@@ -6,7 +6,6 @@
 #include <chrono>
 #include <new>
 
-#include "agent/native_allocs.h"
 #include "analyses/lifetime/agent/jni_uses.h"
 #include "analyses/lifetime/agent/lifetime_state.h"
 
@@ -314,7 +313,7 @@ bool addLifetimeCapabilities(jvmtiEnv* jvmti) {
   caps.can_tag_objects = 1;
   caps.can_generate_object_free_events = 1;
   caps.can_generate_garbage_collection_events = 1;
-  return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE;
+  return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE && addJniUses();
 }
 
 void lifetimeCallbacks(jvmtiEventCallbacks& cb) {
@@ -332,7 +331,7 @@ void nativeUse(jobject o, bool put) {
 std::string finishLifetime(JNIEnv* jni) {
   if (!gLife || !gLife->probes) return "no lifetime data";
   State& s = *gLife;
-  jni->SetStaticBooleanField(s.probes, jni->GetStaticFieldID(s.probes, "on", "Z"), JNI_FALSE);
+  jni->SetStaticBooleanField(s.probes, s.probesOn, JNI_FALSE);
   s.ended.store(true, std::memory_order_release);
   waitForLiveFlush();
   {

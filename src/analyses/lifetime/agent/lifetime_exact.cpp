@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "agent/binding.h"
 #include "agent/native_allocs.h"
 #include "agent/runtime_bridge.h"
 #include "agent/virtual_threads.h"
@@ -29,6 +30,7 @@ using namespace life;
 // hashes touch them), about 0.4 records a chain at fop's peak of 1.5 M live objects.
 constexpr uint32_t kHeadBits = 22;
 constexpr int kDeadCap = 4096;  // dead slots died0 takes at a time
+constexpr const char* kLifeClass = "java/lang/DragnetLife";
 
 // The exact variant's runtime helper (DragnetLife): the memory it shares with the agent,
 // and the fields of the per-thread caches the agent clears before a forced collection.
@@ -36,10 +38,10 @@ struct Exact {
   uint32_t* heads = nullptr;  // the identity index's bucket heads
   int32_t* dead = nullptr;    // dead slots, kDeadCap at a time (died0)
   jclass life = nullptr;      // java/lang/DragnetLife (global ref), null until started
-  jmethodID scan = nullptr;
-  jfieldID nextGc = nullptr, threadState = nullptr;
-  jfieldID lastBorn = nullptr;
-  jfieldID cacheArrays[2] = {};  // DragnetState.got, .put (second-level caches)
+  binding::StaticMethod scan;
+  binding::StaticField nextGc;
+  binding::Field threadState, lastBorn;
+  binding::Field cacheArrays[2];  // DragnetState.got, .put (second-level caches)
 };
 Exact gExact;
 
@@ -47,40 +49,34 @@ uintptr_t addr(const void* p) { return reinterpret_cast<uintptr_t>(p); }
 
 // Tells the runtime helper where records are, the layout of a record, and where the
 // memory it shares with the agent lies.
-bool setRecordLayout(JNIEnv* jni, jclass life) {
+bool setRecordLayout(JNIEnv* jni, std::string& error) {
   const Exact& x = gExact;
   State& s = *gLife;
-  const std::pair<const char*, jlong> fields[] = {
-      {"RECS", static_cast<jlong>(addr(s.recs))},
-      {"REC_SIZE", static_cast<jlong>(sizeof(Rec))},
-      {"REC_GET", static_cast<jlong>(offsetof(Rec, firstGet))},
-      {"REC_PUT", static_cast<jlong>(offsetof(Rec, firstPut))},
-      {"REC_ID", static_cast<jlong>(offsetof(Rec, id))},
-      {"REC_ALLOC", static_cast<jlong>(offsetof(Rec, alloc))},
-      {"REC_BYTES", static_cast<jlong>(offsetof(Rec, size))},
-      {"REC_KEY", static_cast<jlong>(offsetof(Rec, key))},
-      {"REC_THREAD", static_cast<jlong>(offsetof(Rec, thread))},
-      {"REC_NODE", static_cast<jlong>(offsetof(Rec, node))},
-      {"REC_HASH", static_cast<jlong>(offsetof(Rec, hash))},
-      {"REC_NEXT", static_cast<jlong>(offsetof(Rec, next))},
-      {"PLACES", static_cast<jlong>(addr(s.places))},
-      {"HEADS", static_cast<jlong>(addr(x.heads))},
-      {"IDS", static_cast<jlong>(addr(&s.nextIdBlock))},  // the helper adds 1024 at a time
-      {"HIGH", static_cast<jlong>(addr(&s.nextSlot))},
-      {"SCAN_DUE", static_cast<jlong>(addr(&s.scanDue))},
-      {"UNTRACKED", static_cast<jlong>(addr(&s.untrackedUses))},
-      {"DEAD", static_cast<jlong>(addr(x.dead))}};
   static_assert(sizeof(Places) == 32 && sizeof(std::atomic<uint32_t>) == 4 &&
                 sizeof(std::atomic<int32_t>) == 4);
-  for (auto [name, value] : fields) {
-    jfieldID f = jni->GetStaticFieldID(life, name, "J");
-    if (!f) {
-      jni->ExceptionClear();
-      return false;
-    }
-    jni->SetStaticLongField(life, f, value);
-  }
-  return true;
+  auto at = [](const void* p) { return static_cast<jlong>(addr(p)); };
+  auto offset = [](size_t o) { return static_cast<jlong>(o); };
+  return binding::configure(jni, kLifeClass,
+                            {{"RECS", "J", at(s.recs)},
+                             {"REC_SIZE", "J", offset(sizeof(Rec))},
+                             {"REC_GET", "J", offset(offsetof(Rec, firstGet))},
+                             {"REC_PUT", "J", offset(offsetof(Rec, firstPut))},
+                             {"REC_ID", "J", offset(offsetof(Rec, id))},
+                             {"REC_ALLOC", "J", offset(offsetof(Rec, alloc))},
+                             {"REC_BYTES", "J", offset(offsetof(Rec, size))},
+                             {"REC_KEY", "J", offset(offsetof(Rec, key))},
+                             {"REC_THREAD", "J", offset(offsetof(Rec, thread))},
+                             {"REC_NODE", "J", offset(offsetof(Rec, node))},
+                             {"REC_HASH", "J", offset(offsetof(Rec, hash))},
+                             {"REC_NEXT", "J", offset(offsetof(Rec, next))},
+                             {"PLACES", "J", at(s.places)},
+                             {"HEADS", "J", at(x.heads)},
+                             {"IDS", "J", at(&s.nextIdBlock)},  // the helper adds 1024 at a time
+                             {"HIGH", "J", at(&s.nextSlot)},
+                             {"SCAN_DUE", "J", at(&s.scanDue)},
+                             {"UNTRACKED", "J", at(&s.untrackedUses)},
+                             {"DEAD", "J", at(x.dead)}},
+                            error);
 }
 
 void collect(JNIEnv* jni);
@@ -93,7 +89,7 @@ namespace life {
 void scanAtEnd(JNIEnv* jni) {
   const Exact& x = gExact;
   if (!x.life) return;
-  jni->CallStaticVoidMethod(x.life, x.scan);
+  jni->CallStaticVoidMethod(x.scan.cls, x.scan);
   if (jni->ExceptionCheck()) jni->ExceptionClear();
 }
 
@@ -207,7 +203,7 @@ namespace {
 // Nulls one thread's use caches and last-born object.
 void clearCaches(JNIEnv* jni, jobject st) {
   jni->SetObjectField(st, gExact.lastBorn, nullptr);
-  for (jfieldID f : gExact.cacheArrays) {
+  for (const binding::Field& f : gExact.cacheArrays) {
     auto a = static_cast<jobjectArray>(jni->GetObjectField(st, f));
     if (!a) continue;
     for (jsize k = 0, len = jni->GetArrayLength(a); k < len; ++k) {
@@ -249,7 +245,7 @@ void clearCaches(JNIEnv* jni) {
 
 void setNextGc(JNIEnv* jni, int64_t at) {
   gLife->nextGcAt = at;
-  jni->SetStaticLongField(gLife->probes, gExact.nextGc, at);
+  jni->SetStaticLongField(gExact.nextGc.cls, gExact.nextGc, at);
 }
 
 // One forced collection (under State::mu); the helper scans for its deaths when gcDue
@@ -266,9 +262,18 @@ void collect(JNIEnv* jni) {
   setNextGc(jni, s.clock.load() + static_cast<int64_t>(s.options.gcInterval));
 }
 
+// What the helper needs to make phantom references without running a constructor.
+struct RefJava {
+  binding::Class reference;  // java/lang/ref/Reference
+  binding::Method objectFieldOffset;
+  // The queue of references made without one: ReferenceQueue.NULL up to JDK 23 or so,
+  // NULL_QUEUE since (Temurin 25).
+  binding::StaticField null, nullQueue;
+};
+
 // The identity index's memory, and what the helper needs to make phantom references without
-// running a constructor: Reference's field offsets and ReferenceQueue.NULL.
-bool startIdentity(JNIEnv* jni, jclass life, jclass unsafe, jobject theU, std::string& error) {
+// running a constructor: Reference's field offsets and ReferenceQueue's null queue.
+bool startIdentity(JNIEnv* jni, const RefJava& j, jobject theU, std::string& error) {
   Exact& x = gExact;
   void* heads = mmap(nullptr, size_t{4} << kHeadBits, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -278,28 +283,14 @@ bool startIdentity(JNIEnv* jni, jclass life, jclass unsafe, jobject theU, std::s
     return false;
   }
   x.heads = static_cast<uint32_t*>(heads);
-  jni->EnsureLocalCapacity(64);  // VM init's start-up makes more than JNI's default 16
-  jclass reference = jni->FindClass("java/lang/ref/Reference");
-  jclass queue = jni->FindClass("java/lang/ref/ReferenceQueue");
-  jmethodID offset =
-      jni->GetMethodID(unsafe, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J");
-  // The queue of references made without one: ReferenceQueue.NULL up to JDK 23 or so,
-  // NULL_QUEUE since (Temurin 25).
-  jfieldID null = nullptr;
-  for (const char* name : {"NULL", "NULL_QUEUE"}) {
-    if (!queue || null) break;
-    null = jni->GetStaticFieldID(queue, name, "Ljava/lang/ref/ReferenceQueue;");
-    if (!null) jni->ExceptionClear();
-  }
-  x.scan = jni->GetStaticMethodID(life, "scan", "()V");
-  if (jni->ExceptionCheck() || !reference || !offset || !null || !x.scan) {
-    jni->ExceptionClear();
-    error = "the JDK's java.lang.ref classes are not as the lifetime helper expects";
+  const binding::StaticField& null = j.null ? j.null : j.nullQueue;
+  if (!null) {
+    error = "java/lang/ref/ReferenceQueue has neither NULL nor NULL_QUEUE";
     return false;
   }
   auto fieldOffset = [&](const char* name) {
     jstring n = jni->NewStringUTF(name);
-    jlong o = n ? jni->CallLongMethod(theU, offset, reference, n) : -1;
+    jlong o = n ? jni->CallLongMethod(theU, j.objectFieldOffset, j.reference.ref, n) : -1;
     if (jni->ExceptionCheck()) {
       jni->ExceptionClear();
       o = -1;
@@ -307,37 +298,23 @@ bool startIdentity(JNIEnv* jni, jclass life, jclass unsafe, jobject theU, std::s
     if (n) jni->DeleteLocalRef(n);
     return o;
   };
-  const std::pair<const char*, jlong> longs[] = {{"REFERENT", fieldOffset("referent")},
-                                                 {"QUEUE", fieldOffset("queue")}};
-  bool ok = true;
-  for (auto [name, value] : longs) {
-    jfieldID f = ok ? jni->GetStaticFieldID(life, name, "J") : nullptr;
-    ok = f && value > 0;
-    if (ok) jni->SetStaticLongField(life, f, value);
-  }
-  const std::pair<const char*, jint> ints[] = {{"HMASK", (1 << kHeadBits) - 1},
-                                               {"DEAD_CAP", kDeadCap}};
-  for (auto [name, value] : ints) {
-    jfieldID f = ok ? jni->GetStaticFieldID(life, name, "I") : nullptr;
-    ok = f != nullptr;
-    if (ok) jni->SetStaticIntField(life, f, value);
-  }
-  jfieldID nullQueue =
-      ok ? jni->GetStaticFieldID(life, "NULL_QUEUE", "Ljava/lang/Object;") : nullptr;
-  if (jni->ExceptionCheck() || !ok || !nullQueue) {
-    jni->ExceptionClear();
-    error = "the lifetime runtime helper lacks the identity fields";
+  jlong referent = fieldOffset("referent"), queue = fieldOffset("queue");
+  if (referent <= 0 || queue <= 0) {
+    error = "the JDK's java.lang.ref.Reference lacks the fields referent and queue";
     return false;
   }
-  jni->SetStaticObjectField(life, nullQueue, jni->GetStaticObjectField(queue, null));
-  jfieldID byNew = jni->GetStaticFieldID(life, "NEW_REFS", "Z");
-  if (!byNew) {
-    jni->ExceptionClear();
-    error = "the lifetime runtime helper lacks the identity fields";
+  if (!binding::configure(
+          jni, kLifeClass,
+          {{"REFERENT", "J", referent},
+           {"QUEUE", "J", queue},
+           {"HMASK", "I", jint{(1 << kHeadBits) - 1}},
+           {"DEAD_CAP", "I", jint{kDeadCap}},
+           {"NULL_QUEUE", "Ljava/lang/Object;", jni->GetStaticObjectField(null.cls, null)},
+           {"NEW_REFS", "Z", referencesByNew()}},
+          error)) {
     return false;
   }
-  jni->SetStaticBooleanField(life, byNew, referencesByNew() ? JNI_TRUE : JNI_FALSE);
-  x.life = static_cast<jclass>(jni->NewGlobalRef(life));
+  x.life = x.scan.cls;
   return true;
 }
 
@@ -350,50 +327,51 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   s->writer = &writer;
   s->options = options;
   if (!initRecords(*s, error)) return false;
-  jclass life = jni->FindClass("java/lang/DragnetLife");
-  jclass state = jni->FindClass("java/lang/DragnetState");
-  jclass thread = jni->FindClass("java/lang/Thread");
-  jclass unsafe = jni->FindClass("jdk/internal/misc/Unsafe");
-  if (!life || !state || !thread || !unsafe) {
-    jni->ExceptionClear();
-    error = "the lifetime runtime helper java/lang/DragnetLife is missing or incomplete";
-    return false;
-  }
-  s->probes = static_cast<jclass>(jni->NewGlobalRef(life));
   Exact& x = gExact;
-  x.nextGc = jni->GetStaticFieldID(life, "nextGc", "J");
-  x.threadState = jni->GetFieldID(thread, "dragnet$state", "Ljava/lang/DragnetState;");
-  x.lastBorn = jni->GetFieldID(state, "lastBorn", "Ljava/lang/Object;");
-  x.cacheArrays[0] = jni->GetFieldID(state, "got", "[Ljava/lang/Object;");
-  x.cacheArrays[1] = jni->GetFieldID(state, "put", "[Ljava/lang/Object;");
-  jfieldID theUnsafe = jni->GetStaticFieldID(unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;");
-  jfieldID u = jni->GetStaticFieldID(life, "U", "Ljdk/internal/misc/Unsafe;");
-  jfieldID clock = jni->GetStaticFieldID(life, "CLOCK", "J");
-  jfieldID shift = jni->GetStaticFieldID(life, "epochShift", "I");
-  jfieldID stacks = jni->GetStaticFieldID(life, "stacks", "Z");
-  jfieldID base = jni->GetStaticFieldID(life, "constructedBase", "I");
-  jfieldID on = jni->GetStaticFieldID(life, "on", "Z");
-  if (jni->ExceptionCheck() || !x.nextGc || !x.threadState || !theUnsafe || !u || !clock ||
-      !shift || !stacks || !base || !on) {
-    jni->ExceptionClear();
-    error = "the lifetime runtime helper lacks a configuration field";
-    return false;
-  }
-  jobject theU = jni->GetStaticObjectField(unsafe, theUnsafe);
-  jni->SetStaticObjectField(life, u, theU);
-  jni->SetStaticLongField(life, clock, reinterpret_cast<jlong>(&s->clock));
-  jni->SetStaticIntField(life, shift, options.epochShift);
-  jni->SetStaticBooleanField(life, stacks, options.stacks ? JNI_TRUE : JNI_FALSE);
-  jni->SetStaticIntField(life, base, static_cast<jint>(constructedBase));
-  if (!startIdentity(jni, life, unsafe, theU, error)) return false;
-  if (!setRecordLayout(jni, life)) {
-    error = "the lifetime runtime helper lacks the record layout fields";
+  binding::Class life, ref;
+  binding::StaticField theUnsafe, on;
+  RefJava refs;
+  const char* unsafe = "jdk/internal/misc/Unsafe";
+  const char* queue = "java/lang/ref/ReferenceQueue";
+  const char* queueDesc = "Ljava/lang/ref/ReferenceQueue;";
+  const binding::Member members[] = {
+      {kLifeClass, nullptr, nullptr, &life},
+      {kLifeClass, "nextGc", "J", &x.nextGc},
+      {kLifeClass, "scan", "()V", &x.scan},
+      {kLifeClass, "on", "Z", &on},
+      {kStateClass, "lastBorn", "Ljava/lang/Object;", &x.lastBorn},
+      {kStateClass, "got", "[Ljava/lang/Object;", &x.cacheArrays[0]},
+      {kStateClass, "put", "[Ljava/lang/Object;", &x.cacheArrays[1]},
+      {"java/lang/Thread", kThreadStateField, kThreadStateDesc, &x.threadState},
+      {unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;", &theUnsafe},
+      {unsafe, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J",
+       &refs.objectFieldOffset},
+      {"java/lang/ref/Reference", nullptr, nullptr, &refs.reference},
+      {queue, "NULL", queueDesc, &refs.null, binding::Need::Optional},
+      {queue, "NULL_QUEUE", queueDesc, &refs.nullQueue, binding::Need::Optional},
+      {"java/lang/DragnetLife$Ref", nullptr, nullptr, &ref}};
+  jni->EnsureLocalCapacity(64);  // VM init's start-up makes more than JNI's default 16
+  if (!binding::bind(jni, members, error)) return false;
+  s->probes = life;
+  s->probesOn = on;
+  jobject theU = jni->GetStaticObjectField(theUnsafe.cls, theUnsafe);
+  if (!binding::configure(jni, kLifeClass,
+                          {{"U", "Ljdk/internal/misc/Unsafe;", theU},
+                           {"CLOCK", "J", reinterpret_cast<jlong>(&s->clock)},
+                           {"epochShift", "I", jint{options.epochShift}},
+                           {"stacks", "Z", options.stacks},
+                           {"constructedBase", "I", static_cast<jint>(constructedBase)}},
+                          error) ||
+      !startIdentity(jni, refs, theU, error) || !setRecordLayout(jni, error)) {
     return false;
   }
   setNextGc(jni, static_cast<int64_t>(options.gcInterval));
+  // Where the JVM verifies boot classes the helper makes its phantom references with
+  // Unsafe.allocateInstance (runtime_bridge.h), which on JDK 23+ posts VMObjectAlloc.
+  skipVmAllocsOf(ref);
   startEvents();
-  jni->SetStaticBooleanField(life, on, JNI_TRUE);  // last: the probes start recording
-  if (!startJniUses(jni, "java/lang/DragnetLife", error)) {
+  jni->SetStaticBooleanField(on.cls, on, JNI_TRUE);  // last: the probes start recording
+  if (!startJniUses(jvmti, jni, kLifeClass, error)) {
     error = "uses through JNI are not counted: " + error;
   }
   return true;

@@ -10,7 +10,8 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "agent/native_allocs.h"
+#include "agent/binding.h"
+#include "agent/jni_table.h"
 #include "agent/runtime_bridge.h"
 #include "analyses/lifetime/agent/jni_uses.h"
 #include "analyses/lifetime/agent/lifetime_state.h"
@@ -23,6 +24,7 @@ using namespace life;
 constexpr uint32_t kFilterBits = 20;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
 // Where DragnetSample.FAST_MASK lets the 31-bit hash start: bit 8 (JDK 17-23), 11 (24+).
 constexpr int kMinHashShift = 8, kMaxHashShift = 11;
+constexpr const char* kSampleClass = "java/lang/DragnetSample";
 
 struct Sampled {
   Sampler* sampler = nullptr;
@@ -30,10 +32,10 @@ struct Sampled {
   std::mutex mu;
   std::condition_variable wake, done;
   bool due = false;
-  bool running = false;                           // the collection thread was started
-  uint64_t collections = 0;                       // forced collections completed
-  jfieldID stackLo = nullptr, stackHi = nullptr;  // Thread.dragnet$stackLo / Hi
-  jfieldID clonePending = nullptr;                // Thread.dragnet$clonePending
+  bool running = false;             // the collection thread was started
+  uint64_t collections = 0;         // forced collections completed
+  binding::Field stackLo, stackHi;  // Thread.dragnet$stackLo / Hi
+  binding::Field clonePending;      // Thread.dragnet$clonePending
   std::atomic<uint64_t> lateClones{0}, lostClones{0};
 };
 // Never destroyed: should the collection thread not have returned by the time stopSampledLifetime
@@ -102,57 +104,75 @@ struct HeaderLayout {
   bool displaced = false;  // a locked header points at the displaced one (stack locking)
 };
 
-bool measureHeader(jvmtiEnv* jvmti, JNIEnv* jni, jclass helper, jobject unsafe, HeaderLayout& out) {
-  jclass unsafeClass = jni->GetObjectClass(unsafe);
-  jmethodID getLong = jni->GetMethodID(unsafeClass, "getLong", "(Ljava/lang/Object;J)J");
-  jmethodID lockedMark = jni->GetStaticMethodID(helper, "lockedMark", "(Ljava/lang/Object;)J");
-  jmethodID displacedMark =
-      jni->GetStaticMethodID(helper, "displacedMark", "(Ljava/lang/Object;)J");
-  jclass object = jni->FindClass("java/lang/Object");
-  jobject o = object ? jni->AllocObject(object) : nullptr;
-  if (!getLong || !lockedMark || !displacedMark || !o) return false;
+// The Java side the sampled variant reaches at start-up.
+struct Java {
+  binding::Class helper, object;  // java/lang/DragnetSample, java/lang/Object
+  binding::StaticField theUnsafe, u, on;
+  binding::Method getLong;  // Unsafe.getLong(Object, long)
+  binding::StaticMethod lockedMark, displacedMark, use0, cloned0;
+};
+
+bool measureHeader(jvmtiEnv* jvmti, JNIEnv* jni, const Java& j, jobject unsafe, HeaderLayout& out) {
+  jobject o = jni->AllocObject(j.object);
+  if (!o) return false;
   jint hash = 0;
   if (jvmti->GetObjectHashCode(o, &hash) != JVMTI_ERROR_NONE || hash == 0) return false;
-  auto mark = static_cast<uint64_t>(jni->CallLongMethod(unsafe, getLong, o, jlong{0}));
+  auto mark = static_cast<uint64_t>(jni->CallLongMethod(unsafe, j.getLong, o, jlong{0}));
   auto h = static_cast<uint64_t>(static_cast<uint32_t>(hash)) & 0x7FFFFFFF;
   for (int shift = 0; shift <= 33 && out.shift < 0; ++shift) {
     if (((mark >> shift) & 0x7FFFFFFF) == h) out.shift = shift;
   }
   if (out.shift < 2) return false;  // the lock bits must stay below the hash
   out.unlocked = static_cast<jlong>(mark & 3);
-  auto locked = static_cast<uint64_t>(jni->CallStaticLongMethod(helper, lockedMark, o));
+  auto locked = static_cast<uint64_t>(jni->CallStaticLongMethod(j.helper, j.lockedMark, o));
   out.lockedKeepsHash = (locked & 3) == 0 && ((locked >> out.shift) & 0x7FFFFFFF) == h;
   if ((locked & 3) == 0 && !out.lockedKeepsHash && locked != 0) {
     // A pointer (8-byte aligned, on this thread's stack): the displaced header must be the
     // object's unlocked header, hash and all, for the probes to read through it.
-    auto d = static_cast<uint64_t>(jni->CallStaticLongMethod(helper, displacedMark, o));
+    auto d = static_cast<uint64_t>(jni->CallStaticLongMethod(j.helper, j.displacedMark, o));
     out.displaced = d == mark;
   }
   return !jni->ExceptionCheck();
 }
 
-bool configureProbes(JNIEnv* jni, jclass helper, const HeaderLayout& layout, State& s) {
-  auto setLong = [&](const char* name, jlong v) {
-    jfieldID f = jni->GetStaticFieldID(helper, name, "J");
-    if (f) jni->SetStaticLongField(helper, f, v);
-    return f != nullptr;
-  };
-  auto setInt = [&](const char* name, jint v) {
-    jfieldID f = jni->GetStaticFieldID(helper, name, "I");
-    if (f) jni->SetStaticIntField(helper, f, v);
-    return f != nullptr;
-  };
-  auto setBool = [&](const char* name, bool v) {
-    jfieldID f = jni->GetStaticFieldID(helper, name, "Z");
-    if (f) jni->SetStaticBooleanField(helper, f, v ? JNI_TRUE : JNI_FALSE);
-    return f != nullptr;
-  };
-  return setBool("LOCKED_KEEPS_HASH", layout.lockedKeepsHash) &&
-         setBool("DISPLACED", layout.displaced) && setInt("HASH_SHIFT", layout.shift) &&
-         setLong("FILTER", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))) &&
-         setInt("FILTER_MASK", static_cast<jint>(s.filterMask)) &&
-         setLong("CLOCK", static_cast<jlong>(reinterpret_cast<uintptr_t>(&s.clock))) &&
-         setInt("epochShift", s.options.epochShift);
+bool configureProbes(JNIEnv* jni, const HeaderLayout& layout, State& s, std::string& error) {
+  return binding::configure(
+      jni, kSampleClass,
+      {{"LOCKED_KEEPS_HASH", "Z", layout.lockedKeepsHash},
+       {"DISPLACED", "Z", layout.displaced},
+       {"HASH_SHIFT", "I", jint{layout.shift}},
+       {"FILTER", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(s.filter))},
+       {"FILTER_MASK", "I", static_cast<jint>(s.filterMask)},
+       {"CLOCK", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(&s.clock))},
+       {"epochShift", "I", jint{s.options.epochShift}}},
+      error);
+}
+
+// Binds `j` and the Thread fields of the probes' stack bounds (gSampled; all or none).
+bool bindJava(JNIEnv* jni, Java& j, std::string& error) {
+  const char* unsafe = "jdk/internal/misc/Unsafe";
+  Sampled& g = gSampled;
+  constexpr auto optional = binding::Need::Optional;
+  const binding::Member members[] = {
+      {kSampleClass, nullptr, nullptr, &j.helper},
+      {unsafe, "theUnsafe", "Ljdk/internal/misc/Unsafe;", &j.theUnsafe},
+      {kSampleClass, "U", "Ljdk/internal/misc/Unsafe;", &j.u},
+      {unsafe, "getLong", "(Ljava/lang/Object;J)J", &j.getLong},
+      {kSampleClass, "lockedMark", "(Ljava/lang/Object;)J", &j.lockedMark},
+      {kSampleClass, "displacedMark", "(Ljava/lang/Object;)J", &j.displacedMark},
+      {"java/lang/Object", nullptr, nullptr, &j.object},
+      {kSampleClass, "use0", "(Ljava/lang/Object;I)V", &j.use0},
+      {kSampleClass, "cloned0", "(Ljava/lang/Object;)V", &j.cloned0},
+      {kSampleClass, "on", "Z", &j.on},
+      {"java/lang/Thread", kThreadStackLo, "J", &g.stackLo, optional},
+      {"java/lang/Thread", kThreadStackHi, "J", &g.stackHi, optional},
+      {"java/lang/Thread", kThreadClonePending, "Z", &g.clonePending, optional}};
+  if (!binding::bind(jni, members, error)) return false;
+  if (!g.stackLo || !g.stackHi || !g.clonePending) {
+    g.stackLo = g.stackHi = {};
+    g.clonePending = {};  // clones then registered in the callback, as others
+  }
+  return true;
 }
 
 }  // namespace
@@ -182,21 +202,16 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   s->filterMask = (1u << kFilterBits) - 1;
   s->filter = static_cast<uint8_t*>(std::calloc(size_t{1} << kFilterBits, 1));
   gSampled.sampler = &sampler;
-  jclass helper = jni->FindClass("java/lang/DragnetSample");
-  jclass unsafeClass = jni->FindClass("jdk/internal/misc/Unsafe");
-  jfieldID theUnsafe =
-      unsafeClass ? jni->GetStaticFieldID(unsafeClass, "theUnsafe", "Ljdk/internal/misc/Unsafe;")
-                  : nullptr;
-  jobject unsafe = theUnsafe ? jni->GetStaticObjectField(unsafeClass, theUnsafe) : nullptr;
-  if (!s->filter || !helper || !unsafe) {
-    jni->ExceptionClear();
-    error = "the sampled lifetime runtime helper java/lang/DragnetSample is missing";
+  Java j;
+  if (!s->filter) {
+    error = "no memory for the identity-hash filter";
     return false;
   }
-  jfieldID u = jni->GetStaticFieldID(helper, "U", "Ljdk/internal/misc/Unsafe;");
-  if (u) jni->SetStaticObjectField(helper, u, unsafe);  // lockedMark needs it already
+  if (!bindJava(jni, j, error)) return false;
+  jobject unsafe = jni->GetStaticObjectField(j.theUnsafe.cls, j.theUnsafe);
+  jni->SetStaticObjectField(j.u.cls, j.u, unsafe);  // lockedMark needs it already
   HeaderLayout layout;
-  if (!u || !measureHeader(jvmti, jni, helper, unsafe, layout)) {
+  if (!unsafe || !measureHeader(jvmti, jni, j, unsafe, layout)) {
     jni->ExceptionClear();
     error = "cannot find the identity hash in this JVM's object header";
     return false;
@@ -209,35 +224,20 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
             "), where the probes do not look (bits 8 to 41, unlocked 01)";
     return false;
   }
-  if (!configureProbes(jni, helper, layout, *s)) {
-    jni->ExceptionClear();
-    error = "the sampled lifetime runtime helper lacks a configuration field";
-    return false;
-  }
+  if (!configureProbes(jni, layout, *s, error)) return false;
   // Linked now, by calling them once (before sampling starts, and before s->probes makes
   // use0 record anything): the JVM looks a native up at its first call, and the objects it
   // allocates for that would be sampled as if the program had allocated them.
   // (RegisterNatives would avoid the lookup but logs a warning for java.base classes.)
-  jmethodID use0 = jni->GetStaticMethodID(helper, "use0", "(Ljava/lang/Object;I)V");
-  jmethodID cloned0 = jni->GetStaticMethodID(helper, "cloned0", "(Ljava/lang/Object;)V");
-  if (use0) jni->CallStaticVoidMethod(helper, use0, nullptr, jint{0});
-  if (cloned0) jni->CallStaticVoidMethod(helper, cloned0, nullptr);
-  if (!use0 || !cloned0 || jni->ExceptionCheck()) {
+  jni->CallStaticVoidMethod(j.helper, j.use0, nullptr, jint{0});
+  jni->CallStaticVoidMethod(j.helper, j.cloned0, nullptr);
+  if (jni->ExceptionCheck()) {
     jni->ExceptionClear();
     error = "cannot link the natives of java/lang/DragnetSample";
     return false;
   }
-  s->probes = static_cast<jclass>(jni->NewGlobalRef(helper));
-  if (jclass t = jni->FindClass("java/lang/Thread")) {
-    gSampled.stackLo = jni->GetFieldID(t, kThreadStackLo, "J");
-    gSampled.stackHi = jni->GetFieldID(t, kThreadStackHi, "J");
-    gSampled.clonePending = jni->GetFieldID(t, kThreadClonePending, "Z");
-  }
-  if (!gSampled.stackLo || !gSampled.stackHi || !gSampled.clonePending) {
-    jni->ExceptionClear();
-    gSampled.stackLo = gSampled.stackHi = nullptr;
-    gSampled.clonePending = nullptr;  // clones then registered in the callback, as others
-  }
+  s->probes = j.helper;
+  s->probesOn = j.on;
   if (options.gcInterval > 0) {
     s->nextGcAt = static_cast<int64_t>(options.gcInterval);
     if (!runAgentThread(jvmti, jni, "dragnet gc", collector, JVMTI_THREAD_NORM_PRIORITY)) {
@@ -249,9 +249,8 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   }
   startEvents();
   sampler.start(jni);
-  jfieldID on = jni->GetStaticFieldID(helper, "on", "Z");
-  jni->SetStaticBooleanField(helper, on, JNI_TRUE);  // last: the probes start recording
-  if (!startJniUsesOnly(jvmti, error) || !startJniUses(jni, nullptr, error)) {
+  jni->SetStaticBooleanField(j.helper, j.on, JNI_TRUE);  // last: the probes start recording
+  if (!startJniUses(jvmti, jni, nullptr, error)) {
     error = "uses through JNI are not counted: " + error;
   }
   return true;

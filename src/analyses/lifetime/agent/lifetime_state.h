@@ -101,7 +101,8 @@ struct State {
   std::atomic<int64_t> gcEarliestNs{0};
   std::atomic<uint64_t> gcDeferred{0};
   bool stopping = false;
-  jclass probes = nullptr;  // the runtime helper class whose static `on` starts the probes
+  jclass probes = nullptr;      // the runtime helper class whose static `on` starts the probes
+  jfieldID probesOn = nullptr;  // that `on`
   std::atomic<uint64_t> untrackedUses{0};
   std::atomic<bool> ended{false};  // records written at VM death: uses no longer count
   // Sampled variant: per identity-hash bucket, how many live registered objects have a

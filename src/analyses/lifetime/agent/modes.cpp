@@ -4,7 +4,7 @@
 
 #include "agent/contexts_mode.h"
 #include "agent/hidden_classes.h"
-#include "agent/native_allocs.h"
+#include "agent/jni_table.h"
 #include "agent/runtime_bridge.h"
 #include "agent/sampled_mode.h"
 #include "analyses/lifetime/agent/lifetime.h"
@@ -57,7 +57,6 @@ class ExactMode : public agent::ContextsMode {
   }
   bool ownVirtualTrees() const override { return true; }
   bool threadCaches() const override { return true; }
-  bool jniUses() const override { return true; }
   void started(JNIEnv* jni) override {
     uint32_t constructedBase = recorder_->addNativeBase(ids_, profile::SiteKind::Reflect);
     std::string error;
