@@ -1,9 +1,9 @@
 // The `dragnet` command-line tool: subcommand dispatch.
 #include <CLI/CLI.hpp>
 
-#include "analyses/lifetime/report/shell_command.h"
 #include "instrument_command.h"
 #include "profile_commands.h"
+#include "report/analysis.h"
 
 #ifndef DRAGNET_VERSION
 #define DRAGNET_VERSION "unknown"
@@ -36,10 +36,10 @@ int main(int argc, char** argv) {
   CLI::App* runCmd = dragnet::cli::addRunCommand(app, run);
   dragnet::cli::ReportOptions report;
   CLI::App* reportCmd = dragnet::cli::addReportCommand(app, report);
-  dragnet::cli::ShellCommandOptions shell;
-  CLI::App* shellCmd = dragnet::cli::addShellCommand(app, shell);
-  dragnet::cli::ExportOptions exportOptions;
-  CLI::App* exportCmd = dragnet::cli::addExportCommand(app, exportOptions);
+  std::vector<dragnet::report::Command> own;  // the analyses' commands (`dragnet shell`, ...)
+  for (const dragnet::report::Analysis& a : dragnet::report::registeredAnalyses()) {
+    if (a.commands) a.commands(app, own);
+  }
 
   try {
     app.parse(argc, argv);
@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   if (instrumentCmd->parsed()) return dragnet::cli::runInstrument(instrument);
   if (runCmd->parsed()) return dragnet::cli::runRun(run, argv[0]);
   if (reportCmd->parsed()) return dragnet::cli::runReport(report);
-  if (shellCmd->parsed()) return dragnet::cli::runShell(shell);
-  if (exportCmd->parsed()) return dragnet::cli::runExport(exportOptions);
+  for (const dragnet::report::Command& c : own) {
+    if (c.app->parsed()) return c.run();
+  }
   return kExitUsage;
 }

@@ -9,15 +9,8 @@
 #include <sstream>
 
 #include "agent/options.h"
-#include "analyses/alloc/report/alloc_report.h"
-#include "analyses/alloc/report/html_report.h"
-#include "analyses/alloc/report/pprof_report.h"
-#include "analyses/lifetime/model/aggregate.h"
-#include "analyses/lifetime/report/report.h"
-#include "contexts/merge.h"
-#include "contexts/model.h"
 #include "profile/reader.h"
-#include "report/text_format.h"
+#include "report/analysis.h"
 #include "run_outputs.h"
 #include "run_process.h"
 
@@ -225,13 +218,17 @@ int runRun(const RunOptions& o, const char* argv0) {
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
   CLI::App* cmd = app.add_subcommand("report", "Report on a profile written by dragnet run");
   cmd->add_option("FILE", o.inputs,
-                  "The profile; several alloc profiles (the JVMs of one run) are merged")
+                  "The profile; several profiles of one mode (the JVMs of one run) are merged")
       ->required()
       ->check(CLI::ExistingFile);
+  std::string formats;  // which analysis writes which formats
+  for (const report::Analysis& a : report::registeredAnalyses()) {
+    formats +=
+        (formats.empty() ? "" : "; ") + std::string(a.name) + " profiles: " + report::formatList(a);
+  }
   cmd->add_option("--format,-f", o.format,
-                  "text, html (one self-contained file), json, collapsed or pprof (gzipped); "
-                  "lifetime profiles: text, json or html")
-      ->check(CLI::IsMember({"text", "html", "json", "collapsed", "pprof"}))
+                  "html is one self-contained file, pprof is gzipped; " + formats)
+      ->check(CLI::IsMember(report::allFormats()))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
   cmd->add_option("--top", o.top, "Rows per table (text, html)")->capture_default_str();
@@ -246,10 +243,14 @@ int runReport(const ReportOptions& o) {
   }
   profile::Profile p;
   if (!readProfiles(o.inputs, p)) return 1;
-  bool lifetime = analyses::lifetime::isLifetimeProfile(p);
-  if (lifetime && o.format != "text" && o.format != "json" && o.format != "html") {
-    std::cerr << "dragnet: error: " << o.format
-              << " is not available for a lifetime profile (use text, json or html)\n";
+  const report::Analysis* analysis = report::analysisOf(p);
+  if (!analysis) {
+    std::cerr << "dragnet: error: no analysis reports " << o.inputs[0] << "\n";
+    return 1;
+  }
+  if (!report::writes(*analysis, o.format)) {
+    std::cerr << "dragnet: error: " << o.format << " is not available for a " << analysis->name
+              << " profile (use " << report::formatList(*analysis) << ")\n";
     return 2;
   }
   std::ofstream file;
@@ -261,32 +262,10 @@ int runReport(const ReportOptions& o) {
     }
   }
   std::ostream& out = o.output.empty() ? std::cout : file;
-  if (lifetime) {
-    analyses::lifetime::Model lm = analyses::lifetime::buildModel(p);
-    if (o.format == "json") {
-      report::writeLifetimeJson(out, lm, {});
-    } else if (o.format == "html") {
-      report::writeLifetimeHtml(out, lm, {.top = o.top});
-    } else {
-      report::writeLifetimeText(out, lm, {.top = o.top});
-    }
-    return corruptStatus(p, o.lenient);
-  }
-  contexts::AllocModel m = contexts::buildModel(p);
-  if (o.format == "json") {
-    report::writeJson(out, m);
-  } else if (o.format == "collapsed") {
-    report::writeCollapsed(out, m);
-  } else if (o.format == "html") {
-    report::writeHtml(out, m, {o.top});
-  } else if (o.format == "pprof") {
-    std::string error;
-    if (!report::writePprof(out, m, error)) {
-      std::cerr << "dragnet: error: " << error << "\n";
-      return 1;
-    }
-  } else {
-    report::writeText(out, m, {o.top});
+  std::string error;
+  if (!analysis->write(p, o.format, {.top = o.top}, out, error)) {
+    std::cerr << "dragnet: error: " << error << "\n";
+    return 1;
   }
   return corruptStatus(p, o.lenient);
 }

@@ -1,4 +1,4 @@
-// Pieces the text reports share (alloc_report.cpp, lifetime_report.cpp).
+// Pieces every analysis's text report uses.
 #pragma once
 
 #include <ostream>
@@ -9,7 +9,7 @@
 
 namespace dragnet::report {
 
-// Exact decimal digits, grouped: 1234567 -> "1,234,567" (128 bits: lifetime spaces, byte x
+// Exact decimal digits, grouped: 1234567 -> "1,234,567" (128 bits: spaces in byte x
 // byte, pass 2^64).
 std::string grouped(unsigned __int128 v);
 
@@ -29,8 +29,8 @@ void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view
 void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top);
 
 // "; left out: ..." when a sampled profile's End chunk counts samples of the agent's own
-// helper (samples.agent) or of objects the JVM allocated for itself (samples.jvm, the
-// sampled lifetime variant), else "".
+// helper (samples.agent) or of objects the JVM allocated for itself (samples.jvm, left
+// out by a sampler that records the program's objects only), else "".
 std::string leftOutSamplesNote(const profile::Profile& p);
 
 }  // namespace dragnet::report

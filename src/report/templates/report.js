@@ -1,7 +1,7 @@
-// dragnet reports: the script helpers both HTML pages share (src/report/templates/report.js).
-// The writer puts it before the page's own script (alloc.js, lifetime.js), which takes them
-// from `dragnetReport`. Profile strings reach the page only as text (textContent), never as
-// markup.
+// dragnet reports: the script helpers every HTML page shares (src/report/templates/report.js).
+// The writer puts it before the page's own script (an analysis's templates/page.js), which
+// takes them from `dragnetReport`. Profile strings reach the page only as text
+// (textContent), never as markup.
 'use strict';
 const dragnetReport = (function () {
   function el(tag, className, text) {
@@ -12,7 +12,7 @@ const dragnetReport = (function () {
   }
 
   // 1234567 -> "1,234,567", independent of the browser's locale. From 1e21 on String()
-  // would write an exponent (lifetime spaces get there); BigInt writes every digit.
+  // would write an exponent (spaces in byte x bytes-allocated get there); BigInt writes every digit.
   function fmt(v) {
     const r = Math.round(v);
     const digits = Math.abs(r) < 1e21 ? String(r) : BigInt(r).toString();

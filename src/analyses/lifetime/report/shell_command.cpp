@@ -13,7 +13,7 @@
 #include "analyses/lifetime/report/sql.h"
 #include "report/profile_input.h"
 
-namespace dragnet::cli {
+namespace dragnet::analyses::lifetime {
 
 using report::addLenientFlag;
 using report::corruptStatus;
@@ -152,4 +152,4 @@ int runExport(const ExportOptions& o) {
   });
 }
 
-}  // namespace dragnet::cli
+}  // namespace dragnet::analyses::lifetime

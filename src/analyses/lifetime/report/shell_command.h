@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-namespace dragnet::cli {
+namespace dragnet::analyses::lifetime {
 
 struct ShellCommandOptions {
   std::string input;
@@ -25,4 +25,4 @@ int runShell(const ShellCommandOptions& o);
 CLI::App* addExportCommand(CLI::App& app, ExportOptions& o);
 int runExport(const ExportOptions& o);
 
-}  // namespace dragnet::cli
+}  // namespace dragnet::analyses::lifetime

@@ -1,0 +1,58 @@
+// An analysis as the dragnet command sees it: which profiles are its, the report formats it
+// writes and the commands of its own (`dragnet shell`). The registry
+// (src/registry/report_analyses.cpp) lists every analysis; `dragnet report` gives a profile
+// to the first that owns it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "profile/reader.h"
+
+namespace dragnet::report {
+
+struct ReportSettings {
+  size_t top = 20;  // rows per table (text, html)
+};
+
+// A command of an analysis's own: its subcommand and what runs it once parsed.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+struct Analysis {
+  std::string_view name;
+  // Whether `p` is a profile of this analysis (asked in the registry's order).
+  bool (*owns)(const profile::Profile& p) = nullptr;
+  // The formats `write` takes, the first the default.
+  std::span<const std::string_view> formats;
+  // Writes the report of `p` in `format` (one of `formats`); false with `error`.
+  bool (*write)(const profile::Profile& p, std::string_view format, const ReportSettings& s,
+                std::ostream& out, std::string& error) = nullptr;
+  // Adds the analysis's own subcommands to `app` (null: none).
+  void (*commands)(CLI::App& app, std::vector<Command>& out) = nullptr;
+};
+
+// Every registered analysis (src/registry/report_analyses.cpp).
+std::span<const Analysis> registeredAnalyses();
+
+// The analysis that owns `p`, or null.
+const Analysis* analysisOf(const profile::Profile& p);
+
+// Whether `a` writes `format`.
+bool writes(const Analysis& a, std::string_view format);
+
+// Every format some analysis writes, in the registry's order, once each.
+std::vector<std::string> allFormats();
+
+// "text, json or html".
+std::string formatList(const Analysis& a);
+
+}  // namespace dragnet::report
