@@ -36,7 +36,7 @@ std::string ContextsMode::startLine(const Host& host) const {
 
 contexts::ClassResult ContextsMode::instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
                                                bool bytecodes) {
-  return contexts::instrumentClass(cls, ids, {.bytecodes = bytecodes});
+  return contexts::instrumentClass(cls, ids, {.bytecodes = bytecodes, .extensions = {}});
 }
 
 void ContextsMode::transform(ClassLoad& c) {

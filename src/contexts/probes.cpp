@@ -76,6 +76,54 @@ constexpr DynamicCall kDynamicCalls[] = {
      "dyn"},
 };
 
+// The extensions of Options, in order, as one (Extension's rules for several).
+class Chain final : public Extension {
+ public:
+  explicit Chain(const std::vector<Extension*>& all) : all_(all) {}
+  bool empty() const { return all_.empty(); }
+
+  uint32_t methodId(Routine& r, uint32_t id) override {
+    for (Extension* e : all_) id = e->methodId(r, id);
+    return id;
+  }
+  bool needsFrame(Routine& r) override {
+    return std::any_of(all_.begin(), all_.end(), [&](Extension* e) { return e->needsFrame(r); });
+  }
+  bool leafEntry(Routine& r, uint32_t methodId) override {
+    return std::any_of(all_.begin(), all_.end(),
+                       [&](Extension* e) { return e->leafEntry(r, methodId); });
+  }
+  const char* receiverEnter(Routine& r) override {
+    for (Extension* e : all_) {
+      if (const char* owner = e->receiverEnter(r)) return owner;
+    }
+    return nullptr;
+  }
+  bool site(Routine& r, const instrument::Instruction& in, uint32_t key, uint16_t state) override {
+    return std::any_of(all_.begin(), all_.end(),
+                       [&](Extension* e) { return e->site(r, in, key, state); });
+  }
+  void method(Routine& r, uint16_t state) override {
+    for (Extension* e : all_) e->method(r, state);
+  }
+  void unframed(Routine& r) override {
+    for (Extension* e : all_) e->unframed(r);
+  }
+  bool lighten(Routine& r, std::string& what) override {
+    bool any = false;
+    for (Extension* e : all_) {
+      std::string part;
+      if (!e->lighten(r, part)) continue;
+      what += (any ? ", " : "") + part;
+      any = true;
+    }
+    return any;
+  }
+
+ private:
+  const std::vector<Extension*>& all_;
+};
+
 class MethodInstrumenter {
  public:
   // `backtrace`: the class is java/lang/Throwable with its field `backtrace` (see
@@ -83,8 +131,8 @@ class MethodInstrumenter {
   MethodInstrumenter(Routine& r, uint32_t methodId, IdSource& ids, ClassResult& out, bool backtrace)
       : r_(r), method_(methodId), ids_(ids), out_(out), backtrace_(backtrace) {}
 
-  void run(const Options& options) {
-    ext_ = options.extension;
+  void run(const Options& options, Chain& chain) {
+    ext_ = chain.empty() ? nullptr : &chain;
     Arg mid = Arg::i(static_cast<int32_t>(method_));
     if (isLeaf() && !(ext_ && ext_->needsFrame(r_))) {
       // Nothing can happen in its context but the call itself: count it, push nothing.
@@ -429,12 +477,13 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
       std::any_of(cls.fields.begin(), cls.fields.end(), [&](const auto& f) {
         return cls.memberName(f) == "backtrace" && cls.memberDescriptor(f) == "Ljava/lang/Object;";
       });
+  Chain chain(options.extensions);
   instrument::ClassInstrumenter ci(cls);
   for (Routine& r : ci.routines()) {
     if (!r.hasCode()) continue;
     if (name == "java/lang/Object" && r.name() == "<init>") {
-      if (!options.extension) continue;
-      options.extension->unframed(r);
+      if (chain.empty()) continue;
+      chain.unframed(r);
       if (r.commit().changed) out.changed = true;
       continue;
     }
@@ -444,9 +493,9 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
       continue;
     }
     uint32_t id = ids.nextMethod.fetch_add(1);
-    if (options.extension) id = options.extension->methodId(r, id);
+    id = chain.methodId(r, id);
     size_t sitesMark = out.sites.size();
-    MethodInstrumenter(r, id, ids, out, backtrace).run(options);
+    MethodInstrumenter(r, id, ids, out, backtrace).run(options, chain);
     instrument::EditOutcome o = r.commit();
     auto failure = [&](std::string reason) {
       out.failures.push_back({std::string(name),
@@ -454,9 +503,9 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
                               std::move(reason)});
     };
     std::string spared;
-    if (!o.changed && o.tooLarge && options.extension && options.extension->lighten(r, spared)) {
+    if (!o.changed && o.tooLarge && chain.lighten(r, spared)) {
       out.sites.resize(sitesMark);  // made again, with new indices
-      MethodInstrumenter(r, id, ids, out, backtrace).run(options);
+      MethodInstrumenter(r, id, ids, out, backtrace).run(options, chain);
       instrument::EditOutcome light = r.commit();
       if (light.changed) failure(std::string(profile::kPartly) + spared + " (" + o.reason + ")");
       o = std::move(light);

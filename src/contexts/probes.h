@@ -51,8 +51,9 @@ class Extension;
 
 struct Options {
   bool bytecodes = false;  // count executed bytecode instructions per context
-  // An analysis that builds on this one's contexts (mode lifetime), or null.
-  Extension* extension = nullptr;
+  // The analyses that build on these contexts, in order: their probes go into the same
+  // rewrite (Extension says how several share a method).
+  std::vector<Extension*> extensions;
 };
 
 // Method ids and site indices, shared by every class load (which may run concurrently).
@@ -78,8 +79,12 @@ struct ClassResult {
   std::vector<ProbedCall> probedCalls;
 };
 
-// The probes of an analysis built on mode alloc's calling contexts (src/analyses/lifetime):
-// alloc instruments each method as usual and lets the extension add to the same edit.
+// The probes of an analysis built on the calling contexts (src/analyses/lifetime): the base
+// instruments each method as usual and lets each extension add to the same edit. With
+// several extensions, in their order: the method id goes through each; a leaf keeps a
+// frame if any needs one; the first that takes a leaf's entry, a receiver entry or an
+// array site takes it (the later ones are not asked); all add to a method; a method over
+// the limit is lightened by every extension that can.
 class Extension {
  public:
   virtual ~Extension() = default;

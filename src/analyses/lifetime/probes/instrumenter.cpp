@@ -119,7 +119,7 @@ contexts::ClassResult instrumentClass(classfile::ClassFile& cls, contexts::IdSou
   LifetimeExtension ext;
   contexts::Options o;
   o.bytecodes = options.bytecodes;
-  o.extension = &ext;
+  o.extensions = {&ext};
   return contexts::instrumentClass(cls, ids, o);
 }
 
