@@ -1,5 +1,6 @@
 #include "agent/options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 
@@ -105,7 +106,11 @@ bool apply(std::string_view key, std::string_view value, bool hasValue, Options&
     return false;
   }
   if (key == "mode") {
-    if (value != "alloc" && value != "lifetime") return bad("expected alloc or lifetime");
+    // Which modes there are, the agent's registry says (agent/mode.h).
+    bool name = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
+    if (!name) return bad("expected a mode's name");
     o.mode = value;
   } else if (key == "out") {
     if (value.empty()) return bad("expected a file name");

@@ -94,7 +94,7 @@ TEST(AgentOptions, ErrorsNameTheOption) {
   EXPECT_EQ(failure("colour=red"), "unknown option 'colour' (use help for the list)");
   EXPECT_EQ(failure("depth=deep"), "option 'depth': expected a number, got 'deep'");
   EXPECT_EQ(failure("stack=-1"), "option 'stack': expected a number, got '-1'");
-  EXPECT_EQ(failure("mode=heap"), "option 'mode': expected alloc or lifetime, got 'heap'");
+  EXPECT_EQ(failure("mode=Heap!"), "option 'mode': expected a mode's name, got 'Heap!'");
   EXPECT_EQ(failure("use-epoch=3000"),
             "option 'use-epoch': expected a power of two such as 64k, got '3000'");
   EXPECT_NE(failure("mode=lifetime,sample=512k,stacks=on").find("not available"),

@@ -1,0 +1,14 @@
+// Mode toy: a third analysis written as every analysis is, to show the house's door. One
+// folder (this one) and one registry line (toy_registry.cpp). It is the calling-context
+// base, so alloc's counts, with one extension of its own in the same rewrite pass: at the
+// entry of every method whose name starts with "counted" it calls the program's static
+// ToyOracle.hit(), and the End chunk counts the probes it inserted (toy.probes).
+#pragma once
+
+#include "agent/mode.h"
+
+namespace dragnet::test::toy {
+
+agent::ModeInfo mode();
+
+}  // namespace dragnet::test::toy
