@@ -1,4 +1,4 @@
-// The lifetime model (src/analyses/lifetime/aggregate.h) of the hand-computed profile in
+// The lifetime model (src/analyses/lifetime/model/aggregate.h) of the hand-computed profile in
 // lifetime_profile.h: per-object phases, totals, precision, grouping and patterns.
 #include "analyses/lifetime/model/aggregate.h"
 

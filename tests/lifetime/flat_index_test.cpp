@@ -1,4 +1,4 @@
-// The model's hash index (src/analyses/lifetime/flat_index.h): dense numbers in insertion
+// The model's hash index (src/analyses/lifetime/model/flat_index.h): dense numbers in insertion
 // order, stable across growth, for 64- and 128-bit keys.
 #include "analyses/lifetime/model/flat_index.h"
 

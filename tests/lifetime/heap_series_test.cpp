@@ -1,4 +1,4 @@
-// The downsampled heap series of the HTML chart (heapSeries, src/analyses/lifetime/heap.h):
+// The downsampled heap series of the HTML chart (heapSeries, src/analyses/lifetime/model/heap.h):
 // by hand on the profile of lifetime_profile.h, and against a brute-force sweep on many
 // random objects (the peak stays exact, the point count bounded).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The heap over time and at each GC (src/analyses/lifetime/heap.h) of the profile in
+// The heap over time and at each GC (src/analyses/lifetime/model/heap.h) of the profile in
 // lifetime_profile.h, with hand-computed buckets.
 #include "analyses/lifetime/model/heap.h"
 

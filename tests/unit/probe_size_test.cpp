@@ -1,4 +1,4 @@
-// The sampled lifetime probes' inlining contract (runtime/agent/java/lang/DragnetSample.java):
+// The sampled lifetime probes' inlining contract (src/analyses/lifetime/runtime/java/lang/DragnetSample.java):
 // get and put must be larger than C1's inlining limit, so that C1 calls them instead of
 // inlining them into every probe site, and small enough for C2 to inline where the call
 // is frequent. A javac that compiles them smaller (or an annotation that forces inlining)

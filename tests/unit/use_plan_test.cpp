@@ -1,4 +1,4 @@
-// The lifetime planner (src/analyses/lifetime/use_sites.h): which uses of objects get a
+// The lifetime planner (src/heap_access/use_sites.h): which uses of objects get a
 // probe in javac's code for tests/data/java/dragnet/testdata/Uses.java, whose comments say
 // which ones must. A use is left out only when the same kind of use of the object in the
 // same local was probed on every path to it since the last call or allocation.

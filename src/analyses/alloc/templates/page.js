@@ -1,4 +1,4 @@
-// dragnet allocation report: the page's script (src/report/templates/alloc.js), after the
+// dragnet allocation report: the page's script (src/analyses/alloc/templates/page.js), after the
 // shared helpers of report.js. Reads the embedded profile data (docs/REPORTS.md), writes the
 // totals and tables, and draws the flame graph on a canvas. Profile strings only ever reach
 // the page through textContent or the canvas, never as markup. State (metric, search, zoom)

@@ -3,7 +3,7 @@
 //
 // A sampled object is registered like an exact-mode object (lifetime_state.h: a JVMTI tag
 // and a record; deaths from ObjectFree) and gets its identity hash, which the use probes
-// look for (runtime/agent/java/lang/DragnetSample.java): the rewritten classes carry only
+// look for (src/analyses/lifetime/runtime/java/lang/DragnetSample.java): the rewritten classes carry only
 // use probes, inlined, that cost a load and a compare for any other object.
 //
 // Time is the estimated number of bytes allocated: each sample advances the global clock

@@ -7,7 +7,7 @@
 // but constructors gets get(this) (the call is a use of its receiver); calls of natives and
 // intrinsics get their object arguments probed at the call site. The probes are inlined by
 // the JIT and cost one load and compare for an object that is not sampled
-// (runtime/agent/java/lang/DragnetSample.java).
+// (src/analyses/lifetime/runtime/java/lang/DragnetSample.java).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The HTML report of a lifetime profile: src/report/templates/lifetime.{html,css,js} (after
+// The HTML report of a lifetime profile: src/analyses/lifetime/templates/page.{html,css,js} (after
 // the shared report.css and report.js) with the data below embedded once as JSON
 // (docs/REPORTS.md, "lifetime html"). The numbers are the model's, as in the text and JSON
 // reports (the header and the groups' counts and spaces come from lifetime_json's code);

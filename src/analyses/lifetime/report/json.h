@@ -1,5 +1,5 @@
-// Pieces of the lifetime JSON report (lifetime_json.cpp) that the lifetime HTML report's
-// data (lifetime_html.cpp) reuses, so both carry the same numbers in the same shape.
+// Pieces of the lifetime JSON report (json.cpp) that the lifetime HTML report's
+// data (html.cpp) reuses, so both carry the same numbers in the same shape.
 #pragma once
 
 #include <nlohmann/json.hpp>

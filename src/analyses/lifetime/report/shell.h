@@ -1,7 +1,7 @@
 // `dragnet shell FILE`: HUP's analysis commands (HUP appendix A.3: help, write, stat, obj,
 // class, method, nested, lag|drag|void class|method|nested, exit) on a lifetime model, plus
-// `sql QUERY` on the tables of lifetime_sql.h. One command line in, its output out; line
-// editing and the loop are the CLI's (src/cli/shell_command.cpp). docs/SHELL.md describes
+// `sql QUERY` on the tables of sql.h. One command line in, its output out; line
+// editing and the loop are the CLI's (src/analyses/lifetime/report/shell_command.cpp). docs/SHELL.md describes
 // the commands.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Pieces of the lifetime text report (lifetime_report.cpp) that `dragnet shell`
-// (lifetime_shell.cpp) also shows on their own, so that both print the same numbers the
+// Pieces of the lifetime text report (report.cpp) that `dragnet shell`
+// (shell.cpp) also shows on their own, so that both print the same numbers the
 // same way.
 #pragma once
 

@@ -1,4 +1,4 @@
-// dragnet lifetime report: the page's script (src/report/templates/lifetime.js), after the
+// dragnet lifetime report: the page's script (src/analyses/lifetime/templates/page.js), after the
 // shared helpers of report.js. Reads the embedded data (docs/REPORTS.md, "lifetime html"),
 // whose numbers the report writer took from the same model as the text report; this script
 // only formats, sorts and draws them: the totals, the reachable heap over time as stacked

@@ -27,7 +27,7 @@ import jdk.internal.vm.annotation.DontInline;
  * <p>Like DragnetRt this class must never call instrumented code.
  */
 public final class DragnetLife {
-  // Set by the agent at VM init (src/agent/lifetime.cpp), `on` last.
+  // Set by the agent at VM init (src/analyses/lifetime/agent/lifetime.cpp), `on` last.
   static boolean on;
   static boolean stacks;  // record the contexts of first and last uses
   static int epochShift = 16;

@@ -30,7 +30,7 @@ import jdk.internal.vm.annotation.Stable;
  * (getByte(null, address), not getByte(address), whose body has an entry probe).
  */
 public final class DragnetSample {
-  // Set by the agent at VM init (src/agent/lifetime_sampled.cpp), `on` last: before, the
+  // Set by the agent at VM init (src/analyses/lifetime/agent/lifetime_sampled.cpp), `on` last: before, the
   // slow path does nothing.
   static boolean on;
   static boolean LOCKED_KEEPS_HASH;  // lock bits 00 with the hash in place (lightweight locking)
