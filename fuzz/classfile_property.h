@@ -1,4 +1,4 @@
-// The property checked by fuzz/classfile_fuzzer.cpp and tests/unit/fuzz_regression_test.cpp:
+// The property checked by fuzz/classfile_fuzzer.cpp and tests/unit/classfile/fuzz_regression_test.cpp:
 //
 //   1. parseClass(bytes) either returns an Error or a model;
 //   2. if it returns a model, the model is internally consistent (every pool index, label,

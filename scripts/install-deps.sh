@@ -16,6 +16,8 @@ packages=(
   time
   # the `dragnet run` tests read JSON reports (tests/cli/run_*_test.sh)
   jq
+  # the layering check (tests/layering)
+  python3
   # headless browser: the HTML report's test renders the page (tests/report)
   chromium
   # workload jars

@@ -1,4 +1,4 @@
-// Support for the hard-case end-to-end tests (tests/unit/hard_cases_*.cpp): compile Java
+// Support for the hard-case end-to-end tests (tests/unit/instrument/hard_cases_*.cpp): compile Java
 // sources with javac (cached under the build directory), instrument every method of the
 // resulting classes with probes through the BIT API, write them, run them with
 // `java -Xverify:all` and read back how often each probe ran.
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../unit/class_builder.h"
+#include "../unit/support/class_builder.h"
 #include "classfile/class_file.h"
 #include "instrument/bit.h"
 

@@ -1,4 +1,4 @@
-// Compiled at test time by tests/unit/javac_fixture.cpp (javac --release 17 -g -parameters).
+// Compiled at test time by tests/unit/support/javac_fixture.cpp (javac --release 17 -g -parameters).
 module dragnet.testdata {
   requires java.logging;
   exports dragnet.testdata;

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The analysis class of the hard-case tests (tests/unit/hard_cases_*.cpp): instrumented code
+ * The analysis class of the hard-case tests (tests/unit/instrument/hard_cases_*.cpp): instrumented code
  * calls these static methods with a site id. At exit the non-zero sites are written to the
  * file named by -Dhardprobe.out, one line each: "id count taken [class names]", where taken is
  * the number of taken branches (branch) or the sum of the values (val), and the class names

@@ -1,7 +1,7 @@
 package dragnet.testdata;
 
 /**
- * Uses of objects for the lifetime planner's test (tests/unit/use_plan_test.cpp): which
+ * Uses of objects for the lifetime planner's test (tests/unit/heap_access/use_plan_test.cpp): which
  * uses need a probe, per method, is written next to each use. A use needs none when, on
  * every path to it since the last call or allocation, the same kind of use of the object
  * in the same local was probed (or, for `this`, recorded by the entry probe).
