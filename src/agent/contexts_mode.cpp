@@ -51,7 +51,7 @@ bool ContextsMode::vmInit(JNIEnv* jni, jthread) {
   AgentScope scope;
   const Options& o = *host_->options;
   std::string error;
-  if (!defineReferenceClass(jni, error) || !beforeProbes(jni, error) ||
+  if (!beforeProbes(jni, error) ||
       !startProbes(jni, {o.depth, o.record, threadCaches(), o.bytecodes, o.maxMemory, o.quiet},
                    error) ||
       !recorder_->init(jni, error)) {

@@ -9,4 +9,13 @@ const ModeInfo* findMode(std::string_view name, bool sampled) {
   return nullptr;
 }
 
+bool isLateRuntimeClass(std::string_view name) {
+  for (const ModeInfo& m : registeredModes()) {
+    for (std::string_view c : m.lateClasses) {
+      if (c == name) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace dragnet::agent

@@ -98,6 +98,10 @@ struct ModeInfo {
   std::string_view name;  // mode=NAME
   bool sampled = false;   // the variant chosen by sample=SIZE
   std::unique_ptr<Mode> (*make)() = nullptr;
+  // Runtime helper classes (internal names) the mode defines itself, after VM start (for
+  // instance adapted to the JVM it runs on): defineRuntime (runtime_bridge.h) leaves them
+  // out whatever the mode, so another mode never has them.
+  std::span<const std::string_view> lateClasses = {};
 };
 
 // Every registered mode (src/registry/agent_modes.cpp).
@@ -105,5 +109,8 @@ std::span<const ModeInfo> registeredModes();
 
 // The mode `name` (its sampled variant if `sampled`), or null.
 const ModeInfo* findMode(std::string_view name, bool sampled);
+
+// Whether a registered mode defines the runtime helper class `name` itself (lateClasses).
+bool isLateRuntimeClass(std::string_view name);
 
 }  // namespace dragnet::agent

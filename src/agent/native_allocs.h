@@ -1,4 +1,5 @@
-// Allocations that no bytecode shows, for mode alloc: objects the JVM allocates itself
+// Allocations that no bytecode shows, for the exact modes' calling-context recording
+// (contexts_mode.h): objects the JVM allocates itself
 // (JVMTI VMObjectAlloc: reflection before inflation, Class.getName, getDeclaredMethods0,
 // interpreted clone and Array.newInstance, ...) and objects native code makes through JNI
 // (the JNI function table is interposed: AllocObject, NewObject*, NewObjectArray,

@@ -2,12 +2,11 @@
 
 #include <array>
 #include <climits>
-#include <optional>
 #include <span>
 #include <string_view>
-#include <vector>
 
 #include "agent/binding.h"
+#include "agent/mode.h"
 #include "agent/tree_memory.h"
 #include "common/embedded.h"
 
@@ -118,48 +117,6 @@ bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFu
   return false;
 }
 
-namespace {
-
-constexpr std::string_view kRefClass = "java/lang/DragnetLife$Ref";
-constexpr std::string_view kProbeClass = "java/lang/DragnetLife$VerifyProbe";
-bool gRefsByNew = false;
-
-// The class with each `<init>()V` reduced to `return` (no super() call), or nothing if it
-// does not parse or write. Why: since JDK 23 the JIT compiles Unsafe.allocateInstance into
-// a call into the VM, which posts VMObjectAlloc, whenever an agent has that event enabled
-// (ours always does); the exact lifetime helper made a phantom reference per registered
-// object that way (antlr4: 58.7 M VM calls and events). `new` of a class whose constructor
-// runs nothing is allocated inline instead, and runs no instrumented code (PhantomReference
-// and Reference's constructors are instrumented; the helper sets the two fields itself).
-// Such a constructor does not verify: boot classes are verified only when asked
-// (-Xverify:all, -XX:+BytecodeVerificationLocal), which VerifyProbe, patched alike and
-// linked first, tells.
-std::optional<std::vector<uint8_t>> withEmptyConstructor(std::span<const uint8_t> bytes,
-                                                         std::string_view name) {
-  auto parsed = classfile::parseClass(bytes, {name});
-  if (!parsed) return std::nullopt;
-  classfile::ClassFile& cls = parsed.value();
-  for (classfile::Member& m : cls.methods) {
-    classfile::CodeAttr* code = m.code();
-    if (!code || cls.memberName(m) != "<init>" || cls.memberDescriptor(m) != "()V") continue;
-    code->code.insns.assign(1, classfile::Insn{classfile::Op::return_});
-    code->code.switches.clear();
-    code->code.labels.assign({0, 1});
-    code->handlers.clear();
-    code->attributes.clear();  // line numbers, local variables: of the removed code
-  }
-  auto out = classfile::writeClass(cls);
-  if (!out) return std::nullopt;
-  return std::move(out.value());
-}
-
-jclass define(JNIEnv* jni, const std::string& name, std::span<const uint8_t> bytes) {
-  jclass c = jni->DefineClass(name.c_str(), nullptr, reinterpret_cast<const jbyte*>(bytes.data()),
-                              static_cast<jsize>(bytes.size()));
-  if (!c) jni->ExceptionClear();
-  return c;
-}
-
 const EmbeddedFile* findRuntimeFile(std::string_view className) {
   for (const EmbeddedFile& f : agentRuntimeFiles()) {
     if (f.path.size() == className.size() + 6 && f.path.starts_with(className)) return &f;
@@ -167,30 +124,19 @@ const EmbeddedFile* findRuntimeFile(std::string_view className) {
   return nullptr;
 }
 
-// Whether the JVM runs a boot class's constructor that calls no super(): VerifyProbe,
-// defined with such a constructor and linked (GetMethodID initializes the class) before
-// DragnetLife.Ref is defined; a VerifyError says the JVM verifies boot classes.
-bool emptyConstructorsRun(JNIEnv* jni) {
-  const EmbeddedFile* f = findRuntimeFile(kProbeClass);
-  auto patched = f ? withEmptyConstructor(f->bytes, kProbeClass) : std::nullopt;
-  jclass c = patched ? define(jni, std::string(kProbeClass), *patched) : nullptr;
-  if (!c) return false;
-  bool linked = jni->GetMethodID(c, "<init>", "()V") != nullptr;
-  if (!linked) jni->ExceptionClear();
-  jni->DeleteLocalRef(c);
-  return linked;
+jclass defineRuntimeClass(JNIEnv* jni, std::string_view name, std::span<const uint8_t> bytes,
+                          std::string& error) {
+  std::string n(name);
+  jclass c = jni->DefineClass(n.c_str(), nullptr, reinterpret_cast<const jbyte*>(bytes.data()),
+                              static_cast<jsize>(bytes.size()));
+  if (!c) {
+    jni->ExceptionClear();
+    error = "cannot define the runtime helper class " + n;
+  }
+  return c;
 }
 
-bool defineOrSay(JNIEnv* jni, const std::string& name, std::span<const uint8_t> bytes,
-                 std::string& error) {
-  jclass c = define(jni, name, bytes);
-  if (!c) {
-    error = "cannot define the runtime helper class " + name;
-    return false;
-  }
-  jni->DeleteLocalRef(c);
-  return true;
-}
+namespace {
 
 // The trees' native memory: DragnetState.U (the probes' raw-address accessors), the bound,
 // then DragnetRt.start() (binds the allocator's natives while the probes are off, and makes
@@ -242,27 +188,14 @@ bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error) {
   gJvmti = jvmti;
   for (const EmbeddedFile& f : agentRuntimeFiles()) {
     if (!f.path.ends_with(".class")) continue;
-    std::string name(f.path.substr(0, f.path.size() - 6));
-    if (name == kProbeClass || name == kRefClass) continue;  // defineReferenceClass's
-    if (!defineOrSay(jni, name, f.bytes, error)) return false;
+    std::string_view name = f.path.substr(0, f.path.size() - 6);
+    if (isLateRuntimeClass(name)) continue;
+    jclass c = defineRuntimeClass(jni, name, f.bytes, error);
+    if (!c) return false;
+    jni->DeleteLocalRef(c);
   }
   return true;
 }
-
-bool defineReferenceClass(JNIEnv* jni, std::string& error) {
-  const EmbeddedFile* ref = findRuntimeFile(kRefClass);
-  if (!ref) {
-    error = "the runtime helper class " + std::string(kRefClass) + " is missing";
-    return false;
-  }
-  std::optional<std::vector<uint8_t>> patched;
-  if (emptyConstructorsRun(jni)) patched = withEmptyConstructor(ref->bytes, kRefClass);
-  gRefsByNew = patched.has_value();
-  return defineOrSay(jni, std::string(kRefClass),
-                     patched ? std::span<const uint8_t>(*patched) : ref->bytes, error);
-}
-
-bool referencesByNew() { return gRefsByNew; }
 
 bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error) {
   binding::Class object;
@@ -281,7 +214,7 @@ bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error)
   if (!binding::configure(jni, kRuntimeClass,
                           {{"alignment", "I", jint{layout.alignment}},
                            {"maxDepth", "I", maxDepth == 0 ? INT_MAX : static_cast<jint>(maxDepth)},
-                           {"lifetime", "Z", settings.lifetime},
+                           {"threadCaches", "Z", settings.threadCaches},
                            {"bytecodes", "Z", settings.bytecodes}},
                           error) ||
       !startTrees(jni, settings, error)) {
@@ -289,7 +222,7 @@ bool startProbes(JNIEnv* jni, const ProbeSettings& settings, std::string& error)
   }
   // Last: the probes start recording (record=off leaves them returning at once). A thread
   // that sees `on` sees the fields above (x86-64 keeps stores in order, and the helper
-  // reads `lifetime` and `bytecodes` only in out-of-line code after its read of `on`).
+  // reads `threadCaches` and `bytecodes` only in out-of-line code after its read of `on`).
   if (settings.record) jni->SetStaticBooleanField(on.cls, on, JNI_TRUE);
   return true;
 }

@@ -8,6 +8,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "classfile/class_file.h"
 #include "common/embedded.h"
@@ -27,12 +28,11 @@ inline constexpr const char* kStateClass = "java/lang/DragnetState";
 inline constexpr const char* kThreadStateField = "dragnet$state";
 inline constexpr const char* kThreadStateDesc = "Ljava/lang/DragnetState;";
 
-// The thread's stack, [lo, hi), where the agent knows it (mode lifetime with sample=SIZE:
-// the probes read a locked object's displaced header only from the current thread's stack).
+// Fields of java.lang.Thread an analysis's agent part and probes share: the thread's stack,
+// [lo, hi), where the agent knows it, and a flag that the thread's last sample was
+// allocated by Object.clone and waits for the probe after the clone call.
 inline constexpr const char* kThreadStackLo = "dragnet$stackLo";
 inline constexpr const char* kThreadStackHi = "dragnet$stackHi";
-// Set when the thread's last sample was allocated by Object.clone and waits for the probe
-// after the clone call (lifetime_sampled.cpp).
 inline constexpr const char* kThreadClonePending = "dragnet$clonePending";
 
 // Adds the package-private synthetic fields dragnet$state, dragnet$stackLo,
@@ -45,30 +45,27 @@ bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFu
                     jint priority);
 
 // Defines the helper classes with the boot loader (early VM start: before any Java code
-// runs, so before any probe), all but DragnetLife.Ref (defineReferenceClass). False with
-// `error` on failure.
+// runs, so before any probe), all but those a registered mode defines itself later
+// (ModeInfo::lateClasses). False with `error` on failure.
 bool defineRuntime(JNIEnv* jni, jvmtiEnv* jvmti, std::string& error);
 
-// At VM init, before anything uses it: defines mode lifetime's phantom reference class
-// (DragnetLife.Ref), with a constructor that runs nothing where the JVM allows it (it
-// learns that by linking such a class, which throws a VerifyError where the JVM verifies
-// boot classes: in the live phase, where constructing the error is safe). False with
-// `error` if it cannot be defined.
-bool defineReferenceClass(JNIEnv* jni, std::string& error);
+// The class file of the runtime helper class `className` (internal name), or null.
+const EmbeddedFile* findRuntimeFile(std::string_view className);
 
-// Whether defineReferenceClass gave mode lifetime's phantom reference class (DragnetLife.Ref) a
-// constructor that runs nothing, so that the helper can make them with `new` (false when
-// the JVM verifies boot classes: they are then made with Unsafe.allocateInstance).
-bool referencesByNew();
+// Defines `bytes` as the runtime helper class `name` with the boot loader (into java.base):
+// its local reference, or null with `error` said (the JVM's exception cleared).
+jclass defineRuntimeClass(JNIEnv* jni, std::string_view name, std::span<const uint8_t> bytes,
+                          std::string& error);
 
 // At VM init: hands the probes this JVM's array layout (measured with real arrays), the
-// depth limit (0: unlimited), whether threads need mode lifetime's caches and instruction
-// counts (bytecodes=on) and the bound of the trees' native memory (max-memory; `quiet`:
-// no warning when it is reached), then turns them on (unless `record` is false).
+// depth limit (0: unlimited), whether each thread's state carries the caches an analysis's
+// probes keep in it (DragnetState) and instruction counts (bytecodes=on) and the bound of
+// the trees' native memory (max-memory; `quiet`: no warning when it is reached), then turns
+// them on (unless `record` is false).
 struct ProbeSettings {
   uint32_t maxDepth = 0;
   bool record = true;
-  bool lifetime = false;
+  bool threadCaches = false;
   bool bytecodes = false;
   uint64_t maxMemory = uint64_t{1} << 30;
   bool quiet = false;

@@ -1,11 +1,11 @@
-// Mode alloc with sample=SIZE: no class is rewritten. The JVM samples about one allocation
-// per SIZE bytes (JVMTI SampledObjectAlloc, the mechanism JFR and async-profiler use) and
-// reports it with the allocating thread's stack. Each sample stands for the allocations
-// around it: its weight is the expected number of objects like it allocated per sample,
-// 1 / (1 - exp(-size / SIZE)), so small objects count for many and an object larger than
-// the interval for about one. Estimates are written as the same calling-context tree the
-// exact mode writes (one tree for all threads, thread 1), so every report works on both;
-// the profile's meta "sample" says the numbers are estimates.
+// The sampled modes' sampler (sample=SIZE, sampled_mode.h). The JVM samples about one
+// allocation per SIZE bytes (JVMTI SampledObjectAlloc, the mechanism JFR and async-profiler
+// use) and reports it with the allocating thread's stack. Each sample stands for the
+// allocations around it: its weight is the expected number of objects like it allocated
+// per sample, 1 / (1 - exp(-size / SIZE)), so small objects count for many and an object
+// larger than the interval for about one. Estimates are written as the same calling-context
+// tree the exact modes write (one tree for all threads, thread 1), so every report works on
+// both; the profile's meta "sample" says the numbers are estimates.
 #pragma once
 
 #include <jni.h>

@@ -110,7 +110,7 @@ bool startVirtualThreads(jvmtiEnv* jvmti, JNIEnv* jni, bool merge, std::string& 
 }
 
 jobjectArray liveVirtualStates(JNIEnv* jni) {
-  // Bound at the first call (a flush, or a forced collection in mode lifetime).
+  // Bound at the first call (a flush, or an analysis's own call before it).
   static const binding::StaticMethod live = [jni] {
     binding::StaticMethod m;
     const binding::Member members[] = {

@@ -1,7 +1,8 @@
-// Virtual threads (JDK 21+) in mode alloc. A virtual thread's state (DragnetRt.create) is
-// listed by the runtime helper while the thread lives, because JVMTI lists only platform
+// Virtual threads (JDK 21+) in the exact modes. A virtual thread's state (DragnetRt.create)
+// is listed by the runtime helper while the thread lives, because JVMTI lists only platform
 // threads; when the thread ends (the VirtualThreadEnd event) its tree is merged into one
-// state for all virtual threads, which the recorder writes as the thread "virtual threads".
+// state for all virtual threads, which the recorder writes as the thread "virtual threads"
+// (unless the mode writes each virtual thread's tree as a thread's: ownVirtualTrees).
 //
 // We build against JDK 17's jvmti.h, which lacks the capability and the event. Their places
 // are fixed by the JVMTI specification of JDK 21 (and of 19 and 20, where virtual threads

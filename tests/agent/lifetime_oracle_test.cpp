@@ -359,7 +359,7 @@ TEST_F(LifetimeOracle, SingleThreadOnEachJvm) {
 }
 
 // The helper makes each object's phantom reference with `new`, through a constructor the
-// agent empties (runtime_bridge.cpp); where the JVM verifies boot classes (-Xverify:all)
+// agent empties (reference_class.cpp); where the JVM verifies boot classes (-Xverify:all)
 // that class would not link, so the agent keeps the constructor and the helper uses
 // Unsafe.allocateInstance. Both give the oracle's exact times, on JDK 17 and on the newest
 // JDK (whose JIT calls into the VM for allocateInstance while VMObjectAlloc is enabled).

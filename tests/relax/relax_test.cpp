@@ -6,7 +6,8 @@
 //     (every method rewritten, every branch within 16 bits turned into a wide one);
 //   RelaxAgent (ctest relax_agent, label agent): under the agent in mode alloc, alloc with
 //     bytecodes=on and lifetime, with -XX:+BytecodeVerificationLocal (so that the rewritten
-//     JDK classes are verified too); every generated method is in the profile, none failed.
+//     JDK classes are verified too); every generated method is in the profile, none failed;
+//     only mode lifetime defines its late runtime classes (DragnetLife$Ref).
 // Each on JDK 17 and on the newest JDK (relax_offline_newest, relax_agent_newest: without
 // one, they print "skipped: no JDK 25" and ctest reports them skipped).
 #include <gtest/gtest.h>
@@ -211,11 +212,14 @@ class RelaxAgent : public ::testing::TestWithParam<Jdk> {
     const Jdk& jdk = GetParam();
     generated();
     fs::path prof = work() / (tag + "-" + jdk.name + ".dragnet");
+    fs::path log = work() / (tag + "-" + jdk.name + ".classes");
     runMain(jdk,
-            "-XX:+UnlockDiagnosticVMOptions -XX:+BytecodeVerificationLocal -agentpath:'" +
-                std::string(DRAGNET_AGENT) + "'=quiet=on," + options + ",out='" + prof.string() +
-                "'",
+            "-XX:+UnlockDiagnosticVMOptions -XX:+BytecodeVerificationLocal "
+            "-Xlog:class+load=info,class+init=info:file='" +
+                log.string() + "' -agentpath:'" + std::string(DRAGNET_AGENT) + "'=quiet=on," +
+                options + ",out='" + prof.string() + "'",
             work() / "orig", tag);
+    classLog_ = readFile(log);
     dragnet::profile::Profile p;
     std::string error;
     ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), p, error)) << error;
@@ -231,21 +235,50 @@ class RelaxAgent : public ::testing::TestWithParam<Jdk> {
       EXPECT_FALSE(classes.contains(f.cls)) << f.cls << "." << f.method << ": " << f.reason;
     }
   }
+
+  // Whether the JVM's class log (-Xlog:class+load,class+init) of the last run has a line
+  // with `text`, followed by the line's end or a space.
+  bool logged(const std::string& text) const {
+    std::istringstream lines(classLog_);
+    for (std::string line; std::getline(lines, line);) {
+      size_t at = line.find(text);
+      if (at == std::string::npos) continue;
+      size_t end = at + text.size();
+      if (end == line.size() || line[end] == ' ') return true;
+    }
+    return false;
+  }
+
+  // The runtime helper classes a mode defines itself after VM start (ModeInfo::lateClasses):
+  // only that mode has them. DragnetLife is defined in every rewriting mode and, under the
+  // flags above, verified when DragnetRt's probes first read DragnetLife.on; its phantom
+  // reference class (and the probe class that tells whether boot classes are verified) is
+  // mode lifetime's own: no other mode defines it, and nothing there resolves it.
+  void expectReferenceClasses(bool defined) const {
+    EXPECT_TRUE(logged("End class verification for: java.lang.DragnetLife")) << classLog_;
+    EXPECT_EQ(logged("[class,load] java.lang.DragnetLife$Ref"), defined);
+    EXPECT_EQ(logged("[class,load] java.lang.DragnetLife$VerifyProbe"), defined);
+  }
+
+  std::string classLog_;
 };
 
 TEST_P(RelaxAgent, Alloc) {
   if (skipWithoutJdk(GetParam())) GTEST_SKIP() << "no JDK 25";
   runAgent("mode=alloc", "alloc");
+  expectReferenceClasses(false);
 }
 
 TEST_P(RelaxAgent, AllocBytecodes) {
   if (skipWithoutJdk(GetParam())) GTEST_SKIP() << "no JDK 25";
   runAgent("mode=alloc,bytecodes=on", "bytecodes");
+  expectReferenceClasses(false);
 }
 
 TEST_P(RelaxAgent, Lifetime) {
   if (skipWithoutJdk(GetParam())) GTEST_SKIP() << "no JDK 25";
   runAgent("mode=lifetime", "lifetime");
+  expectReferenceClasses(true);
 }
 
 INSTANTIATE_TEST_SUITE_P(Jdks, RelaxAgent, ::testing::ValuesIn(jdks()),

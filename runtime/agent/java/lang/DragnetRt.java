@@ -26,7 +26,9 @@ public final class DragnetRt {
   // and System.arraycopy are not bound yet, and binding a native runs Java code
   // (ClassLoader.findNative) that is itself instrumented, so a probe would recurse.
   static boolean on;
-  static boolean lifetime;  // mode lifetime: states carry its caches (set before `on`)
+  // States carry the per-thread caches of mode lifetime's probes (DragnetLife; set before
+  // `on`).
+  static boolean threadCaches;
   // bytecodes=on: states carry instruction counts (set before `on`; read only in create()
   // and enableVirtual, out of line, so after the probe's read of `on`).
   static boolean bytecodes;
@@ -56,7 +58,7 @@ public final class DragnetRt {
     Class<?> v = virtualClass;
     if (v != null && t.getClass() == v) {
       // Merged (mode alloc): id 0 (the agent finds it here, not through its thread).
-      DragnetState s = new DragnetState(maxDepth, lifetime, true, bytecodes);
+      DragnetState s = new DragnetState(maxDepth, threadCaches, true, bytecodes);
       // The state first, then the lock: a virtual thread that blocks on a monitor runs JDK
       // code (instrumented) to unmount and mount again, whose probes must find a real
       // state, not SINK (whose depth is anything: see virtualEnded).
@@ -65,7 +67,7 @@ public final class DragnetRt {
       addVirtual(s);
       return s;
     }
-    DragnetState s = new DragnetState(maxDepth, lifetime, false, bytecodes);
+    DragnetState s = new DragnetState(maxDepth, threadCaches, false, bytecodes);
     s.id = nextThreadId();
     t.dragnet$state = s;
     return s;
@@ -125,7 +127,7 @@ public final class DragnetRt {
   static void virtualEnded(Thread t) {
     DragnetState s = t.dragnet$state;
     if (s == null || s == SINK || s.virtualIndex < 0) return;
-    if (lifetime) DragnetLife.ended(s);
+    if (threadCaches) DragnetLife.ended(s);
     synchronized (VLOCK) {
       int i = s.virtualIndex;
       DragnetState last = virtuals[--virtualCount];

@@ -8,7 +8,16 @@
 #include "agent/jni_table.h"
 #include "analyses/lifetime/agent/lifetime.h"
 
-namespace dragnet::agent {
+namespace dragnet::analyses::lifetime::tracking {
+
+using agent::addJniWrappers;
+using agent::AgentScope;
+using agent::agentUpcall;
+using agent::ExceptionAside;
+using agent::installJniTable;
+using agent::JniChain;
+namespace binding = agent::binding;
+
 namespace {
 
 enum class Kind : bool { Get = false, Put = true };
@@ -207,4 +216,4 @@ bool startJniUses(jvmtiEnv* jvmti, JNIEnv* jni, const char* helper, std::string&
   return true;
 }
 
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking

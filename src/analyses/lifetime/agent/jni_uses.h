@@ -20,7 +20,7 @@
 
 #include <string>
 
-namespace dragnet::agent {
+namespace dragnet::analyses::lifetime::tracking {
 
 // Registers the use wrappers with the JNI function table (Agent_OnLoad).
 bool addJniUses();
@@ -31,4 +31,4 @@ bool addJniUses();
 // clock) the agent records every use itself (nativeUse), no upcall.
 bool startJniUses(jvmtiEnv* jvmti, JNIEnv* jni, const char* helper, std::string& error);
 
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking

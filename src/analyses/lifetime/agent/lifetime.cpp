@@ -9,7 +9,7 @@
 #include "analyses/lifetime/agent/jni_uses.h"
 #include "analyses/lifetime/agent/lifetime_state.h"
 
-namespace dragnet::agent::life {
+namespace dragnet::analyses::lifetime::tracking {
 
 using profile::EventAt;
 using profile::kNoTime;
@@ -302,12 +302,6 @@ void collected() {
   wakeWriter();
 }
 
-}  // namespace dragnet::agent::life
-
-namespace dragnet::agent {
-
-using namespace life;
-
 bool addLifetimeCapabilities(jvmtiEnv* jvmti) {
   jvmtiCapabilities caps{};
   caps.can_tag_objects = 1;
@@ -384,4 +378,4 @@ std::map<std::string, std::string> lifetimeTotals() {
           {"live.records", std::to_string(liveRecords())}};
 }
 
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking

@@ -26,7 +26,7 @@
 
 #include "profile/writer.h"
 
-namespace dragnet::agent {
+namespace dragnet::analyses::lifetime::tracking {
 
 struct LifetimeOptions {
   uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
@@ -62,4 +62,4 @@ std::string finishLifetime(JNIEnv* jni);
 // passed over.
 std::map<std::string, std::string> lifetimeTotals();
 
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking

@@ -20,11 +20,19 @@
 #include "analyses/lifetime/agent/jni_uses.h"
 #include "analyses/lifetime/agent/lifetime.h"
 #include "analyses/lifetime/agent/lifetime_state.h"
+#include "analyses/lifetime/agent/reference_class.h"
 
-namespace dragnet::agent {
+namespace dragnet::analyses::lifetime::tracking {
+
+using agent::AgentScope;
+using agent::kStateClass;
+using agent::kThreadStateDesc;
+using agent::kThreadStateField;
+using agent::liveVirtualStates;
+using agent::skipVmAllocsOf;
+namespace binding = agent::binding;
+
 namespace {
-
-using namespace life;
 
 // The identity index's bucket heads: 2^22 ints (16 MB reserved, pages committed as the
 // hashes touch them), about 0.4 records a chain at fop's peak of 1.5 M live objects.
@@ -84,8 +92,6 @@ void setNextGc(JNIEnv* jni, int64_t at);
 
 }  // namespace
 
-namespace life {
-
 void scanAtEnd(JNIEnv* jni) {
   const Exact& x = gExact;
   if (!x.life) return;
@@ -101,14 +107,12 @@ std::string exactHeapNote() {
          std::to_string((gLife->committed * kChunkSlots * 4) >> 20) + " MB of arrays for them)";
 }
 
-}  // namespace life
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking
 
 // --- natives of java.lang.DragnetLife -------------------------------------------------------
 // Exported under their JNI names: the JVM finds the natives of boot classes in agent
 // libraries (RegisterNatives on a java.base class would print a warning on stderr).
-using namespace dragnet::agent;
-using namespace dragnet::agent::life;
+using namespace dragnet::analyses::lifetime::tracking;
 using dragnet::profile::EventAt;
 using dragnet::profile::ObjectRecord;
 
@@ -197,7 +201,7 @@ JNIEXPORT jboolean JNICALL Java_java_lang_DragnetLife_gcDue(JNIEnv* jni, jclass)
 
 }  // extern "C"
 
-namespace dragnet::agent {
+namespace dragnet::analyses::lifetime::tracking {
 namespace {
 
 // Nulls one thread's use caches and last-born object.
@@ -367,7 +371,7 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   }
   setNextGc(jni, static_cast<int64_t>(options.gcInterval));
   // Where the JVM verifies boot classes the helper makes its phantom references with
-  // Unsafe.allocateInstance (runtime_bridge.h), which on JDK 23+ posts VMObjectAlloc.
+  // Unsafe.allocateInstance (reference_class.h), which on JDK 23+ posts VMObjectAlloc.
   skipVmAllocsOf(ref);
   startEvents();
   jni->SetStaticBooleanField(on.cls, on, JNI_TRUE);  // last: the probes start recording
@@ -376,4 +380,4 @@ bool startLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
   }
   return true;
 }
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking

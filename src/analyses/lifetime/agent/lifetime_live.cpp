@@ -27,10 +27,9 @@
 #include "analyses/lifetime/agent/lifetime.h"
 #include "analyses/lifetime/agent/lifetime_state.h"
 
-namespace dragnet::agent {
+namespace dragnet::analyses::lifetime::tracking {
 namespace {
 
-using namespace life;
 using profile::ObjectRecord;
 
 constexpr size_t kLiveBatch = 16384;  // records per Live chunk
@@ -132,13 +131,10 @@ void flushLifetime() {
   l.records += batch.size();
 }
 
-namespace life {
-
 void waitForLiveFlush() { std::lock_guard lock(gLive.mu); }
 
 uint64_t liveBytes() { return uint64_t{gLive.committed} * kChunkSlots * sizeof(uint64_t); }
 
 uint64_t liveRecords() { return gLive.records; }
 
-}  // namespace life
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking

@@ -16,10 +16,17 @@
 #include "analyses/lifetime/agent/jni_uses.h"
 #include "analyses/lifetime/agent/lifetime_state.h"
 
-namespace dragnet::agent {
-namespace {
+namespace dragnet::analyses::lifetime::tracking {
 
-using namespace life;
+using agent::AgentScope;
+using agent::kThreadClonePending;
+using agent::kThreadStackHi;
+using agent::kThreadStackLo;
+using agent::runAgentThread;
+using agent::Sampler;
+namespace binding = agent::binding;
+
+namespace {
 
 constexpr uint32_t kFilterBits = 20;  // 1 MB of buckets: ~0.1 % hits for 1000 live samples
 // Where DragnetSample.FAST_MASK lets the 31-bit hash start: bit 8 (JDK 17-23), 11 (24+).
@@ -32,10 +39,13 @@ struct Sampled {
   std::mutex mu;
   std::condition_variable wake, done;
   bool due = false;
-  bool running = false;             // the collection thread was started
-  uint64_t collections = 0;         // forced collections completed
-  binding::Field stackLo, stackHi;  // Thread.dragnet$stackLo / Hi
-  binding::Field clonePending;      // Thread.dragnet$clonePending
+  bool running = false;      // the collection thread was started
+  uint64_t collections = 0;  // forced collections completed
+  // Thread.dragnet$stackLo / Hi: the thread's stack, [lo, hi), where the agent knows it
+  // (the probes read a locked object's displaced header only from the current thread's
+  // stack).
+  binding::Field stackLo, stackHi;
+  binding::Field clonePending;  // Thread.dragnet$clonePending: a PendingClone waits
   std::atomic<uint64_t> lateClones{0}, lostClones{0};
 };
 // Never destroyed: should the collection thread not have returned by the time stopSampledLifetime
@@ -357,9 +367,9 @@ std::string sampledLifetimeSummary() {
          std::to_string(lost) + " lost";
 }
 
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking
 
-using namespace dragnet::agent;
+using namespace dragnet::analyses::lifetime::tracking;
 
 extern "C" {
 

@@ -24,12 +24,13 @@
 #include "analyses/lifetime/agent/lifetime.h"
 #include "profile/writer.h"
 
-namespace dragnet::agent {
+namespace dragnet::analyses::lifetime::tracking {
 
 // VMInit: measures the object header, configures DragnetSample, starts the collection
 // thread, the events and the JNI use wrappers, then switches the probes on.
 bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
-                          const LifetimeOptions& options, Sampler& sampler, std::string& error);
+                          const LifetimeOptions& options, agent::Sampler& sampler,
+                          std::string& error);
 
 // ThreadStart (and VMInit, for the thread it runs on): records the thread's stack bounds in
 // its Thread object for the probes.
@@ -47,4 +48,4 @@ void stopSampledLifetime();
 // (dead before that), if any.
 std::string sampledLifetimeSummary();
 
-}  // namespace dragnet::agent
+}  // namespace dragnet::analyses::lifetime::tracking

@@ -25,7 +25,7 @@
 #include "analyses/lifetime/agent/lifetime.h"
 #include "profile/writer.h"
 
-namespace dragnet::agent::life {
+namespace dragnet::analyses::lifetime::tracking {
 
 // One object's record while it lives. Use times are updated by any thread (CAS).
 struct Rec {
@@ -169,4 +169,4 @@ void startEvents();
 // After a forced collection: delivers its deaths (on this thread) and wakes the writer.
 void collected();
 
-}  // namespace dragnet::agent::life
+}  // namespace dragnet::analyses::lifetime::tracking

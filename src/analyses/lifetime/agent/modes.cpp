@@ -9,6 +9,7 @@
 #include "agent/sampled_mode.h"
 #include "analyses/lifetime/agent/lifetime.h"
 #include "analyses/lifetime/agent/lifetime_sampled.h"
+#include "analyses/lifetime/agent/reference_class.h"
 #include "analyses/lifetime/probes/instrumenter.h"
 #include "analyses/lifetime/probes/sampled_instrumenter.h"
 
@@ -19,8 +20,8 @@ using agent::AgentScope;
 using agent::Host;
 using agent::ModeEvents;
 
-agent::LifetimeOptions lifetimeOptions(const agent::Options& o) {
-  agent::LifetimeOptions lo;
+tracking::LifetimeOptions lifetimeOptions(const agent::Options& o) {
+  tracking::LifetimeOptions lo;
   lo.gcInterval = o.gcInterval;
   lo.gcBudget = agent::gcBudgetPercent(o);
   lo.epochShift = std::countr_zero(o.useEpoch);
@@ -31,11 +32,11 @@ agent::LifetimeOptions lifetimeOptions(const agent::Options& o) {
 // Both variants: the tracking's capabilities and callbacks, and its settings in the meta.
 bool loadTracking(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
                   std::string& error) {
-  if (!agent::addLifetimeCapabilities(host.jvmti)) {
+  if (!tracking::addLifetimeCapabilities(host.jvmti)) {
     error = "the JVM refused the capabilities the agent needs";
     return false;
   }
-  agent::lifetimeCallbacks(*events.callbacks);
+  tracking::lifetimeCallbacks(*events.callbacks);
   const agent::Options& o = *host.options;
   meta["gc.interval"] = std::to_string(o.gcInterval);
   meta["gc.budget"] = std::to_string(agent::gcBudgetPercent(o));
@@ -57,21 +58,24 @@ class ExactMode : public agent::ContextsMode {
   }
   bool ownVirtualTrees() const override { return true; }
   bool threadCaches() const override { return true; }
+  bool beforeProbes(JNIEnv* jni, std::string& error) override {
+    return tracking::defineReferenceClass(jni, error);
+  }
   void started(JNIEnv* jni) override {
     uint32_t constructedBase = recorder_->addNativeBase(ids_, profile::SiteKind::Reflect);
     std::string error;
-    if (!agent::startLifetime(host_->jvmti, jni, *host_->writer, lifetimeOptions(*host_->options),
-                              constructedBase, error)) {
+    if (!tracking::startLifetime(host_->jvmti, jni, *host_->writer,
+                                 lifetimeOptions(*host_->options), constructedBase, error)) {
       host_->say("error: " + error + "; no lifetimes will be recorded");
     } else if (!error.empty()) {
       host_->say("warning: " + error);
     }
   }
-  void flushExtension(JNIEnv*) override { agent::flushLifetime(); }
+  void flushExtension(JNIEnv*) override { tracking::flushLifetime(); }
   std::string finish(JNIEnv* jni, std::map<std::string, std::string>& totals) override {
-    std::string summary = agent::finishLifetime(jni);
-    totals.merge(agent::lifetimeTotals());
-    totals["references"] = agent::referencesByNew() ? "new" : "allocateInstance";
+    std::string summary = tracking::finishLifetime(jni);
+    totals.merge(tracking::lifetimeTotals());
+    totals["references"] = tracking::referencesByNew() ? "new" : "allocateInstance";
     return summary;
   }
 };
@@ -94,35 +98,35 @@ class SampledMode : public agent::SampledMode {
   bool vmInit(JNIEnv* jni, jthread thread) override {
     AgentScope scope;
     std::string error;
-    if (!agent::defineReferenceClass(jni, error)) {
+    if (!tracking::defineReferenceClass(jni, error)) {
       host_->say("error: " + error + "; no lifetimes will be recorded");
       return false;
     }
-    if (!agent::startSampledLifetime(host_->jvmti, jni, *host_->writer,
-                                     lifetimeOptions(*host_->options), *sampler_, error)) {
+    if (!tracking::startSampledLifetime(host_->jvmti, jni, *host_->writer,
+                                        lifetimeOptions(*host_->options), *sampler_, error)) {
       host_->say("error: " + error + "; no lifetimes will be recorded");
     } else if (!error.empty()) {
       host_->say("warning: " + error);
     }
-    agent::onLifetimeThreadStart(jni, thread);
+    tracking::onLifetimeThreadStart(jni, thread);
     host_->jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
     return true;
   }
   void threadStart(JNIEnv* jni, jthread thread) override {
     AgentScope scope;
-    agent::onLifetimeThreadStart(jni, thread);
+    tracking::onLifetimeThreadStart(jni, thread);
   }
   void flush(JNIEnv* jni) override {
     agent::SampledMode::flush(jni);
-    agent::flushLifetime();
+    tracking::flushLifetime();
   }
   std::string vmDeath(JNIEnv* jni) override {
     AgentScope scope;
     host_->jvmti->SetEventNotificationMode(JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC,
                                            nullptr);
-    std::string lifetime = agent::finishLifetime(jni) + agent::sampledLifetimeSummary();
-    agent::stopSampledLifetime();
-    auto totals = agent::lifetimeTotals();
+    std::string lifetime = tracking::finishLifetime(jni) + tracking::sampledLifetimeSummary();
+    tracking::stopSampledLifetime();
+    auto totals = tracking::lifetimeTotals();
     totals["classes.hidden"] = std::to_string(agent::writeHiddenClasses(*host_->writer));
     totals["classes.instrumented"] = std::to_string(classesChanged_);
     totals["failures"] = std::to_string(failures_);
@@ -135,7 +139,7 @@ class SampledMode : public agent::SampledMode {
 
  protected:
   void sampled(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size) override {
-    agent::onLifetimeSample(jni, thread, object, cls, size);
+    tracking::onLifetimeSample(jni, thread, object, cls, size);
   }
   bool programOnly() const override { return true; }
   uint32_t stackDepth(const agent::Options& o) const override { return o.stack; }
@@ -153,7 +157,7 @@ std::unique_ptr<agent::Mode> makeSampled() { return std::make_unique<SampledMode
 
 }  // namespace
 
-agent::ModeInfo exactMode() { return {"lifetime", false, makeExact}; }
-agent::ModeInfo sampledMode() { return {"lifetime", true, makeSampled}; }
+agent::ModeInfo exactMode() { return {"lifetime", false, makeExact, tracking::kLateClasses}; }
+agent::ModeInfo sampledMode() { return {"lifetime", true, makeSampled, tracking::kLateClasses}; }
 
 }  // namespace dragnet::analyses::lifetime

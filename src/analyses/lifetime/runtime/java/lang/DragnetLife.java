@@ -27,7 +27,7 @@ import jdk.internal.vm.annotation.DontInline;
  * <p>Like DragnetRt this class must never call instrumented code.
  */
 public final class DragnetLife {
-  // Set by the agent at VM init (src/analyses/lifetime/agent/lifetime.cpp), `on` last.
+  // Set by the agent at VM init (src/analyses/lifetime/agent/lifetime_exact.cpp), `on` last.
   static boolean on;
   static boolean stacks;  // record the contexts of first and last uses
   static int epochShift = 16;
@@ -57,7 +57,7 @@ public final class DragnetLife {
   static long REFERENT, QUEUE;
   static Object NULL_QUEUE;
   // Set when the agent defined Ref with a constructor that runs nothing (no super() call:
-  // runtime_bridge.cpp, withEmptyConstructor), so references are made with `new`: since JDK
+  // reference_class.cpp, withEmptyConstructor), so references are made with `new`: since JDK
   // 23 Unsafe.allocateInstance is a call into the VM that posts VMObjectAlloc while an
   // agent listens for it. Unset (boot classes verified), Unsafe.allocateInstance.
   static boolean NEW_REFS;
