@@ -24,11 +24,6 @@ void addAgentFlags(CLI::App& cmd, AgentFlags& given) {
               flags[i], [&given, name](const std::string& v) { given[name] = v; }, help);
           o->type_name(options::placeholder(s, tables));
         }
-        if (s.kind == options::Kind::Mode) {
-          std::vector<std::string> modes;
-          for (std::string_view m : options::modes(tables)) modes.emplace_back(m);
-          o->check(CLI::IsMember(modes));
-        }
         if (i > 0) {
           o->group("");
         } else if (!t->title.empty()) {
