@@ -87,7 +87,7 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                   "More agent options, k=v,... (dragnet run --agent-opts help -- java)");
   cmd->add_option("command", o.command, "java and its arguments, after --")->required();
   cmd->footer(std::string("Example: dragnet run -o app.dragnet -- java -jar app.jar\n"
-                          "         dragnet run --mode lifetime -o life.dragnet -- java -jar "
+                          "         dragnet run --sample 512k -o app.dragnet -- java -jar "
                           "app.jar\n"
                           "Then:    dragnet report app.dragnet\n\n"
                           "Exit status: the command's (128+N if signal N killed it; SIGINT, "
