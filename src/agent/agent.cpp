@@ -202,16 +202,13 @@ bool openProfile(Agent& a, std::string& error) {
   return a.writer.open(path, error);
 }
 
-// The meta data every profile has: the options, the process, the JIT settings.
+// The meta data every profile has: the options (their keys in the option tables, and the
+// text as given), the process, the JIT settings.
 std::map<std::string, std::string> commonMeta(Agent& a, JavaVM* vm, const char* optionText) {
   const Options& o = a.options;
-  std::map<std::string, std::string> meta{{"mode", o.mode},
-                                          {"bytecodes", o.bytecodes ? "on" : "off"},
-                                          {"depth", std::to_string(o.depth)},
-                                          {"record", o.record ? "on" : "off"},
-                                          {"pid", std::to_string(::getpid())},
-                                          {"options", optionText ? optionText : ""}};
-  if (o.sample > 0) meta["sample"] = std::to_string(o.sample);
+  std::map<std::string, std::string> meta = optionMeta(o);  // the options' own keys
+  meta["pid"] = std::to_string(::getpid());
+  meta["options"] = optionText ? optionText : "";
   if (o.sample == 0 && o.keepJit) meta["jit"] = "kept (jit=keep)";
   if (o.sample == 0 && !o.keepJit) {
     // The exact modes count the bytecode's allocations: C2 must not skip them.
@@ -284,11 +281,11 @@ jint start(JavaVM* vm, const char* optionText) {
   a->host.writer = &a->writer;
   std::string error;
   if (!parseOptions(optionText ? optionText : "", a->options, error)) {
-    std::fprintf(stderr, "dragnet: %s\n%s", error.c_str(), kOptionHelp);
+    std::fprintf(stderr, "dragnet: %s\n%s", error.c_str(), optionHelp().c_str());
     return JNI_ERR;
   }
   if (a->options.help) {
-    std::fprintf(stderr, "%s", kOptionHelp);
+    std::fprintf(stderr, "%s", optionHelp().c_str());
     return JNI_ERR;
   }
   const ModeInfo* info = chosenMode(a->options);

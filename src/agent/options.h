@@ -1,18 +1,25 @@
 // The agent's options: -agentpath:libdragnet.so=mode=alloc,out=FILE,...
-// Every option is documented in kOptionHelp (printed by `help`, and by `dragnet run
-// --help`). An unknown or malformed option is an error naming it: the JVM does not start.
+// The common options are the core's table (options.cpp); an analysis's own options are its
+// table, in its folder, listed by the registry (src/registry/options.cpp). Parser, help
+// text (`help`, `dragnet run --help`), meta data and `dragnet run`'s flags all come from
+// the tables (common/option_table.h). An unknown or malformed option, or one the mode does
+// not accept, is an error naming it: the JVM does not start.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
+#include "common/option_table.h"
+
 namespace dragnet::agent {
 
+// The common options, typed; `values` holds every option of every table (an analysis
+// reads its own through its table's accessors).
 struct Options {
-  std::string mode = "alloc";
-  std::string out;            // %p: the pid (outPath); empty: dragnet-%p.dragnet in the
-                              // working directory
+  std::string mode;
+  std::string out;            // %p: the pid (outPath)
   bool bytecodes = false;     // count executed bytecode instructions per context
   uint64_t sample = 0;        // > 0: sample about one allocation per `sample` bytes instead
                               // of rewriting classes (JVMTI SampledObjectAlloc)
@@ -25,29 +32,26 @@ struct Options {
                               // on (a diagnostic; jit_settings.h)
   uint64_t maxMemory = uint64_t{1} << 30;  // native memory the calling-context trees may
                                            // take, all threads together
-  // Mode lifetime.
-  uint64_t gcInterval = 8u << 20;  // bytes of allocation between forced collections
-  bool gcIntervalGiven = false;    // gc-interval was set: by default, follow it exactly
-  uint32_t gcBudget = 0;           // gc-budget: percent of the run forced collections may
-                                   // take (1-100; 0: not given, see gcBudgetPercent)
-  uint64_t useEpoch = 64u << 10;   // a power of two: bytes per use epoch
-  bool stacks = false;             // record where first and last uses happen
-  uint32_t stack = 8;              // method frames of a nested allocation site (0: all);
-                                   // only written to the meta data for the analyzer
   bool help = false;
+  options::Values values;
 };
 
-extern const char* const kOptionHelp;
+// The core's table: the options every mode takes.
+const options::Table& commonOptions();
+// The analyses' tables (src/registry/options.cpp).
+options::Tables registeredOptionTables();
+// The common table, then the analyses'.
+options::Tables optionTables();
 
-// The gc-budget default: forced collections may take a quarter of the run's time, unless
-// the user set gc-interval (then every interval is kept, as HUP did: 100).
-inline constexpr uint32_t kDefaultGcBudget = 25;
-inline uint32_t gcBudgetPercent(const Options& o) {
-  return o.gcBudget ? o.gcBudget : o.gcIntervalGiven ? 100 : kDefaultGcBudget;
-}
+// The text `help` prints (and `dragnet run --help`).
+std::string optionHelp();
 
 // Parses "k=v,k=v". False with `error` naming the offending option.
 bool parseOptions(std::string_view text, Options& out, std::string& error);
+
+// The profile's meta data of the options (those with a meta key, of the tables the mode
+// accepts).
+std::map<std::string, std::string> optionMeta(const Options& o);
 
 // The profile's file name: out= (or its default) with %p replaced by `pid` and %% by %.
 std::string outPath(const Options& o, long pid);

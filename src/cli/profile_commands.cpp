@@ -75,35 +75,12 @@ std::string agentAlreadyGiven(const std::vector<std::string>& command) {
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   CLI::App* cmd =
       app.add_subcommand("run", "Run a Java program with the dragnet agent and write its profile");
-  cmd->add_option("--mode", o.mode,
-                  "What to record: alloc (exact allocations per context) or lifetime (every "
-                  "object's lag, use, drag and void, HUP)")
-      ->check(CLI::IsMember({"alloc", "lifetime"}))
-      ->capture_default_str();
-  cmd->add_option("-o,--output", o.output,
-                  "Profile file (default: dragnet-<pid>.dragnet); replaced. If several JVMs "
-                  "write profiles, each gets FILE's name with its pid: app.<pid>.dragnet");
-  cmd->add_flag("--bytecodes", o.bytecodes, "Also count executed bytecode instructions");
-  cmd->add_option("--sample", o.sample,
-                  "Sample about one allocation per SIZE bytes (e.g. 512k): estimates. alloc: "
-                  "no rewriting; lifetime: the lifetimes of the sampled objects only")
-      ->excludes("--bytecodes");
-  cmd->add_option("--gc-interval", o.gcInterval,
-                  "lifetime: force a collection every SIZE bytes of allocation (8m)");
-  cmd->add_option("--gc-budget", o.gcBudget,
-                  "lifetime: forced collections take at most PERCENT of the run's time, "
-                  "fewer on large heaps (25; 100 = every interval, the default with "
-                  "--gc-interval)");
-  cmd->add_option("--use-epoch", o.useEpoch,
-                  "lifetime: precision of last uses, a power of two such as 64k (64k)");
-  cmd->add_flag("--stacks", o.stacks, "lifetime: record where first and last uses happen");
-  cmd->add_option("--stack", o.stack,
-                  "lifetime: method frames of a nested allocation site (8; 0 = no limit)");
+  addAgentFlags(*cmd, o.agent);
   cmd->add_option("--agent-opts", o.agentOptions,
                   "More agent options, k=v,... (dragnet run --agent-opts help -- java)");
   cmd->add_option("command", o.command, "java and its arguments, after --")->required();
   cmd->footer(std::string("Example: dragnet run -o app.dragnet -- java -jar app.jar\n"
-                          "         dragnet run --mode lifetime -o life.dragnet -- java -jar "
+                          "         dragnet run --sample 512k -o app.dragnet -- java -jar "
                           "app.jar\n"
                           "Then:    dragnet report app.dragnet\n\n"
                           "Exit status: the command's (128+N if signal N killed it; SIGINT, "
@@ -111,7 +88,7 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
                           "but no JVM wrote a\nprofile; 2 for a usage error; 127 if it cannot be "
                           "run.\n\n"
                           "The agent's options (pass more with --agent-opts k=v,...):\n") +
-              agent::kOptionHelp);
+              agent::optionHelp());
   return cmd;
 }
 
@@ -128,14 +105,8 @@ bool anyAgentOption(const RunOptions& o, Pred pred) {
 }
 
 // Why dragnet run refuses these options and command before starting anything; empty if
-// it does not.
-std::string usageError(const RunOptions& o) {
-  bool lifetimeOptions = !o.gcInterval.empty() || !o.gcBudget.empty() || !o.useEpoch.empty() ||
-                         o.stacks || !o.stack.empty();
-  if (lifetimeOptions && o.mode != "lifetime") {
-    // The agent would accept and ignore them: say so instead of profiling something else.
-    return "--gc-interval, --gc-budget, --use-epoch, --stacks and --stack need --mode lifetime";
-  }
+// it does not. `mode` gets the mode the agent will run.
+std::string usageError(const RunOptions& o, std::string& mode) {
   if (std::string given = agentAlreadyGiven(o.command); !given.empty()) {
     // Loaded twice, the second agent would do nothing (the first one wins).
     return "the command loads the agent already (" + given +
@@ -145,28 +116,24 @@ std::string usageError(const RunOptions& o) {
   if (anyAgentOption(o, [](const std::string& item) { return item.starts_with("out="); })) {
     return "the profile's file is given with -o, not out=";
   }
+  // The agent's own parser: an option the mode does not take, or a malformed one, is
+  // refused here rather than by each JVM the command starts.
+  agent::Options parsed;
+  std::string error;
+  if (!agent::parseOptions(agentOptionText(o.agent, "", o.agentOptions), parsed, error)) {
+    return error;
+  }
+  mode = parsed.mode;
   return {};
-}
-
-std::string agentOptions(const RunOptions& o, const std::string& out) {
-  std::string opts = "mode=" + o.mode + ",out=" + out;
-  if (o.bytecodes) opts += ",bytecodes=on";
-  if (!o.sample.empty()) opts += ",sample=" + o.sample;
-  if (!o.gcInterval.empty()) opts += ",gc-interval=" + o.gcInterval;
-  if (!o.gcBudget.empty()) opts += ",gc-budget=" + o.gcBudget;
-  if (!o.useEpoch.empty()) opts += ",use-epoch=" + o.useEpoch;
-  if (o.stacks) opts += ",stacks=on";
-  if (!o.stack.empty()) opts += ",stack=" + o.stack;
-  if (!o.agentOptions.empty()) opts += "," + o.agentOptions;
-  return opts;
 }
 
 // Says where the profiles are (RunOutputs::finish listed several), or that there is none;
 // dragnet run's exit status for the command's `status`.
-int conclude(const RunOptions& o, const std::vector<fs::path>& profiles, bool java, int status) {
+int conclude(const RunOptions& o, const std::string& mode, const std::vector<fs::path>& profiles,
+             bool java, int status) {
   if (profiles.size() == 1) {
     std::cerr << "dragnet: profile moved to " << profiles[0].string() << "\n";
-  } else if (profiles.size() > 1 && o.mode == "alloc") {
+  } else if (profiles.size() > 1 && mode == "alloc") {
     std::cerr << "dragnet: their sum: dragnet report";
     for (const fs::path& p : profiles) std::cerr << " " << p.string();
     std::cerr << "\n";
@@ -191,14 +158,17 @@ int runRun(const RunOptions& o, const char* argv0) {
               << "cmake --build build)\n";
     return 2;
   }
-  std::string error = usageError(o);
+  std::string mode;
+  std::string error = usageError(o, mode);
   RunOutputs outputs;
-  if (!error.empty() || !outputs.prepare(o.output, error)) {
+  auto output = o.agent.find("out");
+  if (!error.empty() || !outputs.prepare(output == o.agent.end() ? "" : output->second, error)) {
     std::cerr << "dragnet: error: " << error << "\n";
     return 2;
   }
   std::vector<std::string> args;
-  std::string agent = "-agentpath:" + lib.string() + "=" + agentOptions(o, outputs.agentOut());
+  std::string agent = "-agentpath:" + lib.string() + "=" +
+                      agentOptionText(o.agent, outputs.agentOut(), o.agentOptions);
   args.push_back(resolveJava(o.command[0]));
   bool java = fs::path(o.command[0]).filename() == "java";
   if (java) {
@@ -212,7 +182,7 @@ int runRun(const RunOptions& o, const char* argv0) {
   }
   args.insert(args.end(), o.command.begin() + 1, o.command.end());
   int status = runForwardingSignals(args);
-  return conclude(o, outputs.finish(), java, status);
+  return conclude(o, mode, outputs.finish(), java, status);
 }
 
 CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/profile_input.h"
+#include "run_flags.h"
 
 namespace dragnet::cli {
 
@@ -16,16 +17,7 @@ using report::readProfileFile;
 using report::readProfiles;
 
 struct RunOptions {
-  std::string mode = "alloc";
-  std::string output;
-  bool bytecodes = false;
-  std::string sample;  // sample=SIZE: sampled allocations instead of rewriting
-  // Mode lifetime (empty / false / unset: the agent's defaults).
-  std::string gcInterval;            // gc-interval=SIZE
-  std::string gcBudget;              // gc-budget=PERCENT
-  std::string useEpoch;              // use-epoch=SIZE
-  bool stacks = false;               // stacks=on
-  std::string stack;                 // stack=N
+  AgentFlags agent;                  // the agent options given by flags (-o FILE: out)
   std::string agentOptions;          // extra k=v,... passed to the agent as they are
   std::vector<std::string> command;  // java and its arguments
 };

@@ -644,6 +644,37 @@ TEST(AgentStart, BadOptionStopsTheJvmAndToolOptionsWork) {
   // `java -version` on JDK 17 loads about 400 classes, 330-340 of them rewritten.
   EXPECT_GT(std::stoull(p.totals["classes.instrumented"]), 300u);
   EXPECT_TRUE(hasMethodOf(p, "java/lang/String"));
+  // The options' meta data, from the option tables: the common keys, none of lifetime's.
+  EXPECT_EQ(p.meta["mode"], "alloc");
+  EXPECT_EQ(p.meta["bytecodes"], "off");
+  EXPECT_EQ(p.meta["depth"], "1024");
+  EXPECT_EQ(p.meta["record"], "on");
+  EXPECT_EQ(p.meta.count("sample") + p.meta.count("gc.interval") + p.meta.count("stack"), 0u);
+
+  // Mode lifetime: its own keys too, with the old and the new spellings.
+  prof = dir / "life.dragnet";
+  cmd = "java '" + agent +
+        "=quiet=on,mode=lifetime,gc-interval=1m,stack=3,use-contexts=on,out=" + prof.string() +
+        "' -version 2>/dev/null";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  dragnet::profile::Profile l;
+  ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), l, error)) << error;
+  EXPECT_EQ(l.meta["mode"], "lifetime");
+  EXPECT_EQ(l.meta["gc.interval"], "1048576");
+  EXPECT_EQ(l.meta["gc.budget"], "100");
+  EXPECT_EQ(l.meta["use.epoch"], "65536");
+  EXPECT_EQ(l.meta["stacks"], "on");
+  EXPECT_EQ(l.meta["stack"], "3");
+
+  // An option of another mode stops the JVM, naming the option and the mode that takes it.
+  cmd = "java '" + agent + "=site-frames=3' -version 2> '" + (dir / "err.txt").string() + "'";
+  EXPECT_NE(std::system(cmd.c_str()), 0);
+  std::ifstream f2(dir / "err.txt");
+  std::stringstream err2;
+  err2 << f2.rdbuf();
+  EXPECT_NE(err2.str().find("option 'site-frames' is accepted by mode lifetime only"),
+            std::string::npos)
+      << err2.str();
 }
 
 INSTANTIATE_TEST_SUITE_P(Jvms, AllocOracle, ::testing::ValuesIn(dragnet::test::oracleJvmParams()),

@@ -189,7 +189,7 @@ TEST_P(IntrinsicOracle, EveryTierCountsWhatTheBytecodeAllocatesInBothModes) {
   EXPECT_GE(differing, 6) << "jit=keep: the oracle should miss allocations in most cases";
 
   // Mode lifetime (in the same test: one -Xint run per JVM) sees the same objects.
-  Counts life = lifetimeCounts(runOracle(jvm, "", ",mode=lifetime,stack=0"));
+  Counts life = lifetimeCounts(runOracle(jvm, "", ",mode=lifetime,site-frames=0"));
   for (const auto& k : kCases) {
     ASSERT_TRUE(life.count(k)) << k;
     for (const auto& [type, c] : xint[k]) {

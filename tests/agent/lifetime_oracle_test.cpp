@@ -411,7 +411,7 @@ TEST_F(LifetimeOracle, CheckJniIsQuiet) {
   // HotSpot prints -Xcheck:jni's warnings on its tty, standard output unless told otherwise.
   jvm.flags += " -Xcheck:jni -XX:+DisplayVMOutputToStderr";
   Recording r;
-  run(jvm, "4", 4, r, ",stacks=on");
+  run(jvm, "4", 4, r, ",use-contexts=on");
   if (HasFatalFailure()) return;
   EXPECT_EQ(r.messages.find("WARNING"), std::string::npos) << r.messages;
   EXPECT_EQ(r.messages.find("FATAL"), std::string::npos) << r.messages;

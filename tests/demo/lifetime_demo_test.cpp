@@ -96,8 +96,8 @@ void profileDemo(const std::string& args, Profiled& r, const std::string& option
   fs::path prof = work / ("lifetime-demo-" + tag + ".dragnet");
   fs::path out = work / ("lifetime-demo-" + tag + ".txt");
   std::string cmd = std::string("'") + DRAGNET_CLI +
-                    "' run --mode lifetime --gc-interval 256k --use-epoch 4k --stack 4 " + options +
-                    " --agent-opts quiet=on -o '" + prof.string() + "' -- java -jar '" +
+                    "' run --mode lifetime --gc-interval 256k --use-epoch 4k --site-frames 4 " +
+                    options + " --agent-opts quiet=on -o '" + prof.string() + "' -- java -jar '" +
                     DRAGNET_LIFETIME_DEMO_JAR + "' " + args + " > '" + out.string() + "'";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   r.output = dragnet::test::readFile(out);

@@ -71,6 +71,9 @@ EXCEPTIONS = {
     ("cli", "target:dragnet_agent_options"),
 }
 
+# The libraries of an analysis built from files at its top (not a part's folder).
+TOP_LEVEL_PARTS = ("options",)
+
 SOURCE_SUFFIXES = (".h", ".hpp", ".cpp", ".cc", ".inc")
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
@@ -187,8 +190,11 @@ def check_links(src):
                 analysis = analysis_of(folder)
                 if analysis and folder == f"analyses/{analysis}":
                     # An analysis's libraries are named after their part: dragnet_alloc_report.
+                    # Its option table (options.cpp) sits at its top: dragnet_alloc_options.
                     m = re.fullmatch(rf"dragnet_{re.escape(analysis)}_([a-z_]+)", args[0])
-                    if m:
+                    if m and m.group(1) in TOP_LEVEL_PARTS:
+                        target_folder = f"{folder}/"
+                    elif m:
                         target_folder = f"{folder}/{m.group(1)}"
                 targets[args[0]] = (target_folder, os.path.relpath(path, src), line)
             elif cmd == "target_link_libraries" and args:
@@ -196,7 +202,11 @@ def check_links(src):
                     links.append((os.path.relpath(path, src), line, args[0], item))
     breaches = []
     for name, (folder, path, line) in sorted(targets.items()):
-        if unit_of(folder) is None or (analysis_of(folder) and unit_of(folder) == "analyses/*"):
+        top = folder.endswith("/")
+        folder = folder.rstrip("/")
+        targets[name] = (folder, path, line)
+        if unit_of(folder) is None or (analysis_of(folder) and unit_of(folder) == "analyses/*"
+                                       and not top):
             breaches.append(f"src/{path}:{line}: target {name} is in no unit of the layer "
                             f"table (an analysis's libraries are dragnet_NAME_PART)")
     for path, line, frm, to in links:

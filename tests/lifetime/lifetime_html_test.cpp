@@ -273,7 +273,7 @@ TEST_F(LifetimeHtml, ChromiumWarnsOfIncompleteProfilesAndStacksOff) {
   EXPECT_NE(warnings.find("Incomplete profile: the JVM did not finish writing it"),
             std::string::npos)
       << warnings;
-  EXPECT_NE(warnings.find("Recorded with stacks=off"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("Recorded with use-contexts=off"), std::string::npos) << warnings;
   EXPECT_EQ(textOf(dom, "total-space"), "104,800");
 }
 

@@ -200,7 +200,7 @@ TEST_F(LifetimeReport, TextDefaultsAndIncomplete) {
                   "  gc interval  not recorded; 5 GCs, 2 forced",
                   "  use epoch    65,536 bytes (a last use counts until the end of its epoch)",
                   "  stack        unlimited per nested allocation site; places of uses not "
-                  "recorded (stacks=off): one pattern per site"});
+                  "recorded (use-contexts=off): one pattern per site"});
 }
 
 TEST_F(LifetimeReport, Json) {

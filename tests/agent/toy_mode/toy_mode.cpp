@@ -53,4 +53,11 @@ std::unique_ptr<agent::Mode> make() { return std::make_unique<Mode>(); }
 
 agent::ModeInfo mode() { return {"toy", false, make}; }
 
+const options::Table& optionTable() {
+  static const options::Table table{.title = "mode toy",
+                                    .modes = {"toy"},
+                                    .about = "alloc's counts and calls of ToyOracle.hit()"};
+  return table;
+}
+
 }  // namespace dragnet::test::toy

@@ -6,9 +6,12 @@
 #pragma once
 
 #include "agent/mode.h"
+#include "common/option_table.h"
 
 namespace dragnet::test::toy {
 
 agent::ModeInfo mode();
+// Its entry in the option tables: the mode, no options of its own.
+const options::Table& optionTable();
 
 }  // namespace dragnet::test::toy

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "agent/options.h"
+#include "analyses/lifetime/options.h"
 
 using dragnet::agent::Options;
 using dragnet::agent::parseOptions;
@@ -49,17 +50,23 @@ TEST(AgentOptions, DefaultsAndEveryOption) {
   EXPECT_EQ(o.flushSeconds, 1u);
   EXPECT_TRUE(o.quiet);
   EXPECT_TRUE(parsed("help").help);
-  Options l = parsed("mode=lifetime,gc-interval=1m,use-epoch=4k,stacks=on,stack=3");
-  EXPECT_EQ(l.mode, "lifetime");
+  using dragnet::analyses::lifetime::optionValues;
+  auto l = optionValues(
+      parsed("mode=lifetime,gc-interval=1m,use-epoch=4k,use-contexts=on,site-frames=3").values);
   EXPECT_EQ(l.gcInterval, 1u << 20);
   EXPECT_EQ(l.useEpoch, 4u << 10);
-  EXPECT_TRUE(l.stacks);
-  EXPECT_EQ(l.stack, 3u);
-  EXPECT_EQ(d.stack, 8u);
-  EXPECT_EQ(parsed("stack=0").stack, 0u);  // no limit
-  EXPECT_EQ(d.gcInterval, 8u << 20);
-  EXPECT_EQ(d.useEpoch, 64u << 10);
-  EXPECT_FALSE(d.stacks);
+  EXPECT_TRUE(l.useContexts);
+  EXPECT_EQ(l.siteFrames, 3u);
+  auto ld = optionValues(parsed("mode=lifetime").values);
+  EXPECT_EQ(ld.siteFrames, 8u);
+  EXPECT_EQ(optionValues(parsed("mode=lifetime,site-frames=0").values).siteFrames, 0u);
+  EXPECT_EQ(ld.gcInterval, 8u << 20);
+  EXPECT_EQ(ld.useEpoch, 64u << 10);
+  EXPECT_FALSE(ld.useContexts);
+  // The old spellings.
+  auto old = optionValues(parsed("mode=lifetime,stacks=on,stack=3").values);
+  EXPECT_TRUE(old.useContexts);
+  EXPECT_EQ(old.siteFrames, 3u);
 }
 
 TEST(AgentOptions, SampleSizes) {
@@ -78,27 +85,48 @@ TEST(AgentOptions, SampleSizes) {
 
 // gc-budget: 25% by default; an explicit gc-interval alone means every interval (100).
 TEST(AgentOptions, GcBudget) {
-  using dragnet::agent::gcBudgetPercent;
-  EXPECT_EQ(gcBudgetPercent(parsed("mode=lifetime")), 25u);
-  EXPECT_EQ(gcBudgetPercent(parsed("mode=lifetime,gc-interval=1m")), 100u);
-  EXPECT_EQ(gcBudgetPercent(parsed("mode=lifetime,gc-interval=1m,gc-budget=10")), 10u);
-  EXPECT_EQ(gcBudgetPercent(parsed("gc-budget=40%")), 40u);
-  EXPECT_EQ(gcBudgetPercent(parsed("gc-budget=100")), 100u);
-  EXPECT_EQ(failure("gc-budget=0"),
+  auto budget = [](const char* text) {
+    return dragnet::analyses::lifetime::optionValues(parsed(text).values).gcBudget;
+  };
+  EXPECT_EQ(budget("mode=lifetime"), 25u);
+  EXPECT_EQ(budget("mode=lifetime,gc-interval=1m"), 100u);
+  EXPECT_EQ(budget("mode=lifetime,gc-interval=1m,gc-budget=10"), 10u);
+  EXPECT_EQ(budget("mode=lifetime,gc-budget=40%"), 40u);
+  EXPECT_EQ(budget("mode=lifetime,gc-budget=100"), 100u);
+  EXPECT_EQ(failure("mode=lifetime,gc-budget=0"),
             "option 'gc-budget': expected a percentage from 1 to 100, got '0'");
-  EXPECT_NE(failure("gc-budget=101").find("'gc-budget'"), std::string::npos);
-  EXPECT_NE(failure("gc-budget=half").find("'gc-budget'"), std::string::npos);
+  EXPECT_NE(failure("mode=lifetime,gc-budget=101").find("'gc-budget'"), std::string::npos);
+  EXPECT_NE(failure("mode=lifetime,gc-budget=half").find("'gc-budget'"), std::string::npos);
+}
+
+// An analysis's option given for another mode stops the start, naming the option and the
+// modes that take it (before, the agent accepted and ignored it).
+TEST(AgentOptions, OptionsOfAnotherModeAreRefused) {
+  EXPECT_EQ(failure("gc-budget=40"),
+            "option 'gc-budget' is accepted by mode lifetime only, not by mode alloc");
+  EXPECT_EQ(failure("stacks=on,mode=alloc"),
+            "option 'stacks' is accepted by mode lifetime only, not by mode alloc");
+  EXPECT_EQ(failure("site-frames=2"),
+            "option 'site-frames' is accepted by mode lifetime only, not by mode alloc");
+  // The mode may come after the option.
+  EXPECT_EQ(parsed("gc-interval=1m,mode=lifetime").mode, "lifetime");
 }
 
 TEST(AgentOptions, ErrorsNameTheOption) {
   EXPECT_EQ(failure("colour=red"), "unknown option 'colour' (use help for the list)");
   EXPECT_EQ(failure("depth=deep"), "option 'depth': expected a number, got 'deep'");
-  EXPECT_EQ(failure("stack=-1"), "option 'stack': expected a number, got '-1'");
-  EXPECT_EQ(failure("mode=Heap!"), "option 'mode': expected a mode's name, got 'Heap!'");
-  EXPECT_EQ(failure("use-epoch=3000"),
+  EXPECT_EQ(failure("mode=lifetime,stack=-1"), "option 'stack': expected a number, got '-1'");
+  EXPECT_EQ(failure("mode=lifetime,site-frames=x"),
+            "option 'site-frames': expected a number, got 'x'");
+  EXPECT_EQ(failure("flush=soon"), "option 'flush': expected a number of seconds, got 'soon'");
+  EXPECT_EQ(failure("help=yes"), "option 'help': expected no value, got 'yes'");
+  EXPECT_EQ(failure("mode=heap"), "option 'mode': expected alloc or lifetime, got 'heap'");
+  EXPECT_EQ(failure("mode=lifetime,use-epoch=3000"),
             "option 'use-epoch': expected a power of two such as 64k, got '3000'");
-  EXPECT_NE(failure("mode=lifetime,sample=512k,stacks=on").find("not available"),
-            std::string::npos);
+  EXPECT_EQ(failure("mode=lifetime,sample=512k,stacks=on"),
+            "option 'stacks' is not available with 'sample' in mode lifetime yet");
+  EXPECT_EQ(failure("mode=lifetime,sample=512k,use-contexts=on"),
+            "option 'use-contexts' is not available with 'sample' in mode lifetime yet");
   EXPECT_EQ(failure("quiet"), "option 'quiet' needs a value (quiet=...)");
   EXPECT_EQ(failure("bytecodes=maybe"), "option 'bytecodes': expected on or off, got 'maybe'");
   EXPECT_NE(failure("sample=512k,bytecodes=on").find("exclude each other"), std::string::npos);

@@ -10,6 +10,7 @@
 #include "analyses/lifetime/agent/lifetime.h"
 #include "analyses/lifetime/agent/lifetime_sampled.h"
 #include "analyses/lifetime/agent/reference_class.h"
+#include "analyses/lifetime/options.h"
 #include "analyses/lifetime/probes/instrumenter.h"
 #include "analyses/lifetime/probes/sampled_instrumenter.h"
 
@@ -21,28 +22,21 @@ using agent::Host;
 using agent::ModeEvents;
 
 tracking::LifetimeOptions lifetimeOptions(const agent::Options& o) {
-  tracking::LifetimeOptions lo;
-  lo.gcInterval = o.gcInterval;
-  lo.gcBudget = agent::gcBudgetPercent(o);
-  lo.epochShift = std::countr_zero(o.useEpoch);
-  lo.stacks = o.stacks;
-  return lo;
+  OptionValues s = optionValues(o.values);
+  return {.gcInterval = s.gcInterval,
+          .gcBudget = s.gcBudget,
+          .epochShift = std::countr_zero(s.useEpoch),
+          .stacks = s.useContexts};
 }
 
-// Both variants: the tracking's capabilities and callbacks, and its settings in the meta.
-bool loadTracking(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
-                  std::string& error) {
+// Both variants: the tracking's capabilities and callbacks (its options' meta data comes
+// from its option table).
+bool loadTracking(Host& host, ModeEvents& events, std::string& error) {
   if (!tracking::addLifetimeCapabilities(host.jvmti)) {
     error = "the JVM refused the capabilities the agent needs";
     return false;
   }
   tracking::lifetimeCallbacks(*events.callbacks);
-  const agent::Options& o = *host.options;
-  meta["gc.interval"] = std::to_string(o.gcInterval);
-  meta["gc.budget"] = std::to_string(agent::gcBudgetPercent(o));
-  meta["use.epoch"] = std::to_string(o.useEpoch);
-  meta["stacks"] = o.stacks ? "on" : "off";
-  meta["stack"] = std::to_string(o.stack);  // the analyzer's nested-site depth
   return true;
 }
 
@@ -52,9 +46,9 @@ class ExactMode : public agent::ContextsMode {
                                    bool bytecodes) override {
     return instrumentClass(cls, ids, Options{.bytecodes = bytecodes});
   }
-  bool loadExtension(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
+  bool loadExtension(Host& host, std::map<std::string, std::string>&, ModeEvents& events,
                      std::string& error) override {
-    return loadTracking(host, meta, events, error);
+    return loadTracking(host, events, error);
   }
   bool ownVirtualTrees() const override { return true; }
   bool threadCaches() const override { return true; }
@@ -142,10 +136,12 @@ class SampledMode : public agent::SampledMode {
     tracking::onLifetimeSample(jni, thread, object, cls, size);
   }
   bool programOnly() const override { return true; }
-  uint32_t stackDepth(const agent::Options& o) const override { return o.stack; }
-  bool loadExtension(Host& host, std::map<std::string, std::string>& meta, ModeEvents& events,
+  uint32_t stackDepth(const agent::Options& o) const override {
+    return optionValues(o.values).siteFrames;
+  }
+  bool loadExtension(Host& host, std::map<std::string, std::string>&, ModeEvents& events,
                      std::string& error) override {
-    return loadTracking(host, meta, events, error);
+    return loadTracking(host, events, error);
   }
 
  private:

@@ -64,7 +64,7 @@ void writeHeader(std::ostream& out, const Model& m) {
       << (s.stack ? std::to_string(s.stack) + " frames" : std::string("unlimited"))
       << " per nested allocation site";
   if (auto it = p.meta.find("stacks"); it != p.meta.end() && it->second == "off") {
-    out << "; places of uses not recorded (stacks=off): one pattern per site";
+    out << "; places of uses not recorded (use-contexts=off): one pattern per site";
   }
   out << "\n";
   writePrecision(out, m);

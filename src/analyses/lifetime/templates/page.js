@@ -53,7 +53,7 @@
         '): ' + data.sampled + '.')).id = 'sampled-warning';
     }
     if (data.stacks === 'off') {
-      $('warnings').appendChild(el('p', 'warning', 'Recorded with stacks=off: the places of ' +
+      $('warnings').appendChild(el('p', 'warning', 'Recorded with use-contexts=off: the places of ' +
         'uses are not known, so every nested site has one lifetime pattern.'));
     }
     writeHiddenClasses(data.hiddenClasses);

@@ -1,0 +1,18 @@
+// The analyses' option tables: one line per analysis (agent/options.h). The first one's
+// mode is the default.
+#include "agent/options.h"
+
+#include "analyses/alloc/options.h"
+#include "analyses/lifetime/options.h"
+
+namespace dragnet::agent {
+
+options::Tables registeredOptionTables() {
+  static const options::Table* const tables[] = {
+      &analyses::alloc::optionTable(),
+      &analyses::lifetime::optionTable(),
+  };
+  return tables;
+}
+
+}  // namespace dragnet::agent

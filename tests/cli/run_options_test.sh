@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `dragnet run`'s flags come from the agent's option tables: the help lists the new
+# spellings (the old ones work, hidden), and an option the mode does not take, or a
+# forbidden combination, is refused before anything starts (exit status 2). No JVM.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+run_dragnet run --help
+expect_status 0
+for flag in --mode --bytecodes --sample --gc-interval --gc-budget --use-epoch --use-contexts \
+            --site-frames; do
+  grep -q -- "^  $flag\\b" "$tmp/stdout" || fail "dragnet run --help lacks $flag"
+done
+! grep -q -- "^  --stacks\\?\\b" "$tmp/stdout" || fail "the old flags are shown"
+expect_output "$tmp/stdout" "^mode lifetime:$"
+expect_output "$tmp/stdout" "^  site-frames=N "
+
+run_dragnet run --gc-interval 1m -- true
+expect_status 2
+expect_output "$tmp/stderr" "^dragnet: error: option 'gc-interval' is accepted by mode lifetime only, not by mode alloc$"
+
+run_dragnet run --agent-opts stack=2 -- true
+expect_status 2
+expect_output "$tmp/stderr" "option 'stack' is accepted by mode lifetime only"
+
+run_dragnet run --mode lifetime --stacks --sample 1k -- true
+expect_status 2
+expect_output "$tmp/stderr" "option 'use-contexts' is not available with 'sample' in mode lifetime yet"
+
+run_dragnet run --agent-opts colour=red -- true
+expect_status 2
+expect_output "$tmp/stderr" "^dragnet: error: unknown option 'colour'"
+
+# The old spellings are accepted: the run goes on (no JVM: no profile, 3).
+run_dragnet run --mode lifetime --stack 2 --stacks -- true
+expect_status 3
+echo "PASS"
