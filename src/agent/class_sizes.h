@@ -1,6 +1,6 @@
 // Instance sizes of the classes the program allocates, measured in the running JVM: an
-// instance made with JNI AllocObject (no constructor runs) and JVMTI GetObjectSize. Mode
-// alloc's object bytes are count x size, so a profile without the sizes has objects of
+// instance made with JNI AllocObject (no constructor runs) and JVMTI GetObjectSize. The
+// allocation profile's object bytes are count x size, so a profile without the sizes has objects of
 // unknown size; each flush measures the classes that can be measured without a trace in
 // the program, so that a killed JVM leaves a profile with bytes.
 #pragma once

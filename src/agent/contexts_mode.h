@@ -1,8 +1,9 @@
 // The exact modes' base: every class rewritten with the calling-context and allocation-site
 // probes (contexts/probes.h, with the extensions of the analysis built on it), the threads'
 // trees read by the recorder (recorder.h) when a thread ends, at each flush and at VM death,
-// and the allocations no bytecode shows (native_allocs.h). Mode alloc is this base as it
-// is; an analysis adds its probes through `instrument` and its runtime through the hooks.
+// and the allocations no bytecode shows (native_allocs.h). As it is, this base is the
+// exact allocation profile; an analysis adds its probes through `instrument` and its
+// runtime through the hooks.
 #pragma once
 
 #include <map>

@@ -1,7 +1,7 @@
 // The sampled modes' base (sample=SIZE): the JVM's allocation sampler (JVMTI
 // SampledObjectAlloc) picks about one allocation per SIZE bytes and the sampler (sampler.h)
-// records it in its calling context, from the JVM's stack trace. Mode alloc's sampled
-// variant is this base as it is: nothing is rewritten. An analysis adds what it does with
+// records it in its calling context, from the JVM's stack trace. As it is, this base
+// rewrites nothing: an allocation profile's sampled variant. An analysis adds what it does with
 // each sample (`sampled`) and, if it rewrites classes, its own transform.
 #pragma once
 

@@ -133,7 +133,8 @@ int conclude(const RunOptions& o, const std::string& mode, const std::vector<fs:
              bool java, int status) {
   if (profiles.size() == 1) {
     std::cerr << "dragnet: profile moved to " << profiles[0].string() << "\n";
-  } else if (profiles.size() > 1 && mode == "alloc") {
+  } else if (const report::Analysis* a = report::analysisNamed(mode);
+             profiles.size() > 1 && a && a->merges) {
     std::cerr << "dragnet: their sum: dragnet report";
     for (const fs::path& p : profiles) std::cerr << " " << p.string();
     std::cerr << "\n";

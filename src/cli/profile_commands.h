@@ -23,7 +23,7 @@ struct RunOptions {
 };
 
 struct ReportOptions {
-  std::vector<std::string> inputs;  // several: alloc profiles, merged
+  std::vector<std::string> inputs;  // several: profiles of one mode, merged
   std::string format = "text";
   std::string output;
   size_t top = 20;

@@ -19,13 +19,8 @@ std::string metaOf(const Profile& p, const std::string& key, const std::string& 
 
 // Why `p` cannot be merged into profiles recorded like `first`; empty if it can.
 std::string mismatch(const Profile& first, const Profile& p) {
-  if (metaOf(p, "mode", "alloc") != "alloc") {
-    return "is a " + metaOf(p, "mode") +
-           " profile; only alloc profiles can be merged (a lifetime profile's times run on its "
-           "JVM's own allocation clock): report it on its own";
-  }
-  for (const char* key : {"sample", "bytecodes"}) {
-    std::string a = metaOf(first, key, "off"), b = metaOf(p, key, "off");
+  for (const char* key : {"mode", "sample", "bytecodes"}) {
+    std::string a = metaOf(first, key, "off"), b = metaOf(p, key, "off");  // "off": unset
     if (a != b) {
       return std::string("was recorded with ") + key + "=" + b + ", the first with " + key + "=" +
              a + ": only profiles recorded alike can be merged";

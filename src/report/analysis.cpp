@@ -11,6 +11,13 @@ const Analysis* analysisOf(const profile::Profile& p) {
   return nullptr;
 }
 
+const Analysis* analysisNamed(std::string_view name) {
+  for (const Analysis& a : registeredAnalyses()) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
 bool writes(const Analysis& a, std::string_view format) {
   return std::find(a.formats.begin(), a.formats.end(), format) != a.formats.end();
 }

@@ -38,6 +38,8 @@ struct Analysis {
                 std::ostream& out, std::string& error) = nullptr;
   // Adds the analysis's own subcommands to `app` (null: none).
   void (*commands)(CLI::App& app, std::vector<Command>& out) = nullptr;
+  // Whether several of its profiles (the JVMs of one run) can be reported as their sum.
+  bool merges = false;
 };
 
 // Every registered analysis (src/registry/report_analyses.cpp).
@@ -45,6 +47,9 @@ std::span<const Analysis> registeredAnalyses();
 
 // The analysis that owns `p`, or null.
 const Analysis* analysisOf(const profile::Profile& p);
+
+// The analysis of mode `name`, or null.
+const Analysis* analysisNamed(std::string_view name);
 
 // Whether `a` writes `format`.
 bool writes(const Analysis& a, std::string_view format);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "contexts/merge.h"
+#include "report/analysis.h"
 #include "report/text_format.h"
 
 namespace fs = std::filesystem;
@@ -52,6 +53,15 @@ bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p) {
   std::vector<profile::Profile> parts(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
     if (!readProfileFile(paths[i], parts[i])) return false;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Analysis* a = analysisOf(parts[i]);
+    if (a && !a->merges) {
+      std::cerr << "dragnet: error: cannot merge the profiles: " << paths[i] << " is a " << a->name
+                << " profile; " << a->name
+                << " profiles are reported one at a time: report it on its own\n";
+      return false;
+    }
   }
   std::string error;
   if (!contexts::mergeProfiles(parts, paths, p, error)) {

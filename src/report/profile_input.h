@@ -18,7 +18,7 @@ inline constexpr int kExitCorrupt = 3;
 // profile is corrupt (what was skipped) or incomplete.
 bool readProfileFile(const std::string& path, profile::Profile& p);
 // Reads one profile, or several profiles of the same mode merged into one
-// (contexts/merge.h); says on stderr why it cannot.
+// (contexts/merge.h) if their analysis merges (analysis.h); says on stderr why it cannot.
 bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p);
 // kExitCorrupt if the profile is corrupt and not `lenient`, else 0.
 int corruptStatus(const profile::Profile& p, bool lenient);

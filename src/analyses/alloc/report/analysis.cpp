@@ -32,6 +32,6 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
 
 }  // namespace
 
-report::Analysis reports() { return {"alloc", owns, kFormats, write, nullptr}; }
+report::Analysis reports() { return {"alloc", owns, kFormats, write, nullptr, true}; }
 
 }  // namespace dragnet::analyses::alloc

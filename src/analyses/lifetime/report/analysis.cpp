@@ -11,6 +11,9 @@ namespace {
 
 constexpr std::string_view kFormats[] = {"text", "json", "html"};
 
+// Its profiles are not summed: each one's times run on its JVM's own allocation clock.
+constexpr bool kMerges = false;
+
 bool write(const profile::Profile& p, std::string_view format, const report::ReportSettings& s,
            std::ostream& out, std::string&) {
   Model m = buildModel(p);
@@ -33,6 +36,8 @@ void commands(CLI::App& app, std::vector<report::Command>& out) {
 
 }  // namespace
 
-report::Analysis reports() { return {"lifetime", isLifetimeProfile, kFormats, write, commands}; }
+report::Analysis reports() {
+  return {"lifetime", isLifetimeProfile, kFormats, write, commands, kMerges};
+}
 
 }  // namespace dragnet::analyses::lifetime
