@@ -1,6 +1,7 @@
 #include "report/text_format.h"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "contexts/model.h"
 #include "report/coverage.h"
@@ -41,23 +42,38 @@ std::string corruptionNote(const profile::Profile& p) {
   return s;
 }
 
-void writeHeading(std::ostream& out, const profile::Profile& p, std::string_view what) {
+void writeHeading(std::ostream& out, const nlohmann::ordered_json& h, std::string_view what) {
   out << "dragnet " << what << " profile";
-  if (auto it = p.meta.find("pid"); it != p.meta.end()) out << " (pid " << it->second << ")";
+  if (auto pid = h.find("pid"); pid != h.end() && pid->is_string()) {
+    out << " (pid " << pid->get<std::string>() << ")";
+  }
   out << "\n";
-  if (p.corrupt()) out << "  CORRUPT: " << corruptionNote(p) << "\n";
-  if (!p.complete) {
-    bool killed = !p.corrupt() || !p.truncation.empty();
+  auto c = h.find("corrupt");
+  const bool corrupt = c != h.end() && c->is_string();
+  if (corrupt) out << "  CORRUPT: " << c->get<std::string>() << "\n";
+  if (!h.at("complete").get<bool>()) {
+    const std::string truncation = h.value("truncation", std::string());
+    bool killed = !corrupt || !truncation.empty();
     out << "  INCOMPLETE: "
         << (killed ? "the JVM did not finish writing it (killed?)"
                    : "no End chunk was read (corrupt, or the JVM was killed)");
-    if (!p.truncation.empty()) out << "; " << p.truncation;
-    if (p.liveAtFlush > 0) {
-      out << "; " << grouped(p.liveAtFlush) << " objects alive at its last flush (time "
-          << grouped(p.liveTime) << ")";
+    if (!truncation.empty()) out << "; " << truncation;
+    if (auto live = h.find("liveAtFlush"); live != h.end() && live->is_object()) {
+      out << "; " << grouped(live->at("objects").get<uint64_t>())
+          << " objects alive at its last flush (time " << grouped(live->at("time").get<uint64_t>())
+          << ")";
     }
     out << "\n";
   }
+}
+
+std::string groupedDigits(const std::string& digits) {
+  unsigned __int128 v = 0;
+  for (char c : digits) {
+    if (c < '0' || c > '9') return digits;
+    v = v * 10 + static_cast<unsigned>(c - '0');
+  }
+  return digits.empty() ? digits : grouped(v);
 }
 
 namespace {
@@ -109,12 +125,22 @@ void writeNotRewritten(std::ostream& out, const profile::Profile& p, size_t top)
   writeHidden(out, p, top);
 }
 
-std::string leftOutSamplesNote(const profile::Profile& p) {
+nlohmann::ordered_json leftOutSamplesJson(const profile::Profile& p) {
   auto count = [&](const char* key) {
     auto it = p.totals.find(key);
-    return it == p.totals.end() || it->second == "0" ? std::string() : it->second;
+    if (it == p.totals.end()) return nlohmann::ordered_json(nullptr);
+    return nlohmann::ordered_json(std::strtoull(it->second.c_str(), nullptr, 10));
   };
-  std::string agent = count("samples.agent"), jvm = count("samples.jvm");
+  return {{"agent", count("samples.agent")}, {"jvm", count("samples.jvm")}};
+}
+
+std::string leftOutSamplesNote(const nlohmann::ordered_json& leftOut) {
+  auto count = [&](const char* key) {
+    const auto& v = leftOut.at(key);
+    return v.is_null() || v.get<uint64_t>() == 0 ? std::string()
+                                                 : std::to_string(v.get<uint64_t>());
+  };
+  std::string agent = count("agent"), jvm = count("jvm");
   if (agent.empty() && jvm.empty()) return "";
   std::string s = "; left out: ";
   if (!agent.empty()) s += agent + " samples the agent's own helper allocated";

@@ -10,7 +10,6 @@
 #include "analyses/alloc/report/sums.h"
 #include "report/coverage.h"
 #include "report/json_text.h"
-#include "analyses/alloc/report/sums.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -38,80 +37,31 @@ std::optional<uint64_t> totalOf(const profile::Profile& p, const char* key) {
   return std::strtoull(it->second.c_str(), nullptr, 10);
 }
 
+using Json = nlohmann::ordered_json;
+
+uint64_t u64(const Json& v) { return v.get<uint64_t>(); }
+bool present(const Json& v) { return !v.is_null(); }
+
 // "agent      N bytes of native memory at peak (max-memory L), M at exit; H bytes of Java
 // heap; K context index lookups" (the trees' memory, from the End chunk).
-void writeAgentMemory(std::ostream& out, const profile::Profile& p) {
-  AgentMemory a = agentMemory(p);
-  auto l = p.totals.find("runtime.index.lookups");
-  if (!a.nativePeak && !a.heap && l == p.totals.end()) return;
+void writeAgentMemory(std::ostream& out, const Json& a) {
+  const Json &peak = a.at("nativePeak"), &heap = a.at("heap"), &lookups = a.at("indexLookups");
+  if (!present(peak) && !present(heap) && !present(lookups)) return;
   const char* sep = "";
   out << "  agent      ";
-  if (a.nativePeak) {
-    out << num(*a.nativePeak) << " bytes of native memory at peak";
-    if (a.nativeLimit) out << " (max-memory " << num(*a.nativeLimit) << ")";
-    if (a.nativeAtExit) out << ", " << num(*a.nativeAtExit) << " at exit";
+  if (present(peak)) {
+    out << num(u64(peak)) << " bytes of native memory at peak";
+    if (present(a.at("nativeLimit")))
+      out << " (max-memory " << num(u64(a.at("nativeLimit"))) << ")";
+    if (present(a.at("nativeAtExit"))) out << ", " << num(u64(a.at("nativeAtExit"))) << " at exit";
     sep = "; ";
   }
-  if (a.heap && (*a.heap || !a.nativePeak)) {
-    out << sep << num(*a.heap) << " bytes of Java heap";
+  if (present(heap) && (u64(heap) || !present(peak))) {
+    out << sep << num(u64(heap)) << " bytes of Java heap";
     sep = "; ";
   }
-  if (l != p.totals.end()) {
-    out << sep << num(std::strtoull(l->second.c_str(), nullptr, 10)) << " context index lookups";
-  }
+  if (present(lookups)) out << sep << num(u64(lookups)) << " context index lookups";
   out << "\n";
-}
-
-void writeTotals(std::ostream& out, const AllocModel& m) {
-  const profile::Profile& p = *m.profile;
-  writeHeading(out, p, "allocation");
-  out << "  counted    " << countingNote(p) << "\n";
-  out << "  objects    " << num(m.objects) << "\n"
-      << "  arrays     " << num(m.arrays) << " (" << num(m.elements) << " elements)\n"
-      << "  bytes      " << num(m.bytes);
-  if (m.unsizedObjects) {
-    out << " (+ " << num(m.unsizedObjects) << " objects of unmeasured size"
-        << (p.complete ? ")" : ": classes with a finalizer are measured at exit)");
-  }
-  if (m.sampleInterval) {  // sampling sees allocations only, never calls
-    out << "\n  contexts   " << num(m.nodes.size() - 1) << "\n";
-  } else {
-    out << "\n  calls      " << num(m.calls) << " in " << num(m.nodes.size() - 1) << " contexts, "
-        << p.threads.size() << " threads";
-    // Virtual threads (JDK 21+) are merged into one tree, "virtual threads".
-    if (auto v = p.totals.find("threads.virtual"); v != p.totals.end() && v->second != "0") {
-      out << " (one of them the " << v->second << " virtual threads)";
-    }
-    out << "\n";
-  }
-  if (m.insns) out << "  bytecodes  " << num(m.insns) << "\n";
-  if (m.sampleInterval) {
-    auto samples = p.totals.find("samples");
-    out << "  sampled    about one allocation per " << num(m.sampleInterval)
-        << " bytes; counts and bytes are estimates"
-        << (samples != p.totals.end() ? " from " + samples->second + " samples" : std::string())
-        << leftOutSamplesNote(p) << "\n";
-  }
-  // Whether compiled code counted what the bytecode allocates (jit_settings.h).
-  if (auto jit = p.meta.find("jit"); jit != p.meta.end()) {
-    out << "  jit        " << jit->second << "\n";
-  }
-  writeAgentMemory(out, p);
-  if (m.collapsed) out << "  collapsed  " << num(m.collapsed) << " calls beyond the depth limit\n";
-  if (m.dropped) {
-    out << "  dropped    " << num(m.dropped)
-        << " events recorded at the thread root (max-memory reached, or no memory)\n";
-  }
-  if (auto it = p.totals.find("classes.instrumented"); it != p.totals.end()) {
-    auto partial = static_cast<size_t>(
-        std::count_if(p.failures.begin(), p.failures.end(), profile::isPartial));
-    uint64_t hidden = hiddenClassCount(p);
-    out << "  classes    " << it->second << " instrumented, "
-        << p.failures.size() - partial - hidden << " classes or methods not rewritten";
-    if (partial) out << ", " << partial << " methods partly";
-    if (hidden) out << ", " << num(hidden) << " hidden classes not instrumented (below)";
-    out << "\n";
-  }
 }
 
 // One table of sums: bytes, share of all bytes, count, elements, then the row's name.
@@ -190,8 +140,61 @@ void writeTree(std::ostream& out, const AllocModel& m, const std::vector<uint64_
 
 }  // namespace
 
+void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& h) {
+  writeHeading(out, h, "allocation");
+  const Json& t = h.at("totals");
+  const bool sampled = present(h.at("sampleInterval")) && u64(h.at("sampleInterval"));
+  out << "  counted    " << h.at("countingMeans").get<std::string>() << "\n";
+  out << "  objects    " << num(u64(t.at("objects"))) << "\n"
+      << "  arrays     " << num(u64(t.at("arrays"))) << " (" << num(u64(t.at("elements")))
+      << " elements)\n"
+      << "  bytes      " << num(u64(t.at("bytes")));
+  if (uint64_t unsized = u64(t.at("unsizedObjects"))) {
+    out << " (+ " << num(unsized) << " objects of unmeasured size"
+        << (h.at("complete").get<bool>() ? ")"
+                                         : ": classes with a finalizer are measured at exit)");
+  }
+  if (sampled) {  // sampling sees allocations only, never calls
+    out << "\n  contexts   " << num(u64(t.at("contexts"))) << "\n";
+  } else {
+    out << "\n  calls      " << num(u64(t.at("calls"))) << " in " << num(u64(t.at("contexts")))
+        << " contexts, " << u64(t.at("threads")) << " threads";
+    // Virtual threads (JDK 21+) are merged into one tree, "virtual threads".
+    if (const Json& v = t.at("virtualThreads"); present(v) && u64(v)) {
+      out << " (one of them the " << u64(v) << " virtual threads)";
+    }
+    out << "\n";
+  }
+  if (uint64_t insns = u64(t.at("bytecodes"))) out << "  bytecodes  " << num(insns) << "\n";
+  if (sampled) {
+    const Json& samples = h.at("samples");
+    out << "  sampled    about one allocation per " << num(u64(h.at("sampleInterval")))
+        << " bytes; counts and bytes are estimates"
+        << (present(samples) ? " from " + std::to_string(u64(samples)) + " samples" : std::string())
+        << leftOutSamplesNote(h.at("samplesLeftOut")) << "\n";
+  }
+  // Whether compiled code counted what the bytecode allocates (jit_settings.h).
+  if (present(h.at("jit"))) out << "  jit        " << h.at("jit").get<std::string>() << "\n";
+  writeAgentMemory(out, h.at("agent"));
+  if (uint64_t collapsed = u64(t.at("collapsed"))) {
+    out << "  collapsed  " << num(collapsed) << " calls beyond the depth limit\n";
+  }
+  if (uint64_t dropped = u64(t.at("dropped"))) {
+    out << "  dropped    " << num(dropped)
+        << " events recorded at the thread root (max-memory reached, or no memory)\n";
+  }
+  if (present(h.at("classesInstrumented"))) {
+    uint64_t partial = u64(h.at("methodsPartlyRewritten")), hidden = u64(h.at("hiddenClassCount"));
+    out << "  classes    " << u64(h.at("classesInstrumented")) << " instrumented, "
+        << u64(h.at("classesNotRewritten")) << " classes or methods not rewritten";
+    if (partial) out << ", " << partial << " methods partly";
+    if (hidden) out << ", " << num(hidden) << " hidden classes not instrumented (below)";
+    out << "\n";
+  }
+}
+
 void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
-  writeTotals(out, m);
+  writeTextHeader(out, allocHeaderJson(m));
   writeSites(out, m, o.top);
   writeTypes(out, m, o.top);
   out << "\nCall tree (contexts with at least 1% of the bytes)\n";
@@ -218,6 +221,7 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
   j["sampled"] = sampled;  // every count and byte below is an estimate
   j["sampleInterval"] = sampled ? Json(m.sampleInterval) : Json(nullptr);
   j["samples"] = optional(totalOf(p, "samples"));
+  j["samplesLeftOut"] = leftOutSamplesJson(p);
   j["totals"] = {{"objects", m.objects},
                  {"arrays", m.arrays},
                  {"elements", m.elements},
@@ -227,16 +231,28 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
                  {"bytecodes", m.insns},
                  {"contexts", m.nodes.size() - 1},
                  {"threads", p.threads.size()},
+                 {"virtualThreads", optional(totalOf(p, "threads.virtual"))},
                  {"collapsed", m.collapsed},
                  {"dropped", m.dropped}};
   AgentMemory a = agentMemory(p);
   j["agent"] = {{"nativePeak", optional(a.nativePeak)},
                 {"nativeAtExit", optional(a.nativeAtExit)},
                 {"nativeLimit", optional(a.nativeLimit)},
-                {"heap", optional(a.heap)}};
+                {"heap", optional(a.heap)},
+                {"indexLookups", optional(totalOf(p, "runtime.index.lookups"))}};
   auto jit = p.meta.find("jit");
   j["jit"] = jit == p.meta.end() ? Json(nullptr) : Json(jit->second);
   j["classesInstrumented"] = optional(totalOf(p, "classes.instrumented"));
+  auto partial = static_cast<uint64_t>(
+      std::count_if(p.failures.begin(), p.failures.end(), profile::isPartial));
+  uint64_t hidden = hiddenClassCount(p);
+  j["classesNotRewritten"] = p.failures.size() - partial - hidden;
+  j["methodsPartlyRewritten"] = partial;
+  j["hiddenClassCount"] = hidden;
+  auto pid = p.meta.find("pid");
+  j["pid"] = pid == p.meta.end() ? Json(nullptr) : Json(pid->second);
+  j["liveAtFlush"] =
+      p.liveAtFlush > 0 ? Json{{"objects", p.liveAtFlush}, {"time", p.liveTime}} : Json(nullptr);
   return j;
 }
 
@@ -251,9 +267,8 @@ void writeJson(std::ostream& out, const AllocModel& m) {
   auto& failed = j["notRewritten"] = nlohmann::ordered_json::array();
   for (const profile::Failure& f : m.profile->failures) {
     if (profile::isHidden(f)) continue;  // hiddenClasses
-    failed.push_back({{"class", contexts::javaTypeName(f.cls)},
-                      {"method", f.method},
-                      {"reason", f.reason}});
+    failed.push_back(
+        {{"class", contexts::javaTypeName(f.cls)}, {"method", f.method}, {"reason", f.reason}});
   }
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   auto& sites = j["sites"];

@@ -24,6 +24,9 @@ void writeJson(std::ostream& out, const contexts::AllocModel& m);
 // mean, the totals, the agent's memory, the JIT settings, the classes instrumented. One
 // function, so that the formats cannot drift apart.
 nlohmann::ordered_json allocHeaderJson(const contexts::AllocModel& m);
+// The text report's lines before its tables, rendered from allocHeaderJson's object alone:
+// every number and note the text prints there is a value of the JSON header.
+void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& header);
 // The agent's own memory, from the End chunk (absent in sampled profiles and in profiles
 // of agents that did not write it): the trees' native memory at peak, at exit and its
 // bound (max-memory), and the Java heap they held (instruction counts).

@@ -103,7 +103,7 @@ class DataWriter {
     j["pid"] = meta("pid");
     j["stacks"] = meta("stacks");
     // A sampled profile: the text report's "sampled" line (null for an exact profile).
-    std::string sampled = lifetime_text::sampledNote(m_);
+    std::string sampled = lifetime_text::sampledNote(j);
     j["sampled"] = sampled.empty() ? Json(nullptr) : Json(sampled);
     j["truncation"] = p.truncation;
     j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);

@@ -6,7 +6,6 @@
 #include "analyses/lifetime/report/report.h"
 #include "report/coverage.h"
 #include "report/json_text.h"
-#include "analyses/lifetime/report/report.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -33,18 +32,46 @@ void lifetime_json::putStats(Json& j, const Stats& s) {
   j["space"] = std::move(space);
 }
 
+Json lifetime_json::statsJson(const Stats& s) {
+  Json j;
+  putStats(j, s);
+  Json pct, exact;
+  for (Phase p : kAllPhases) pct[phaseName(p)] = Stats::percent(s[p], s.total);
+  j["percent"] = std::move(pct);
+  auto digits = [](analyses::lifetime::Space v) {
+    std::string d;
+    do {
+      d.insert(d.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+      v /= 10;
+    } while (v);
+    return d;
+  };
+  exact["total"] = digits(s.total);
+  for (Phase p : kAllPhases) exact[phaseName(p)] = digits(s[p]);
+  j["spaceExact"] = std::move(exact);
+  return j;
+}
+
 Json lifetime_json::header(const Model& m) {
   Json j;
   j["format"] = "dragnet-lifetime";
   j["version"] = 1;
   j["complete"] = m.profile->complete;
+  j["truncation"] = m.profile->truncation;
   if (m.profile->corrupt()) j["corrupt"] = corruptionNote(*m.profile);
+  auto pid = m.profile->meta.find("pid");
+  j["pid"] = pid == m.profile->meta.end() ? Json(nullptr) : Json(pid->second);
   if (m.profile->liveAtFlush > 0) {
     j["liveAtFlush"] = {{"objects", m.profile->liveAtFlush}, {"time", m.profile->liveTime}};
   }
   j["settings"] = {{"useEpoch", m.settings.useEpoch}, {"gcInterval", m.settings.gcInterval},
                    {"gcBudget", m.settings.gcBudget}, {"gcDeferred", m.settings.gcDeferred},
                    {"stack", m.settings.stack},       {"sample", m.settings.sample}};
+  // use-contexts=off: the places of uses were not recorded (one pattern per site).
+  auto stacks = m.profile->meta.find("stacks");
+  j["useContexts"] = stacks == m.profile->meta.end() || stacks->second != "off";
+  j["trackedObjects"] = m.profile->objects.size();
+  j["samplesLeftOut"] = leftOutSamplesJson(*m.profile);
   j["endTime"] = m.endTime;
   const auto& pr = m.precision;
   j["precision"] = {{"maxGap", pr.maxGap}, {"meanGap", pr.meanGap},
@@ -59,12 +86,7 @@ Json lifetime_json::header(const Model& m) {
   } else {
     j["javaHeap"] = nullptr;
   }
-  Json totals;
-  putStats(totals, m.totals);
-  Json pct;
-  for (Phase p : kAllPhases) pct[phaseName(p)] = Stats::percent(m.totals[p], m.totals.total);
-  totals["percent"] = std::move(pct);
-  j["totals"] = std::move(totals);
+  j["totals"] = statsJson(m.totals);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   return j;
 }

@@ -14,8 +14,13 @@ using Json = nlohmann::ordered_json;
 // "bytes", "space": {"total", "lag", "use", "drag", "void"}.
 void putStats(Json& j, const analyses::lifetime::Stats& s);
 
-// "format", "version", "complete", "settings", "endTime", "precision" and "totals" (with
-// each phase's percentage of the total space).
+// putStats's keys, then "percent": each phase's percentage of the total space, and
+// "spaceExact": "space" in exact decimal digits (strings: the doubles round above 2^53).
+Json statsJson(const analyses::lifetime::Stats& s);
+
+// "format", "version", "complete", "settings", "endTime", "precision", "totals"
+// (statsJson) and every other number and note the text report's header prints: the text
+// report renders its header from this object (report.cpp), the HTML page embeds it.
 Json header(const analyses::lifetime::Model& m);
 
 }  // namespace dragnet::report::lifetime_json

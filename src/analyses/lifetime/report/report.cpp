@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analyses/lifetime/model/heap.h"
+#include "analyses/lifetime/report/json.h"
 #include "analyses/lifetime/report/text.h"
 #include "report/text_format.h"
 
@@ -33,47 +34,54 @@ std::string percent(Space part, Space whole, bool padded = true) {
 // Average bytes, rounded: "12,345".
 std::string bytes(double v) { return v <= 0 ? "0" : num(static_cast<uint64_t>(v + 0.5)); }
 
-void writePrecision(std::ostream& out, const Model& m) {
-  const auto& pr = m.precision;
-  out << "  precision    deaths known to within " << num(pr.maxGap) << " bytes (largest gap), "
-      << bytes(pr.meanGap) << " on average, over " << num(pr.freed) << " freed objects; "
-      << num(pr.aliveAtEnd) << " objects alive at the end (they die at the end time"
-      << (m.profile->liveAtFlush > 0 ? ": the last flush before the JVM was killed; their drag "
-                                       "after it is unknown)\n"
-                                     : ")\n");
+using Json = nlohmann::ordered_json;
+
+uint64_t u64(const Json& v) { return v.get<uint64_t>(); }
+
+void writePrecision(std::ostream& out, const Json& h) {
+  const Json& pr = h.at("precision");
+  out << "  precision    deaths known to within " << num(u64(pr.at("maxGap")))
+      << " bytes (largest gap), " << bytes(pr.at("meanGap").get<double>()) << " on average, over "
+      << num(u64(pr.at("freed"))) << " freed objects; " << num(u64(pr.at("aliveAtEnd")))
+      << " objects alive at the end (they die at the end time"
+      << (h.contains("liveAtFlush") ? ": the last flush before the JVM was killed; their drag "
+                                      "after it is unknown)\n"
+                                    : ")\n");
 }
 
-void writeHeader(std::ostream& out, const Model& m) {
-  const profile::Profile& p = *m.profile;
-  writeHeading(out, p, "lifetime");
-  const auto& s = m.settings;
-  out << "  time         " << num(m.endTime) << " bytes allocated (time is bytes allocated"
-      << (s.sample ? ", estimated from the samples)\n" : ")\n");
-  if (s.sample) out << "  sampled      " << lifetime_text::sampledNote(m) << "\n";
+// The lines before the totals, every number from the JSON header (lifetime_json::header),
+// so that the text cannot say what the JSON does not.
+void writeHeader(std::ostream& out, const Json& h) {
+  writeHeading(out, h, "lifetime");
+  const Json& s = h.at("settings");
+  const uint64_t sample = u64(s.at("sample")), gcInterval = u64(s.at("gcInterval"));
+  out << "  time         " << num(u64(h.at("endTime")))
+      << " bytes allocated (time is bytes allocated"
+      << (sample ? ", estimated from the samples)\n" : ")\n");
+  if (sample) out << "  sampled      " << lifetime_text::sampledNote(h) << "\n";
   out << "  gc interval  "
-      << (s.gcInterval ? num(s.gcInterval) + " bytes" : std::string("not recorded")) << "; "
-      << num(m.precision.gcs) << " GCs, " << num(m.precision.forcedGcs) << " forced";
-  if (s.gcBudget < 100) {
-    out << "; budget " << s.gcBudget << "% of the run: " << num(s.gcDeferred)
+      << (gcInterval ? num(gcInterval) + " bytes" : std::string("not recorded")) << "; "
+      << num(u64(h.at("precision").at("gcs"))) << " GCs, "
+      << num(u64(h.at("precision").at("forcedGcs"))) << " forced";
+  if (uint64_t budget = u64(s.at("gcBudget")); budget < 100) {
+    out << "; budget " << budget << "% of the run: " << num(u64(s.at("gcDeferred")))
         << " thresholds passed over";
   }
   out << "\n";
-  out << "  use epoch    " << num(s.useEpoch)
+  out << "  use epoch    " << num(u64(s.at("useEpoch")))
       << " bytes (a last use counts until the end of its epoch)\n";
-  out << "  stack        "
-      << (s.stack ? std::to_string(s.stack) + " frames" : std::string("unlimited"))
+  const uint64_t stack = u64(s.at("stack"));
+  out << "  stack        " << (stack ? std::to_string(stack) + " frames" : std::string("unlimited"))
       << " per nested allocation site";
-  if (auto it = p.meta.find("stacks"); it != p.meta.end() && it->second == "off") {
+  if (!h.at("useContexts").get<bool>()) {
     out << "; places of uses not recorded (use-contexts=off): one pattern per site";
   }
   out << "\n";
-  writePrecision(out, m);
-  if (s.sample == 0) {
-    uint64_t peak = analyses::lifetime::peakObjects(m);
+  writePrecision(out, h);
+  if (const Json& heap = h.at("javaHeap"); !heap.is_null()) {
     out << "  java heap    the agent keeps a phantom reference per tracked object, "
-        << analyses::lifetime::kRefHeapBytes << " bytes: " << num(peak)
-        << " objects tracked at the peak, " << num(peak * analyses::lifetime::kRefHeapBytes)
-        << " bytes\n";
+        << u64(heap.at("bytesPerObject")) << " bytes: " << num(u64(heap.at("peakObjects")))
+        << " objects tracked at the peak, " << num(u64(heap.at("peakBytes"))) << " bytes\n";
   }
 }
 
@@ -81,13 +89,14 @@ void writeHeader(std::ostream& out, const Model& m) {
 
 namespace lifetime_text {
 
-std::string sampledNote(const Model& m) {
-  if (m.settings.sample == 0) return "";
-  return "one object per ~" + num(m.settings.sample) + " bytes allocated, " +
-         num(m.profile->objects.size()) +
+std::string sampledNote(const Json& h) {
+  const uint64_t sample = u64(h.at("settings").at("sample"));
+  if (sample == 0) return "";
+  return "one object per ~" + num(sample) + " bytes allocated, " +
+         num(u64(h.at("trackedObjects"))) +
          " tracked: counts and spaces are estimates (each object stands for the objects of its "
          "size the sampler skipped)" +
-         leftOutSamplesNote(*m.profile);
+         leftOutSamplesNote(h.at("samplesLeftOut"));
 }
 
 std::string joined(const std::vector<std::string>& frames, size_t limit) {
@@ -122,24 +131,33 @@ const char* countName(Phase p) {
   return "";
 }
 
-void writeStats(std::ostream& out, const Stats& t) {
-  out << "  objects      " << num(t.objects) << " (" << num(t.bytes) << " bytes): " << num(t.lagged)
-      << " lagged, " << num(t.dragged) << " dragged, " << num(t.voids) << " void\n";
-  out << "  total space  " << grouped(t.total) << "\n";
+void writeStats(std::ostream& out, const Json& t) {
+  out << "  objects      " << num(u64(t.at("objects"))) << " (" << num(u64(t.at("bytes")))
+      << " bytes): " << num(u64(t.at("lagged"))) << " lagged, " << num(u64(t.at("dragged")))
+      << " dragged, " << num(u64(t.at("void"))) << " void\n";
+  const Json& exact = t.at("spaceExact");
+  out << "  total space  " << groupedDigits(exact.at("total").get<std::string>()) << "\n";
   for (Phase p : kAllPhases) {
     char label[16];
     std::snprintf(label, sizeof label, "%-12s", p == Phase::Use ? "in use" : phaseName(p));
     char line[96];
-    std::snprintf(line, sizeof line, "  %s %26s %s", label, grouped(t[p]).c_str(),
-                  percent(t[p], t.total).c_str());
+    std::snprintf(line, sizeof line, "  %s %26s %6.2f%%", label,
+                  groupedDigits(exact.at(phaseName(p)).get<std::string>()).c_str(),
+                  t.at("percent").at(phaseName(p)).get<double>());
     out << line << " of the total space is " << (p == Phase::Use ? "in use" : phaseName(p)) << "\n";
   }
 }
 
+void writeStats(std::ostream& out, const Stats& t) { writeStats(out, lifetime_json::statsJson(t)); }
+
 void writeSummary(std::ostream& out, const Model& m) {
-  writeHeader(out, m);
+  writeSummary(out, lifetime_json::header(m));
+}
+
+void writeSummary(std::ostream& out, const Json& h) {
+  writeHeader(out, h);
   out << "\nTotals (space = bytes x time; time in bytes allocated)\n";
-  writeStats(out, m.totals);
+  writeStats(out, h.at("totals"));
 }
 
 std::string byPhase(std::string_view title, Phase p) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -13,16 +14,20 @@
 
 namespace dragnet::report::lifetime_text {
 
-// The report's start: the header (settings, precision of deaths) and the totals.
+// The report's start: the header (settings, precision of deaths) and the totals, rendered
+// from the JSON header (lifetime_json::header).
 void writeSummary(std::ostream& out, const analyses::lifetime::Model& m);
+// The same from the header alone: every number it prints is a value of the header.
+void writeSummary(std::ostream& out, const nlohmann::ordered_json& header);
 
 // What the header's "sampled" line says of a sampled profile ("one object per ~64 bytes
-// allocated, 7 tracked: counts and spaces are estimates (...)"); "" for an exact one. The
-// HTML report shows the same text.
-std::string sampledNote(const analyses::lifetime::Model& m);
+// allocated, 7 tracked: counts and spaces are estimates (...)"), from the JSON header
+// (lifetime_json::header); "" for an exact one. The HTML report shows the same text.
+std::string sampledNote(const nlohmann::ordered_json& header);
 
 // The objects line, the total space and each phase's space with its share of `s.total`
-// (the totals' lines; for a group its own).
+// (the totals' lines; for a group its own), from lifetime_json::statsJson's object.
+void writeStats(std::ostream& out, const nlohmann::ordered_json& stats);
 void writeStats(std::ostream& out, const analyses::lifetime::Stats& s);
 
 // Frames joined innermost first: "a < b < c", at most `limit` (0: all) and then "< ...";
