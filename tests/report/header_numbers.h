@@ -61,21 +61,27 @@ inline void expectNumbersFromHeader(const std::string& text, const HeaderJson& h
   }
 }
 
-// `h` with every non-zero number made larger by a million (zeros and conditions kept,
-// except the keys in `keep`), to see the text follow the JSON.
-inline HeaderJson perturbed(HeaderJson h, const std::set<std::string>& keep) {
+// `h` with every non-zero number made larger by a different multiple of a million (zeros
+// and conditions kept, and the keys in `keep`), to see the text follow the JSON: no two
+// numbers of the result are the same, or a sum of two small ones.
+inline HeaderJson perturbed(HeaderJson h, const std::set<std::string>& keep, uint64_t& step) {
   for (auto it = h.begin(); it != h.end(); ++it) {
     if (h.is_object() && keep.contains(it.key())) continue;
     HeaderJson& v = it.value();
     if (v.is_structured()) {
-      v = perturbed(v, keep);
+      v = perturbed(v, keep, step);
     } else if (v.is_number_unsigned() && v.get<uint64_t>() != 0) {
-      v = v.get<uint64_t>() + 1000000;
+      v = v.get<uint64_t>() + ++step * 1000000;
     } else if (v.is_number_float() && v.get<double>() != 0) {
-      v = v.get<double>() + 1000000;
+      v = v.get<double>() + static_cast<double>(++step * 1000000);
     }
   }
   return h;
+}
+
+inline HeaderJson perturbed(const HeaderJson& h, const std::set<std::string>& keep) {
+  uint64_t step = 0;
+  return perturbed(h, keep, step);
 }
 
 // A number as the text prints it: "1,234,567".
