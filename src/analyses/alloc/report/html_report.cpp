@@ -213,10 +213,7 @@ Json typeRows(const Sums& sums, size_t top) {
 
 Json header(const AllocModel& m) {
   const profile::Profile& p = *m.profile;
-  auto pid = p.meta.find("pid");
-  Json j;
-  j["pid"] = pid == p.meta.end() ? Json(nullptr) : Json(pid->second);
-  j.update(allocHeaderJson(m));
+  Json j = allocHeaderJson(m);  // "pid" among its keys
   j["meta"] = p.meta;
   return j;
 }

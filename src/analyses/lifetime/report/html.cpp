@@ -100,12 +100,10 @@ class DataWriter {
       auto it = p.meta.find(key);
       return it == p.meta.end() ? Json(nullptr) : Json(it->second);
     };
-    j["pid"] = meta("pid");
     j["stacks"] = meta("stacks");
     // A sampled profile: the text report's "sampled" line (null for an exact profile).
     std::string sampled = lifetime_text::sampledNote(j);
     j["sampled"] = sampled.empty() ? Json(nullptr) : Json(sampled);
-    j["truncation"] = p.truncation;
     j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
     j["meta"] = p.meta;
   }
