@@ -16,7 +16,7 @@ namespace {
 using dragnet::analyses::lifetime::buildModel;
 using dragnet::test::HeaderJson;
 
-enum class Kind { Exact, Sampled, Corrupt };
+using dragnet::test::Kind;
 
 class LifetimeTextHeader : public ::testing::TestWithParam<Kind> {
  protected:
@@ -129,18 +129,6 @@ TEST_P(LifetimeTextHeader, JsonReportCarriesTheHeader) {
   for (const auto& [key, value] : header_.items()) EXPECT_EQ(j[key], value) << key;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, LifetimeTextHeader,
-                         ::testing::Values(Kind::Exact, Kind::Sampled, Kind::Corrupt),
-                         [](const auto& info) {
-                           switch (info.param) {
-                             case Kind::Exact:
-                               return "Exact";
-                             case Kind::Sampled:
-                               return "Sampled";
-                             case Kind::Corrupt:
-                               return "Corrupt";
-                           }
-                           return "";
-                         });
+INSTANTIATE_TEST_SUITE_P(Kinds, LifetimeTextHeader, dragnet::test::kKinds, dragnet::test::kindName);
 
 }  // namespace

@@ -21,6 +21,21 @@ namespace dragnet::test {
 
 using HeaderJson = nlohmann::ordered_json;
 
+// The kinds of profile the header tests cover, and their names in the tests' names.
+enum class Kind { Exact, Sampled, Corrupt };
+inline const auto kKinds = ::testing::Values(Kind::Exact, Kind::Sampled, Kind::Corrupt);
+inline std::string kindName(const ::testing::TestParamInfo<Kind>& info) {
+  switch (info.param) {
+    case Kind::Exact:
+      return "Exact";
+    case Kind::Sampled:
+      return "Sampled";
+    case Kind::Corrupt:
+      return "Corrupt";
+  }
+  return "";
+}
+
 // The numbers of a text, commas dropped: "1,800" -> "1800", "12.34" stays.
 inline std::vector<std::string> numbersIn(const std::string& text) {
   static const std::regex kNumber("[0-9]+(,[0-9]{3})*(\\.[0-9]+)?");

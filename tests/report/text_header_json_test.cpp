@@ -16,7 +16,7 @@ namespace {
 using dragnet::test::HeaderJson;
 using dragnet::test::Variant;
 
-enum class Kind { Exact, Sampled, Corrupt };
+using dragnet::test::Kind;
 
 class AllocTextHeader : public ::testing::TestWithParam<Kind> {
  protected:
@@ -126,18 +126,6 @@ TEST_P(AllocTextHeader, JsonReportCarriesTheHeader) {
   for (const auto& [key, value] : header_.items()) EXPECT_EQ(j[key], value) << key;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, AllocTextHeader,
-                         ::testing::Values(Kind::Exact, Kind::Sampled, Kind::Corrupt),
-                         [](const auto& info) {
-                           switch (info.param) {
-                             case Kind::Exact:
-                               return "Exact";
-                             case Kind::Sampled:
-                               return "Sampled";
-                             case Kind::Corrupt:
-                               return "Corrupt";
-                           }
-                           return "";
-                         });
+INSTANTIATE_TEST_SUITE_P(Kinds, AllocTextHeader, dragnet::test::kKinds, dragnet::test::kindName);
 
 }  // namespace
