@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "../report/pprof_decode.h"
 #include "classfile/class_file.h"
 #include "classfile/mutf8.h"
 
@@ -259,46 +260,12 @@ TEST_F(UnicodeNames, AllocCollapsed) {
   }
 }
 
-// The pprof file's string table (Profile field 6), read with zlib and the wire format.
+// The pprof file's string table (Profile field 6).
 std::vector<std::string> pprofStrings(const std::string& gz) {
-  std::string raw;
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, 15 + 16), Z_OK);
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(gz.data()));
-  z.avail_in = static_cast<uInt>(gz.size());
-  char buf[4096];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    raw.append(buf, sizeof buf - z.avail_out);
-  }
-  inflateEnd(&z);
-  EXPECT_EQ(rc, Z_STREAM_END);
-  auto varint = [&](size_t& at) {
-    uint64_t v = 0;
-    for (int shift = 0; at < raw.size(); shift += 7) {
-      auto b = static_cast<uint8_t>(raw[at++]);
-      v |= uint64_t{b & 0x7Fu} << shift;
-      if (!(b & 0x80)) break;
-    }
-    return v;
-  };
+  namespace pprof = dragnet::test::pprof;
   std::vector<std::string> table;
-  for (size_t at = 0; at < raw.size();) {
-    uint64_t key = varint(at);
-    if ((key & 7) == 0) {
-      varint(at);
-    } else if ((key & 7) == 2) {
-      uint64_t n = varint(at);
-      if ((key >> 3) == 6) table.push_back(raw.substr(at, n));
-      at += n;
-    } else {
-      ADD_FAILURE() << "unexpected wire type " << (key & 7);
-      break;
-    }
-  }
+  pprof::Message m = pprof::decode(pprof::gunzip(gz));
+  for (auto [it, end] = m.equal_range(6); it != end; ++it) table.push_back(it->second.bytes);
   return table;
 }
 
