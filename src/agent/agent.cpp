@@ -34,6 +34,13 @@ void Host::say(const std::string& text) const {
   if (!options->quiet) std::fprintf(stderr, "dragnet: %s\n", text.c_str());
 }
 
+std::string Host::rewritingSummary(uint64_t changed, uint64_t failures, uint64_t partial) const {
+  return std::to_string(changed) + " classes instrumented in " +
+         std::to_string(hookNanos / 1000000) + " ms, " + std::to_string(failures) +
+         " not rewritten, " + std::to_string(hiddenClassCount()) + " hidden" +
+         (partial == 0 ? "" : ", " + std::to_string(partial) + " partly");
+}
+
 namespace {
 
 struct Agent {

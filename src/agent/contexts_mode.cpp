@@ -96,10 +96,7 @@ std::string ContextsMode::vmDeath(JNIEnv* jni) {
   totals["classes.hidden"] = std::to_string(writeHiddenClasses(*host_->writer));
   recorder_->flushAll(jni, true, totals);
   const Recorder& r = *recorder_;
-  return std::to_string(r.classesChanged()) + " classes instrumented in " +
-         std::to_string(host_->hookNanos / 1000000) + " ms, " + std::to_string(r.failures()) +
-         " not rewritten, " + std::to_string(hiddenClassCount()) + " hidden" +
-         (r.partial() == 0 ? "" : ", " + std::to_string(r.partial()) + " partly") +
+  return host_->rewritingSummary(r.classesChanged(), r.failures(), r.partial()) +
          (extension.empty() ? "" : "; " + extension);
 }
 

@@ -39,6 +39,9 @@ struct Host {
 
   // A message on stderr ("dragnet: ..."), unless quiet=on.
   void say(const std::string& text) const;
+  // The closing line's account of the rewriting: "N classes instrumented in T ms, F not
+  // rewritten, H hidden" (and ", P partly" when some methods got fewer probes).
+  std::string rewritingSummary(uint64_t changed, uint64_t failures, uint64_t partial) const;
 };
 
 // A JVMTI event a mode handles itself, with its callback set in `callbacks`.

@@ -125,9 +125,7 @@ class SampledMode : public agent::SampledMode {
     totals["classes.instrumented"] = std::to_string(classesChanged_);
     totals["failures"] = std::to_string(failures_);
     sampler_->flush(true, totals);
-    return std::to_string(classesChanged_) + " classes instrumented in " +
-           std::to_string(host_->hookNanos / 1000000) + " ms, " + std::to_string(failures_) +
-           " not rewritten, " + std::to_string(agent::hiddenClassCount()) + " hidden, " +
+    return host_->rewritingSummary(classesChanged_, failures_, 0) + ", " +
            std::to_string(sampler_->samples()) + " samples; " + lifetime;
   }
 
