@@ -100,13 +100,4 @@ std::string ContextsMode::vmDeath(JNIEnv* jni) {
          (extension.empty() ? "" : "; " + extension);
 }
 
-bool ContextsMode::loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
-                                 std::string&) {
-  return true;
-}
-bool ContextsMode::beforeProbes(JNIEnv*, std::string&) { return true; }
-void ContextsMode::started(JNIEnv*) {}
-void ContextsMode::flushExtension(JNIEnv*) {}
-std::string ContextsMode::finish(JNIEnv*, std::map<std::string, std::string>&) { return ""; }
-
 }  // namespace dragnet::agent

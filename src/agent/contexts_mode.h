@@ -36,22 +36,24 @@ class ContextsMode : public Mode {
   virtual contexts::ClassResult instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
                                            bool bytecodes);
   // Agent_OnLoad: the analysis's capabilities, meta data and callbacks.
-  virtual bool loadExtension(Host& host, std::map<std::string, std::string>& meta,
-                             ModeEvents& events, std::string& error);
+  virtual bool loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
+                             std::string&) {
+    return true;
+  }
   // Whether each virtual thread's tree is written as a thread's (the analysis's records
   // name contexts of their own thread) rather than merged into one tree.
   virtual bool ownVirtualTrees() const { return false; }
   // Whether the probes keep the per-thread caches an extension's probes use (DragnetRt).
   virtual bool threadCaches() const { return false; }
   // VMInit, before the probes are switched on; false (with `error`): nothing is recorded.
-  virtual bool beforeProbes(JNIEnv* jni, std::string& error);
+  virtual bool beforeProbes(JNIEnv*, std::string&) { return true; }
   // VMInit, once the probes and the allocation counting are on.
-  virtual void started(JNIEnv* jni);
+  virtual void started(JNIEnv*) {}
   // A flush, after the trees were written.
-  virtual void flushExtension(JNIEnv* jni);
+  virtual void flushExtension(JNIEnv*) {}
   // VM death, before the last trees are written: the analysis's last records and its
   // entries of the End chunk's totals; returns its part of the closing line (or "").
-  virtual std::string finish(JNIEnv* jni, std::map<std::string, std::string>& totals);
+  virtual std::string finish(JNIEnv*, std::map<std::string, std::string>&) { return ""; }
 
   Host* host_ = nullptr;
   std::unique_ptr<Recorder> recorder_;

@@ -46,11 +46,6 @@ void SampledMode::sampled(JNIEnv* jni, jthread thread, jobject object, jclass cl
   sampler_->onSample(jni, thread, object, cls, size);
 }
 
-bool SampledMode::loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
-                                std::string&) {
-  return true;
-}
-
 void JNICALL SampledMode::onSample(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object,
                                    jclass cls, jlong size) {
   if (Sampler::primingSample()) return;

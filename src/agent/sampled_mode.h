@@ -32,8 +32,10 @@ class SampledMode : public Mode {
   virtual bool programOnly() const { return false; }
   virtual uint32_t stackDepth(const Options& o) const { return o.depth; }
   // Agent_OnLoad, after the sampler is configured.
-  virtual bool loadExtension(Host& host, std::map<std::string, std::string>& meta,
-                             ModeEvents& events, std::string& error);
+  virtual bool loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
+                             std::string&) {
+    return true;
+  }
 
   Host* host_ = nullptr;
   std::unique_ptr<Sampler> sampler_;
