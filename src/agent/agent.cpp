@@ -271,9 +271,9 @@ bool installCallbacks(Agent& a, EventCallbacks& all, std::vector<jvmtiEvent> eve
 // The registered mode the options name, or null (said on stderr).
 const ModeInfo* chosenMode(const Options& o) {
   if (const ModeInfo* info = findMode(o.mode, o.sample > 0)) return info;
-  std::string known;
+  std::string known;  // the modes that have the variant asked for
   for (const ModeInfo& m : registeredModes()) {
-    if (m.sampled || known.find(m.name) != std::string::npos) continue;
+    if (m.sampled != (o.sample > 0)) continue;
     known += (known.empty() ? "" : ", ") + std::string(m.name);
   }
   std::fprintf(stderr, "dragnet: option 'mode': no mode '%s'%s (modes: %s)\n", o.mode.c_str(),
