@@ -210,6 +210,8 @@ void Recorder::flushState(JNIEnv* jni, jobject state, const std::string& name, b
   {
     trees::ReadScope reading;  // the thread may grow its tables meanwhile: keep the old ones
     writeState(jni, state, name, ended);
+    jint id = jni->GetIntField(state, id_);
+    if (observer_ && id > 0) observer_(jni, state, static_cast<uint32_t>(id), ended);
   }
   // DragnetState.release (on the ended thread itself) under flushMu_: it replaces the
   // tables with the SINK's, which a concurrent flush of this state must not read with

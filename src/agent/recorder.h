@@ -9,6 +9,7 @@
 #include <jvmti.h>
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -52,6 +53,12 @@ class Recorder {
   // A virtual thread ends (JVMTI VirtualThreadEnd, on that thread): its tree is merged
   // into the virtual threads' (DragnetRt.virtualEnded), or written (own trees).
   void virtualEnded(JNIEnv* jni, jthread thread);
+
+  // An analysis's per-thread records: called for every state the recorder flushes, after
+  // its tree, with the recorder's lock held and the state's tables kept alive (thread id
+  // as in the Thread chunks; `ended`: its last flush).
+  using StateObserver = std::function<void(JNIEnv*, jobject state, uint32_t thread, bool ended)>;
+  void observeStates(StateObserver o) { observer_ = std::move(o); }
 
   uint64_t classesChanged() const { return classesChanged_; }
   uint64_t failures() const { return failureCount_; }  // methods or classes left unchanged
@@ -113,6 +120,7 @@ class Recorder {
     std::vector<uint64_t> calls, insns;
   } block_;
   profile::ThreadChunk chunk_;
+  StateObserver observer_;
   bool ready_ = false;
   bool finished_ = false;
   std::atomic<bool> dying_{false};  // the final flush began: threads are no longer released

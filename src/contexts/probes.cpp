@@ -103,6 +103,9 @@ class Chain final : public Extension {
     return std::any_of(all_.begin(), all_.end(),
                        [&](Extension* e) { return e->site(r, in, key, state); });
   }
+  void allocation(Routine& r, const instrument::Instruction& in, uint32_t key) override {
+    for (Extension* e : all_) e->allocation(r, in, key);
+  }
   void method(Routine& r, uint16_t state) override {
     for (Extension* e : all_) e->method(r, state);
   }
@@ -279,7 +282,9 @@ class MethodInstrumenter {
       d.type = std::move(levelType);
       out_.sites.push_back(std::move(d));
     }
-    return out_.sites[out_.sites.size() - levels].key;
+    uint32_t first = out_.sites[out_.sites.size() - levels].key;
+    if (ext_) ext_->allocation(r_, in, first);
+    return first;
   }
 
   void site(const instrument::Instruction& in) {

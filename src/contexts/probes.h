@@ -105,6 +105,9 @@ class Extension {
   // other sites keep alloc's probes, whose runtime hands their objects on.)
   virtual bool site(instrument::Routine& r, const instrument::Instruction& in, uint32_t key,
                     uint16_t state) = 0;
+  // Every allocation site of the method (new, newarray, anewarray, the first dimension of
+  // multianewarray, clone and reflective allocations), with its key, before method().
+  virtual void allocation(instrument::Routine&, const instrument::Instruction&, uint32_t) {}
   // After alloc's probes, with the frame's state local.
   virtual void method(instrument::Routine& r, uint16_t state) = 0;
   // A method alloc leaves without probes (java/lang/Object.<init>).

@@ -3,6 +3,7 @@
 #include "agent/options.h"
 
 #include "analyses/alloc/options.h"
+#include "analyses/copy/options.h"
 #include "analyses/lifetime/options.h"
 
 namespace dragnet::agent {
@@ -11,6 +12,7 @@ options::Tables registeredOptionTables() {
   static const options::Table* const tables[] = {
       &analyses::alloc::optionTable(),
       &analyses::lifetime::optionTable(),
+      &analyses::copy::optionTable(),
   };
   return tables;
 }

@@ -141,6 +141,34 @@ public final class DragnetState {
   long[] pendTime;
   int pendTop;
 
+  // --- The flow engine (src/flow, DragnetFlow), written only by this thread -----------
+  // The call transfer: a caller's selector and its arguments' shadows (the receiver
+  // first); whether the frame entered last took them; the shadow a callee returned and
+  // its selector.
+  int ftok;
+  boolean ftaken;
+  long fa0, fa1, fa2, fa3, fa4, fa5, fa6, fa7;
+  int frtok;
+  long fret;
+  // The side table's per-thread cache: the object looked up last and its tag.
+  Object ftagged;
+  int ftag;
+  // Tags of `new`s whose root constructor has not run yet, with their frames' depths.
+  int[] fpendTag;
+  int[] fpendDepth;
+  int fpendTop;
+  // Mode copy (DragnetCopy): this thread's edge table in native memory, open addressing
+  // (src, dst, count: 24 bytes a slot; src 0 is empty), its capacity (a power of two) and
+  // slots used; copies per context node (native, 8 bytes a node, `fcopyCap` nodes);
+  // objects allocated per (site, context) as edges from a birth node; cut flows.
+  long fedges;
+  int fedgeCap, fedgeUsed;
+  long fcopies;
+  int fcopyCap;
+  long fcuts;
+  boolean fstarved;  // a table could not grow: what does not fit is dropped, counted
+  long fdropped;
+
   // The context of the frame at depth d (frames past the limit are collapsed into lim).
   int nodeAt(int d) {
     return U.getInt(null, stack + 4L * (d <= lim ? d : lim));

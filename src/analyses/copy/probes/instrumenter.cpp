@@ -1,0 +1,562 @@
+#include "analyses/copy/probes/instrumenter.h"
+
+#include <map>
+#include <optional>
+
+#include "flow/shadow_plan.h"
+#include "flow/tag_field.h"
+#include "instrument/code_editor.h"
+#include "instrument/descriptor.h"
+#include "instrument/stack_effect.h"
+
+namespace dragnet::analyses::copy {
+
+using classfile::Op;
+using flow::Shadow;
+using instrument::Patch;
+using instrument::Routine;
+
+namespace {
+
+constexpr const char* kObjectDesc = "Ljava/lang/Object;";
+constexpr const char* kStateDesc = contexts::kStateDesc;
+constexpr uint16_t kNone = flow::ShadowPlan::kNone;
+
+int opIndex(Op op) { return static_cast<int>(op); }
+bool between(Op op, Op lo, Op hi) { return opIndex(op) >= opIndex(lo) && opIndex(op) <= opIndex(hi); }
+
+bool isArrayLoad(Op op) { return between(op, Op::iaload, Op::saload); }
+bool isArrayStore(Op op) { return between(op, Op::iastore, Op::sastore); }
+
+// The value descriptor of an array load/store's element ("I", "J", ...; references "A").
+const char* arrayValueDesc(Op op) {
+  static const char* const kDesc[] = {"I", "J", "F", "D", kObjectDesc, "I", "I", "I"};
+  int k = isArrayLoad(op) ? opIndex(op) - opIndex(Op::iaload) : opIndex(op) - opIndex(Op::iastore);
+  return kDesc[k];
+}
+
+// Instructions whose operands are consumed (computations, predicates): their operands'
+// nodes flow to C.
+bool consumes(Op op) {
+  if (between(op, Op::iadd, Op::lxor)) return true;        // arithmetic, shifts, logic
+  if (between(op, Op::i2l, Op::i2s)) return true;          // conversions
+  if (between(op, Op::lcmp, Op::if_acmpne)) return true;   // compares and branches
+  switch (op) {
+    case Op::ifnull:
+    case Op::ifnonnull:
+    case Op::tableswitch:
+    case Op::lookupswitch:
+    case Op::instanceof:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// What copy profiling makes nodes of (Fig. 9): loads, allocations and call results.
+class CopyRules : public flow::ShadowRules {
+ public:
+  CopyRules(flow::FlowIds& ids, const std::map<uint32_t, uint32_t>& clones) : ids_(ids), clones_(clones) {}
+
+  flow::ResultRule result(const Routine& r, uint32_t i) override {
+    using K = flow::ResultRule::Kind;
+    const classfile::Insn& in = r.insn(i);
+    switch (in.op) {
+      case Op::getfield:
+      case Op::new_:
+      case Op::newarray:
+      case Op::anewarray:
+      case Op::multianewarray:
+        return {K::Produced, 0};
+      case Op::getstatic: {
+        auto ref = r.pool().memberRef(in.cp());
+        return {K::Const, flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))};
+      }
+      case Op::invokevirtual:
+      case Op::invokespecial:
+      case Op::invokestatic:
+      case Op::invokeinterface:
+        return {K::Produced, 0};
+      default:
+        return isArrayLoad(in.op) ? flow::ResultRule{K::Produced, 0} : flow::ResultRule{};
+    }
+  }
+
+ private:
+  flow::FlowIds& ids_;
+  const std::map<uint32_t, uint32_t>& clones_;
+};
+
+class CopyExtension : public contexts::Extension {
+ public:
+  CopyExtension(classfile::ClassFile& cls, flow::FlowIds& ids, const Options& o)
+      : cls_(cls), ids_(ids), options_(o) {}
+
+  // Asked first for every method: a new routine begins.
+  uint32_t methodId(Routine& r, uint32_t id) override {
+    sites_.clear();
+    scratch_.clear();
+    superCall_.reset();
+    context_ = kNone;
+    light_ = false;
+    id_ = r.name() == "<init>" ? id | kInitBit : id;
+    return id_;
+  }
+  bool needsFrame(Routine&) override { return true; }
+  bool leafEntry(Routine&, uint32_t) override { return false; }
+  const char* receiverEnter(Routine&) override { return nullptr; }
+  bool site(Routine&, const instrument::Instruction&, uint32_t, uint16_t) override {
+    return false;
+  }
+  void allocation(Routine&, const instrument::Instruction& in, uint32_t key) override {
+    sites_[in.index] = key >> 4 & 0x7FFFFFF;
+  }
+  void unframed(Routine&) override {}
+  bool lighten(Routine&, std::string& what) override {
+    if (light_) return false;
+    light_ = true;
+    what = "its flow probes left out, flows through it are cut";
+    return true;
+  }
+
+  void method(Routine& r, uint16_t state) override {
+    r_ = &r;
+    state_ = state;
+    context_ = kNone;
+    if (options_.rootClass && r.name() == "<init>") claimTag();
+    if (light_) return;
+    CopyRules rules(ids_, sites_);
+    plan_ = flow::planShadows(r, rules);
+    if (!plan_.ok) return;  // flows through the method are cut (its callees see no token)
+    selector_ = ids_.selector(r.name(), r.descriptor());
+    entry();
+    for (const instrument::Instruction& in : r.instructions()) {
+      if (plan_.reached[in.index]) instruction(in.index);
+    }
+  }
+
+ private:
+  // --- patches ---------------------------------------------------------------------------
+
+  Patch patch() { return r_->newPatch(); }
+  Patch& loadState(Patch& p) { return p.load(kObjectDesc, state_); }
+  // Pushes a shadow as a long.
+  Patch& push(Patch& p, const Shadow& s) {
+    switch (s.kind) {
+      case Shadow::Kind::Local:
+        return p.load("J", s.local);
+      case Shadow::Kind::Const:
+        return p.pushLong(static_cast<int64_t>(s.value));
+      default:
+        return p.add(Op::lconst_0);
+    }
+  }
+  uint16_t scratch(const char* desc) {
+    auto& slot = scratch_[desc];
+    if (slot == 0) slot = r_->scratchLocal(instrument::slotSize(desc)) + 1;
+    return static_cast<uint16_t>(slot - 1);
+  }
+  // The tag of the object on top of the stack, whose static class is `cls`.
+  Patch& tagOf(Patch& p, std::string_view cls) {
+    if (!cls.starts_with("[") && !flow::isDeniedTagClass(cls)) {
+      return p.getField(cls, flow::kTagField, "I");
+    }
+    loadState(p);
+    return p.invokeStatic(kFlowClass, "tagOf", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
+  }
+  Patch& compose(Patch& p, uint32_t field) {
+    p.pushLong(static_cast<int64_t>(flow::fieldBits(field)));
+    return p.invokeStatic(kFlowClass, "field", "(IJ)J");
+  }
+  Patch& elementNode(Patch& p) {
+    loadState(p);
+    return p.invokeStatic(kFlowClass, "elm", std::string("(Ljava/lang/Object;") + kStateDesc + ")J");
+  }
+  Patch& record(Patch& p, const char* what) {
+    return p.invokeStatic(kCopyClass, what, std::string("(") + kStateDesc + (what[0] == 's' ? "JJ)V" : "J)V"));
+  }
+
+  // Whether `getfield ThisClass.dragnet$tag` resolves (not in interfaces' default methods).
+  bool thisHasTag() const {
+    return (cls_.access & 0x0200) == 0 && !flow::isDeniedTagClass(cls_.name());
+  }
+
+  // --- entry -----------------------------------------------------------------------------
+
+  // Canonical locals zeroed, parameters taken, and the frame's context.
+  void entry() {
+    Patch p = patch();
+    for (uint16_t l : plan_.canonical) p.add(Op::lconst_0).store("J", l);
+    loadState(p).pushInt(selector_).pushInt(static_cast<int32_t>(methodKey()));
+    p.invokeStatic(kFlowClass, "take", std::string("(") + kStateDesc + "II)V");
+    for (auto [slot, canon] : plan_.params) {
+      if (paramIndex(slot) >= kMaxArgs) continue;
+      loadState(p).pushInt(paramIndex(slot));
+      p.invokeStatic(kFlowClass, "param", std::string("(") + kStateDesc + "I)J").store("J", canon);
+    }
+    bool instance = (r_->access() & classfile::kAccStatic) == 0;
+    if (!sites_.empty() && instance) {
+      std::optional<uint16_t> c = r_->liveLocal("I");
+      if (c) {
+        context_ = *c;
+        p.add(Op::iconst_0).store("I", context_);
+      }
+    }
+    r_->atEntry(p, instrument::ConstructorEntry::BeforeSuperCall);
+    if (context_ == kNone) return;
+    Patch c = patch();
+    c.add(Op::aload_0);
+    tagOf(c, thisHasTag() ? cls_.name() : std::string_view("[")).invokeStatic(kFlowClass, "context", "(I)I").store("I", context_);
+    r_->atEntry(c, instrument::ConstructorEntry::AfterSuperCall);
+  }
+
+  // The position of the parameter in local `slot` in the transfer area.
+  int32_t paramIndex(uint16_t slot) const {
+    for (size_t k = 0; k < plan_.params.size(); ++k) {
+      if (plan_.params[k].first == slot) return static_cast<int32_t>(k);
+    }
+    return kMaxArgs;
+  }
+  uint32_t methodKey() const { return id_; }
+
+  // Root classes: this.dragnet$tag = DragnetFlow.claim(this, S) right after super().
+  void claimTag() {
+    auto* code = classfile::findAttr<classfile::CodeAttr>(r_->member().attributes);
+    if (!code) return;
+    std::vector<uint32_t> calls = instrument::findSuperCalls(cls_, *code);
+    if (calls.empty()) return;
+    auto ref = r_->pool().memberRef(r_->insn(calls.front()).cp());
+    if (ref.owner == cls_.name()) return;  // this(...): the constructor it calls claims
+    Patch p = patch();
+    p.add(Op::aload_0).add(Op::aload_0);
+    loadState(p).invokeStatic(kFlowClass, "claim", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
+    p.putField(cls_.name(), flow::kTagField, "I");
+    r_->atEntry(p, instrument::ConstructorEntry::AfterSuperCall);
+  }
+
+  // --- instructions ----------------------------------------------------------------------
+
+  const std::vector<Shadow>& stackAt(uint32_t i) const { return plan_.stack[i]; }
+  // The shadow of the value whose first word is `depth` words below the top (1 = top word).
+  Shadow operand(uint32_t i, size_t fromTop) const {
+    const auto& s = stackAt(i);
+    return fromTop <= s.size() ? s[s.size() - fromTop] : Shadow::bottom();
+  }
+
+  void instruction(uint32_t i) {
+    const classfile::Insn& in = r_->insn(i);
+    if (consumes(in.op)) useOperands(i);
+    if (in.op == Op::iinc) useLocal(i, static_cast<uint32_t>(in.a));
+    switch (in.op) {
+      case Op::getfield:
+        getField(i);
+        break;
+      case Op::putfield:
+        putField(i);
+        break;
+      case Op::putstatic:
+        putStatic(i);
+        break;
+      case Op::new_:
+        newObject(i);
+        break;
+      case Op::newarray:
+      case Op::anewarray:
+      case Op::multianewarray:
+        newArray(i);
+        break;
+      case Op::invokevirtual:
+      case Op::invokespecial:
+      case Op::invokestatic:
+      case Op::invokeinterface:
+        invoke(i);
+        break;
+      case Op::invokedynamic:
+        useOperands(i);
+        callNone(i);
+        break;
+      default:
+        if (isArrayLoad(in.op)) arrayLoad(i);
+        if (isArrayStore(in.op)) arrayStore(i);
+        if (instrument::isReturn(in.op) && in.op != Op::return_) returnValue(i);
+        break;
+    }
+    blockEnd(i);
+  }
+
+  // Every popped word whose shadow is a node: the node flows to C. (A value's node is on
+  // its first word; the second word of a long or double is always Bottom.)
+  void useOperands(uint32_t i) {
+    auto e = instrument::stackEffect(r_->insn(i), r_->pool());
+    if (!e) return;
+    Patch p = patch();
+    for (int w = 1; w <= e->pop; ++w) {
+      Shadow s = operand(i, static_cast<size_t>(w));
+      if (s.isBottom()) continue;
+      loadState(p);
+      record(push(p, s), "use");
+    }
+    if (!p.empty()) r_->before(i, p);
+  }
+
+  void useLocal(uint32_t i, uint32_t slot) {
+    const auto& l = plan_.locals[i];
+    if (slot >= l.size() || l[slot].isBottom()) return;
+    Patch p = patch();
+    loadState(p);
+    record(push(p, l[slot]), "use");
+    r_->before(i, p);
+  }
+
+  void getField(uint32_t i) {
+    auto ref = r_->pool().memberRef(r_->insn(i).cp());
+    uint32_t field = ids_.field(ref.owner, ref.name, ref.descriptor, false);
+    uint16_t x = scratch(kObjectDesc);
+    Patch before = patch();
+    before.add(Op::dup).store(kObjectDesc, x);
+    r_->before(i, before);
+    Patch after = patch();
+    after.load(kObjectDesc, x);
+    compose(tagOf(after, ref.owner), field).store("J", plan_.produced[i]);
+    r_->after(i, after);
+  }
+
+  void putField(uint32_t i) {
+    auto ref = r_->pool().memberRef(r_->insn(i).cp());
+    Shadow v = operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor)));
+    if (v.isBottom()) return;
+    uint32_t field = ids_.field(ref.owner, ref.name, ref.descriptor, false);
+    Patch after = patch();
+    loadState(after);
+    push(after, v);
+    if (beforeSuper(i)) {
+      // `this` is not initialized yet (this$0 and the like): the tag is still pending.
+      loadState(after).invokeStatic(kFlowClass, "pendingTag", std::string("(") + kStateDesc + ")I");
+    } else {
+      std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc : ref.descriptor);
+      uint16_t val = scratch(desc.c_str()), x = scratch(kObjectDesc);
+      Patch before = patch();
+      before.store(desc, val).add(Op::dup).store(kObjectDesc, x).load(desc, val);
+      r_->before(i, before);
+      after.load(kObjectDesc, x);
+      tagOf(after, ref.owner);
+    }
+    record(compose(after, field), "store");
+    r_->after(i, after);
+  }
+
+  void putStatic(uint32_t i) {
+    auto ref = r_->pool().memberRef(r_->insn(i).cp());
+    Shadow v = operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor)));
+    if (v.isBottom()) return;
+    Patch after = patch();
+    loadState(after);
+    push(after, v).pushLong(static_cast<int64_t>(flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))));
+    r_->after(i, record(after, "store"));
+  }
+
+  void arrayLoad(uint32_t i) {
+    uint16_t x = scratch(kObjectDesc);
+    Patch before = patch();
+    before.add(Op::dup2).add(Op::pop).store(kObjectDesc, x);
+    r_->before(i, before);
+    Patch after = patch();
+    after.load(kObjectDesc, x);
+    elementNode(after).store("J", plan_.produced[i]);
+    r_->after(i, after);
+  }
+
+  void arrayStore(uint32_t i) {
+    Op op = r_->insn(i).op;
+    const char* desc = arrayValueDesc(op);
+    Shadow v = operand(i, static_cast<size_t>(instrument::slotSize(desc)));
+    if (v.isBottom()) return;
+    uint16_t val = scratch(desc), x = scratch(kObjectDesc);
+    Patch before = patch();
+    before.store(desc, val).add(Op::dup2).add(Op::pop).store(kObjectDesc, x).load(desc, val);
+    r_->before(i, before);
+    Patch after = patch();
+    loadState(after);
+    push(after, v).load(kObjectDesc, x);
+    r_->after(i, record(elementNode(after), "store"));
+  }
+
+  Patch& pushContext(Patch& p) { return context_ == kNone ? p.add(Op::iconst_0) : p.load("I", context_); }
+
+  void newObject(uint32_t i) {
+    auto site = sites_.find(i);
+    if (site == sites_.end() || plan_.produced[i] == kNone) return;
+    Patch p = patch();
+    loadState(p).pushInt(static_cast<int32_t>(site->second));
+    pushContext(p).invokeStatic(kFlowClass, "newObject", std::string("(") + kStateDesc + "II)J");
+    r_->before(i, p.store("J", plan_.produced[i]));
+  }
+
+  void newArray(uint32_t i) {
+    auto site = sites_.find(i);
+    if (site == sites_.end() || plan_.produced[i] == kNone) return;
+    Patch p = patch();
+    p.add(Op::dup);
+    loadState(p).pushInt(static_cast<int32_t>(site->second));
+    pushContext(p).invokeStatic(kFlowClass, "newArray", std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
+    r_->after(i, p.store("J", plan_.produced[i]));
+  }
+
+  static constexpr int32_t kMaxArgs = 8;
+
+  // A call through the transfer area: the arguments' shadows and the callee's selector
+  // before, the result's shadow after.
+  void invoke(uint32_t i) {
+    const classfile::Insn& in = r_->insn(i);
+    auto ref = r_->pool().memberRef(in.cp());
+    if (isArrayCopy(ref)) return arrayCopy(i);
+    if (contexts::isCloneCall(r_->pool(), in) && sites_.count(i)) return cloneCall(i);
+    auto md = instrument::parseMethodDescriptor(ref.descriptor);
+    if (!md) return;
+    std::vector<Shadow> args;
+    size_t depth = 0;  // words from the top to the last argument's first word
+    std::vector<size_t> starts;
+    for (auto p = md->params.rbegin(); p != md->params.rend(); ++p) {
+      depth += static_cast<size_t>(instrument::slotSize(*p));
+      starts.push_back(depth);
+    }
+    if (in.op != Op::invokestatic) starts.push_back(++depth);
+    for (auto s = starts.rbegin(); s != starts.rend(); ++s) args.push_back(operand(i, *s));
+    int32_t selector = ids_.selector(ref.name, ref.descriptor);
+    Patch p = patch();
+    bool any = std::any_of(args.begin(), args.end(), [](const Shadow& s) { return !s.isBottom(); });
+    loadState(p);
+    if (!any) {
+      p.invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
+    } else {
+      size_t n = std::min<size_t>(args.size(), kMaxArgs);
+      for (size_t k = 4; k < n; ++k) {
+        push(p, args[k]).pushInt(static_cast<int32_t>(k));
+        p.invokeStatic(kFlowClass, "arg", std::string("(") + kStateDesc + "JI)" + kStateDesc);
+      }
+      size_t direct = std::min<size_t>(n, 4);
+      std::string desc = std::string("(") + kStateDesc;
+      for (size_t k = 0; k < direct; ++k) {
+        push(p, args[k]);
+        desc += 'J';
+      }
+      p.pushInt(selector).invokeStatic(kFlowClass, "call" + std::to_string(direct), desc + "I)V");
+    }
+    r_->before(i, p);
+    if (plan_.produced[i] == kNone) return;
+    Patch after = patch();
+    loadState(after).pushInt(selector);
+    after.invokeStatic(kFlowClass, "result", std::string("(") + kStateDesc + "I)J");
+    r_->after(i, after.store("J", plan_.produced[i]));
+  }
+
+  // invokedynamic: the call site is linked by the JVM; nothing of it is followed.
+  void callNone(uint32_t i) {
+    Patch p = patch();
+    loadState(p).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
+    r_->before(i, p);
+    if (plan_.produced[i] != kNone) {
+      Patch z = patch();
+      r_->after(i, z.add(Op::lconst_0).store("J", plan_.produced[i]));
+    }
+  }
+
+  static bool isArrayCopy(const classfile::ConstantPool::Member& ref) {
+    return ref.owner == "java/lang/System" && ref.name == "arraycopy" &&
+           ref.descriptor == "(Ljava/lang/Object;ILjava/lang/Object;II)V";
+  }
+
+  // System.arraycopy(src, sp, dst, dp, n): n element copies src.ELM -> dst.ELM, recorded
+  // after the call returned (it throws before copying anything on bad arguments).
+  void arrayCopy(uint32_t i) {
+    uint16_t src = scratch(kObjectDesc), dst = r_->scratchLocal(1), n = scratch("I");
+    uint16_t dp = r_->scratchLocal(1), sp = r_->scratchLocal(1);
+    Patch before = patch();
+    before.store("I", n).store("I", dp).store(kObjectDesc, dst).store("I", sp).add(Op::dup).store(kObjectDesc, src);
+    before.load("I", sp).load(kObjectDesc, dst).load("I", dp).load("I", n);
+    r_->before(i, before);
+    Patch after = patch();
+    loadState(after).load(kObjectDesc, src).load(kObjectDesc, dst).load("I", n);
+    after.invokeStatic(kCopyClass, "arraycopy", std::string("(") + kStateDesc + "Ljava/lang/Object;Ljava/lang/Object;I)V");
+    r_->after(i, after);
+  }
+
+  // array.clone() / super.clone() reaching Object.clone: the copy is a new object (this
+  // site), its elements or fields copied from the original.
+  void cloneCall(uint32_t i) {
+    uint16_t x = scratch(kObjectDesc);
+    Patch before = patch();
+    before.add(Op::dup).store(kObjectDesc, x);
+    loadState(before).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
+    r_->before(i, before);
+    Patch after = patch();
+    after.add(Op::dup).load(kObjectDesc, x);
+    loadState(after).pushInt(static_cast<int32_t>(sites_[i]));
+    pushContext(after).invokeStatic(kCopyClass, "cloned",
+                                    std::string("(Ljava/lang/Object;Ljava/lang/Object;") + kStateDesc + "II)J");
+    if (plan_.produced[i] != kNone) {
+      after.store("J", plan_.produced[i]);
+    } else {
+      after.add(Op::pop2);
+    }
+    r_->after(i, after);
+  }
+
+  void returnValue(uint32_t i) {
+    Patch p = patch();
+    loadState(p);
+    push(p, operand(i, r_->insn(i).op == Op::lreturn || r_->insn(i).op == Op::dreturn ? 2 : 1));
+    p.pushInt(selector_).invokeStatic(kFlowClass, "ret", std::string("(") + kStateDesc + "JI)V");
+    r_->before(i, p);
+  }
+
+  void blockEnd(uint32_t i) {
+    for (const flow::BlockEnd& e : plan_.ends) {
+      if (e.index != i) continue;
+      Patch p = patch();
+      for (const flow::Move& m : e.moves) push(p, m.from).store("J", m.to);
+      if (e.after) {
+        r_->after(i, p);
+      } else {
+        r_->before(i, p);
+      }
+    }
+  }
+
+  // In a constructor, an instruction before the super()/this() call.
+  bool beforeSuper(uint32_t i) {
+    if (r_->name() != "<init>") return false;
+    if (!superCall_) {
+      auto* code = classfile::findAttr<classfile::CodeAttr>(r_->member().attributes);
+      std::vector<uint32_t> calls = code ? instrument::findSuperCalls(cls_, *code) : std::vector<uint32_t>{};
+      superCall_ = calls.empty() ? 0 : calls.front();
+    }
+    return i < *superCall_;
+  }
+
+  classfile::ClassFile& cls_;
+  flow::FlowIds& ids_;
+  const Options& options_;
+  Routine* r_ = nullptr;
+  uint16_t state_ = kNone, context_ = kNone;
+  std::map<uint32_t, uint32_t> sites_;  // instruction index -> allocation site index
+  std::map<std::string, int> scratch_;  // descriptor -> scratch local + 1
+  std::optional<uint32_t> superCall_;
+  flow::ShadowPlan plan_;
+  int32_t selector_ = 0;
+  uint32_t id_ = 0;
+  bool light_ = false;
+};
+
+}  // namespace
+
+contexts::ClassResult instrumentClass(classfile::ClassFile& cls, contexts::IdSource& ids,
+                                      flow::FlowIds& flowIds, const Options& options) {
+  CopyExtension ext(cls, flowIds, options);
+  contexts::Options o;
+  o.bytecodes = options.bytecodes;
+  o.extensions = {&ext};
+  return contexts::instrumentClass(cls, ids, o);
+}
+
+}  // namespace dragnet::analyses::copy

@@ -1,0 +1,225 @@
+package java.lang;
+
+import jdk.internal.misc.Unsafe;
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
+/**
+ * Mode copy's recording (Xu et al. sec. 3): the edges of the copy graph, counted per
+ * thread in a table of the thread's DragnetState (native memory, no lock), which the agent
+ * reads when the thread ends, at each flush and at VM death
+ * (src/analyses/copy/agent/copy_records.cpp).
+ *
+ * <p>A table slot is (src, dst, count). Besides the graph's edges (src a node, dst a
+ * location or the consumer C) the table holds, with dst 0: births, src = BIRTH | ctx <<
+ * 27 | site (objects allocated at a site in a context); and cuts, src = CUT | method
+ * (flows cut at the method's entry).
+ *
+ * <p>Like DragnetState, this class must never call instrumented code.
+ */
+public final class DragnetCopy {
+  static final long CONSUMER = 3L << 62;
+  static final long BIRTH = CONSUMER | 1L << 61;
+  static final long CUT = CONSUMER;
+  static final long KIND = 3L << 62;
+  static final int SLOT = 24;
+
+  private DragnetCopy() {}
+
+  /** A heap store of a value whose shadow is `src` into location `dst`. */
+  @ForceInline
+  public static void store(DragnetState s, long src, long dst) {
+    if (src == 0 || s == DragnetRt.SINK) return;
+    count(s, src, dst, 1);
+    if ((src & 0xFFFFFFFF00000000L) != DragnetFlow.OBJECT) copied(s, 1);  // a load's node: a copy
+  }
+
+  /** A value whose shadow is `src` is consumed (computation, predicate, native). */
+  @ForceInline
+  public static void use(DragnetState s, long src) {
+    if (src == 0 || s == DragnetRt.SINK) return;
+    count(s, src, CONSUMER, 1);
+  }
+
+  /** After System.arraycopy(src, _, dst, _, n) returned: n element copies. */
+  @DontInline
+  public static void arraycopy(DragnetState s, Object src, Object dst, int n) {
+    if (n <= 0 || !DragnetFlow.on || s == DragnetRt.SINK) return;
+    count(s, DragnetFlow.elm(src, s), DragnetFlow.elm(dst, s), n);
+    copied(s, n);
+  }
+
+  /**
+   * After clone() returned `copy` of `orig` at allocation site `site`: the copy's tag
+   * (arrays and denied classes: in the side table; others: the caller stores it in the
+   * copy's field), and for an array its elements copied.
+   */
+  @DontInline
+  public static int cloned(Object copy, Object orig, DragnetState s, int site, int ctx, boolean field) {
+    if (!DragnetFlow.on || s == DragnetRt.SINK || copy == null) return 0;
+    int t = DragnetFlow.tag(site, ctx);
+    born(s, site, ctx);
+    if (copy.getClass().isArray()) {
+      int n = java.lang.reflect.Array.getLength(copy);
+      long from = DragnetFlow.elm(orig, s);
+      DragnetFlow.put(copy, t, s);
+      if (n > 0) {
+        count(s, from, DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
+        copied(s, n);
+      }
+    } else if (!field) {
+      DragnetFlow.put(copy, t, s);
+    }
+    return t;
+  }
+
+  static void born(DragnetState s, int site, int ctx) {
+    count(s, BIRTH | (long) (ctx & DragnetFlow.SITE_MASK) << 27 | site, 0, 1);
+  }
+
+  static void cut(DragnetState s, int method) {
+    if (s == DragnetRt.SINK || !DragnetFlow.on) return;
+    count(s, CUT | (method & 0xFFFFFFFFL), 0, 1);
+  }
+
+  // --- copies per context ---------------------------------------------------------------
+
+  private static void copied(DragnetState s, long n) {
+    int node = s.current();
+    if (node >= s.fcopyCap && !growCopies(s, node)) {
+      s.fdropped += n;
+      return;
+    }
+    long a = s.fcopies + 8L * node;
+    U.putLong(null, a, U.getLong(null, a) + n);
+  }
+
+  @DontInline
+  private static boolean growCopies(DragnetState s, int node) {
+    if (s.fstarved) return false;
+    int cap = s.fcopyCap < 256 ? 256 : s.fcopyCap;
+    while (cap <= node) cap *= 2;
+    long a = DragnetState.grow0(s.fcopies, 8L * s.fcopyCap, 8L * cap);
+    if (a == 0) {
+      s.fstarved = true;
+      return false;
+    }
+    long old = s.fcopies;
+    s.fcopies = a;
+    s.fcopyCap = cap;
+    if (old != 0) DragnetState.retire0(old);
+    return true;
+  }
+
+  // --- the edge table -----------------------------------------------------------------------
+
+  static Unsafe U;
+
+  @ForceInline
+  static void count(DragnetState s, long src, long dst, long n) {
+    long t = s.fedges;
+    if (t != 0) {
+      int m = s.fedgeCap - 1;
+      int i = hash(src, dst) & m;
+      long a = t + (long) SLOT * i;
+      if (U.getLong(null, a) == src && U.getLong(null, a + 8) == dst) {
+        U.putLong(null, a + 16, U.getLong(null, a + 16) + n);
+        return;
+      }
+    }
+    countSlow(s, src, dst, n);
+  }
+
+  private static int hash(long src, long dst) {
+    long h = src * 0x9E3779B97F4A7C15L + dst * 0xC2B2AE3D27D4EB4FL;
+    return (int) (h ^ h >>> 29);
+  }
+
+  @DontInline
+  private static void countSlow(DragnetState s, long src, long dst, long n) {
+    if (s.fedges == 0 && !growEdges(s)) {
+      s.fdropped += n;
+      return;
+    }
+    for (;;) {
+      int m = s.fedgeCap - 1;
+      int i = hash(src, dst) & m;
+      long t = s.fedges;
+      for (int probes = 0; probes <= m; probes++, i = (i + 1) & m) {
+        long a = t + (long) SLOT * i;
+        long k = U.getLong(null, a);
+        if (k == src && U.getLong(null, a + 8) == dst) {
+          U.putLong(null, a + 16, U.getLong(null, a + 16) + n);
+          return;
+        }
+        if (k != 0) continue;
+        if (2 * (s.fedgeUsed + 1) > s.fedgeCap) break;  // half full: grow first
+        // The count and dst before the key: a reader that sees the key sees the rest.
+        U.putLong(null, a + 16, n);
+        U.putLong(null, a + 8, dst);
+        U.fullFence();
+        U.putLong(null, a, src);
+        s.fedgeUsed++;
+        return;
+      }
+      if (!growEdges(s)) {
+        s.fdropped += n;
+        return;
+      }
+    }
+  }
+
+  // A table twice as large (1024 slots first), every entry moved. False without memory.
+  private static boolean growEdges(DragnetState s) {
+    if (s.fstarved) return false;
+    int oldCap = s.fedgeCap, cap = oldCap == 0 ? 1024 : 2 * oldCap;
+    long a = DragnetState.grow0(0, 0, (long) SLOT * cap);
+    if (a == 0) {
+      s.fstarved = true;
+      return false;
+    }
+    long old = s.fedges;
+    int m = cap - 1;
+    for (int j = 0; j < oldCap; j++) {
+      long o = old + (long) SLOT * j;
+      long k = U.getLong(null, o);
+      if (k == 0) continue;
+      long d = U.getLong(null, o + 8);
+      int i = hash(k, d) & m;
+      while (U.getLong(null, a + (long) SLOT * i) != 0) i = (i + 1) & m;
+      long b = a + (long) SLOT * i;
+      U.putLong(null, b + 8, d);
+      U.putLong(null, b + 16, U.getLong(null, o + 16));
+      U.putLong(null, b, k);
+    }
+    U.fullFence();
+    s.fedges = a;
+    s.fedgeCap = cap;
+    if (old != 0) DragnetState.retire0(old);
+    return true;
+  }
+
+  // --- object names with exact contexts (slots = 0) ----------------------------------------
+  // name -> (site, ctx) in NAMES (2 ints per name, name 0 unused), interned under a lock:
+  // only in the test setting slots=0. The agent reads NAMES and namesUsed.
+  static int[] NAMES = new int[2048];
+  static int namesUsed = 1;
+  private static final Object NLOCK = new Object();
+
+  static int name(int site, int ctx) {
+    synchronized (NLOCK) {
+      for (int i = 1; i < namesUsed; i++) {
+        if (NAMES[2 * i] == site && NAMES[2 * i + 1] == ctx) return i;
+      }
+      if (2 * namesUsed + 2 > NAMES.length) NAMES = DragnetState.grow(NAMES, 2 * namesUsed);
+      NAMES[2 * namesUsed] = site;
+      NAMES[2 * namesUsed + 1] = ctx;
+      return namesUsed++;
+    }
+  }
+
+  static int siteOfName(int name) {
+    int[] n = NAMES;
+    return name > 0 && 2 * name < n.length ? n[2 * name] : 0;
+  }
+}

@@ -1,0 +1,36 @@
+#include "flow/ids.h"
+
+#include <utility>
+
+namespace dragnet::flow {
+
+uint32_t FlowIds::field(std::string_view cls, std::string_view name, std::string_view descriptor,
+                        bool isStatic) {
+  std::lock_guard lock(mu_);
+  auto key = std::make_tuple(std::string(cls), std::string(name), std::string(descriptor));
+  auto it = fields_.find(key);
+  if (it != fields_.end()) return it->second;
+  uint32_t id = static_cast<uint32_t>(fields_.size()) + 2;
+  fields_.emplace(key, id);
+  fresh_.push_back({id, std::string(cls), std::string(name), std::string(descriptor), isStatic});
+  return id;
+}
+
+int32_t FlowIds::selector(std::string_view name, std::string_view descriptor) {
+  std::string key;
+  key.reserve(name.size() + descriptor.size());
+  key.append(name).append(descriptor);
+  std::lock_guard lock(mu_);
+  auto it = selectors_.find(key);
+  if (it != selectors_.end()) return it->second;
+  auto id = static_cast<int32_t>(selectors_.size()) + 1;
+  selectors_.emplace(std::move(key), id);
+  return id;
+}
+
+std::vector<FieldName> FlowIds::takeNewFields() {
+  std::lock_guard lock(mu_);
+  return std::exchange(fresh_, {});
+}
+
+}  // namespace dragnet::flow

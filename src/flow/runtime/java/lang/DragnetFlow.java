@@ -1,0 +1,295 @@
+package java.lang;
+
+import jdk.internal.misc.Unsafe;
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
+/**
+ * The flow engine's probes (src/flow, docs/FLOW-DESIGN.md): object tags, the call transfer
+ * and the nodes that shadows hold. Instrumented code calls these static methods with the
+ * frame's DragnetState; an analysis (DragnetCopy) records what flows.
+ *
+ * <p>Nodes are longs: bits 62-63 the kind (1 object or a field of one, 2 static field,
+ * 3 consumer), bits 32-61 the field id (0: the object itself; 1: ELM), bits 0-31 the tag.
+ * Tags: slot << 27 | allocation-site index (slots >= 1), or an interned name (slots = 0).
+ *
+ * <p>Like DragnetState, this class must never call instrumented code.
+ */
+public final class DragnetFlow {
+  static final long OBJECT = 1L << 62;
+  static final long ELM = OBJECT | 1L << 32;
+  static final int SITE_MASK = (1 << 27) - 1;
+
+  // Set by the agent at VM init (src/analyses/copy/agent), `on` last.
+  static boolean on;
+  static int slots = 16;
+  static Unsafe U;
+
+  private DragnetFlow() {}
+
+  // --- nodes ------------------------------------------------------------------------------
+
+  /** The node of field bits `field` (kind and field id) of the object tagged `tag`. */
+  @ForceInline
+  public static long field(int tag, long field) {
+    return field | (tag & 0xFFFFFFFFL);
+  }
+
+  /** The node of an element of `array`. */
+  @ForceInline
+  public static long elm(Object array, DragnetState s) {
+    return ELM | (tagOf(array, s) & 0xFFFFFFFFL);
+  }
+
+  // --- the side table: tags of arrays and of denied classes' objects ----------------------
+  // Native memory: 2^TABLE_BITS longs, each (identity hash << 32 | tag), 0 empty; a hash's
+  // entry is in one of the WAYS slots from hash & mask. Written by any thread without a
+  // lock: a slot is one 8-byte store. A new entry that finds its ways full replaces the
+  // first (counted: that object's tag may be lost).
+  static final int WAYS = 4;
+  static long table;
+  static int mask;
+  static long evicted, missed;
+
+  /** The tag of an array or of an object of a denied class; 0 if unknown. */
+  @ForceInline
+  public static int tagOf(Object o, DragnetState s) {
+    if (o == s.ftagged) return s.ftag;
+    return lookup(o, s);
+  }
+
+  @DontInline
+  private static int lookup(Object o, DragnetState s) {
+    if (table == 0 || o == null) return 0;
+    int h = System.identityHashCode(o);
+    long a = table + 8L * (h & mask);
+    for (int w = 0; w < WAYS; w++) {
+      long e = U.getLong(null, a + 8L * w);
+      if ((int) (e >>> 32) == h) {
+        s.ftagged = o;
+        s.ftag = (int) e;
+        return (int) e;
+      }
+    }
+    missed++;
+    return 0;
+  }
+
+  static void put(Object o, int tag, DragnetState s) {
+    s.ftagged = o;
+    s.ftag = tag;
+    if (table == 0) return;
+    int h = System.identityHashCode(o);
+    long a = table + 8L * (h & mask);
+    long e = (long) h << 32 | (tag & 0xFFFFFFFFL);
+    for (int w = 0; w < WAYS; w++) {
+      long old = U.getLong(null, a + 8L * w);
+      if (old == 0 || (int) (old >>> 32) == h) {
+        U.putLong(null, a + 8L * w, e);
+        return;
+      }
+    }
+    evicted++;
+    U.putLong(null, a, e);
+  }
+
+  // --- allocations and contexts ------------------------------------------------------------
+
+  /** The context an instance method's allocations get: its receiver's allocation site. */
+  @ForceInline
+  public static int context(int receiverTag) {
+    return slots == 0 ? DragnetCopy.siteOfName(receiverTag) : receiverTag & SITE_MASK;
+  }
+
+  // The tag of an object of site `site` allocated in context `ctx` (a site index, 0: none).
+  @ForceInline
+  static int tag(int site, int ctx) {
+    int n = slots;
+    if (n == 1) return site;
+    if (n == 0) return DragnetCopy.name(site, ctx);
+    return (ctx % n) << 27 | site;
+  }
+
+  /** Before `new`: the object's tag waits for its root constructor; its node. */
+  @DontInline
+  public static long newObject(DragnetState s, int site, int ctx) {
+    if (!on || s == DragnetRt.SINK) return 0;
+    int t = tag(site, ctx);
+    pend(s, t);
+    DragnetCopy.born(s, site, ctx);
+    return OBJECT | (t & 0xFFFFFFFFL);
+  }
+
+  /** After newarray / anewarray / multianewarray: the array's tag; its node. */
+  @DontInline
+  public static long newArray(Object array, DragnetState s, int site, int ctx) {
+    if (!on || s == DragnetRt.SINK) return 0;
+    int t = tag(site, ctx);
+    put(array, t, s);
+    DragnetCopy.born(s, site, ctx);
+    return OBJECT | (t & 0xFFFFFFFFL);
+  }
+
+  private static void pend(DragnetState s, int tag) {
+    int d = s.sp, top = s.fpendTop;
+    if (s.fpendTag == null) {
+      s.fpendTag = new int[16];
+      s.fpendDepth = new int[16];
+    }
+    while (top > 0 && s.fpendDepth[top - 1] > d) top--;  // their frames are gone
+    if (top == s.fpendTag.length) {
+      if (top >= 1024) {
+        top = 0;  // aborted constructions piled up in one frame: start over
+      } else {
+        s.fpendTag = DragnetState.grow(s.fpendTag, top);
+        s.fpendDepth = DragnetState.grow(s.fpendDepth, top);
+      }
+    }
+    s.fpendTag[top] = tag;
+    s.fpendDepth[top] = d;
+    s.fpendTop = top + 1;
+  }
+
+  /**
+   * In a root class's constructor, right after super(): the tag of the object under
+   * construction, the latest pending `new` whose frame lies right below a chain of
+   * constructor frames; 0 for an object made without a `new` the agent saw (reflection,
+   * JNI, deserialization).
+   */
+  @DontInline
+  public static int claim(Object o, DragnetState s) {
+    if (!on || s == DragnetRt.SINK || s.fpendTag == null) return 0;
+    int sp = s.sp, top = s.fpendTop;
+    while (top > 0 && s.fpendDepth[top - 1] >= sp) top--;
+    if (top > 0 && belowConstructors(s, s.fpendDepth[top - 1], sp)) {
+      s.fpendTop = top - 1;
+      return s.fpendTag[top - 1];
+    }
+    s.fpendTop = top;
+    return 0;
+  }
+
+  /** A store into `this` before super(): the tag its object will get. */
+  public static int pendingTag(DragnetState s) {
+    if (!on || s == DragnetRt.SINK || s.fpendTop == 0) return 0;
+    return s.fpendTag[s.fpendTop - 1];
+  }
+
+  static final int INIT_BIT = 1 << 30;
+
+  // Whether every frame in (d, sp] is a constructor (method ids with INIT_BIT).
+  private static boolean belowConstructors(DragnetState s, int d, int sp) {
+    for (int i = sp; i > d; i--) {
+      if ((s.keyOf(s.nodeAt(i)) & INIT_BIT) == 0) return false;
+    }
+    return true;
+  }
+
+  // --- the call transfer ------------------------------------------------------------------
+
+  /** Before a call whose arguments carry no node. */
+  @ForceInline
+  public static void call0(DragnetState s) {
+    s.ftok = 0;
+  }
+
+  @ForceInline
+  public static void call1(DragnetState s, long a0, int tok) {
+    s.fa0 = a0;
+    s.ftok = tok;
+  }
+
+  @ForceInline
+  public static void call2(DragnetState s, long a0, long a1, int tok) {
+    s.fa0 = a0;
+    s.fa1 = a1;
+    s.ftok = tok;
+  }
+
+  @ForceInline
+  public static void call3(DragnetState s, long a0, long a1, long a2, int tok) {
+    s.fa0 = a0;
+    s.fa1 = a1;
+    s.fa2 = a2;
+    s.ftok = tok;
+  }
+
+  @ForceInline
+  public static void call4(DragnetState s, long a0, long a1, long a2, long a3, int tok) {
+    s.fa0 = a0;
+    s.fa1 = a1;
+    s.fa2 = a2;
+    s.fa3 = a3;
+    s.ftok = tok;
+  }
+
+  /** Arguments 4-7 of a call with more than four (before call4). */
+  @ForceInline
+  public static DragnetState arg(DragnetState s, long v, int k) {
+    switch (k) {
+      case 4:
+        s.fa4 = v;
+        break;
+      case 5:
+        s.fa5 = v;
+        break;
+      case 6:
+        s.fa6 = v;
+        break;
+      default:
+        s.fa7 = v;
+        break;
+    }
+    return s;
+  }
+
+  /**
+   * Method entry: the caller's arguments are this method's if the selector is its own; a
+   * different one means an uninstrumented frame in between (counted as a cut of `method`).
+   */
+  @ForceInline
+  public static void take(DragnetState s, int tok, int method) {
+    int t = s.ftok;
+    s.ftaken = t == tok;
+    s.ftok = 0;
+    if (t != tok && t != 0) DragnetCopy.cut(s, method);
+  }
+
+  @ForceInline
+  public static long param(DragnetState s, int k) {
+    if (!s.ftaken) return 0;
+    switch (k) {
+      case 0:
+        return s.fa0;
+      case 1:
+        return s.fa1;
+      case 2:
+        return s.fa2;
+      case 3:
+        return s.fa3;
+      case 4:
+        return s.fa4;
+      case 5:
+        return s.fa5;
+      case 6:
+        return s.fa6;
+      default:
+        return s.fa7;
+    }
+  }
+
+  /** Before a return: the value's shadow for the caller. */
+  @ForceInline
+  public static void ret(DragnetState s, long v, int tok) {
+    s.fret = v;
+    s.frtok = tok;
+  }
+
+  /** After a call: the result's shadow if the callee's return wrote it. */
+  @ForceInline
+  public static long result(DragnetState s, int tok) {
+    long v = s.frtok == tok ? s.fret : 0;
+    s.frtok = 0;
+    return v;
+  }
+}
