@@ -1,6 +1,7 @@
 // The agent's modes: one line per mode (agent/mode.h).
 #include "agent/mode.h"
 #include "analyses/alloc/agent/modes.h"
+#include "analyses/copy/agent/modes.h"
 #include "analyses/lifetime/agent/modes.h"
 
 namespace dragnet::agent {
@@ -11,6 +12,7 @@ std::span<const ModeInfo> registeredModes() {
       analyses::alloc::sampledMode(),
       analyses::lifetime::exactMode(),
       analyses::lifetime::sampledMode(),
+      analyses::copy::copyMode(),
   };
   return modes;
 }

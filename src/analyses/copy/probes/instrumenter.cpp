@@ -151,8 +151,11 @@ class CopyExtension : public contexts::Extension {
         return p.add(Op::lconst_0);
     }
   }
-  uint16_t scratch(const char* desc) {
-    auto& slot = scratch_[desc];
+  // A scratch local per descriptor and role (the object of an access, a parked value).
+  uint16_t scratch(std::string_view desc, char role = 'o') {
+    std::string key(desc);
+    key.push_back(role);
+    auto& slot = scratch_[key];
     if (slot == 0) slot = r_->scratchLocal(instrument::slotSize(desc)) + 1;
     return static_cast<uint16_t>(slot - 1);
   }
@@ -334,7 +337,7 @@ class CopyExtension : public contexts::Extension {
       loadState(after).invokeStatic(kFlowClass, "pendingTag", std::string("(") + kStateDesc + ")I");
     } else {
       std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc : ref.descriptor);
-      uint16_t val = scratch(desc.c_str()), x = scratch(kObjectDesc);
+      uint16_t val = scratch(desc, 'v'), x = scratch(kObjectDesc);
       Patch before = patch();
       before.store(desc, val).add(Op::dup).store(kObjectDesc, x).load(desc, val);
       r_->before(i, before);
@@ -371,7 +374,7 @@ class CopyExtension : public contexts::Extension {
     const char* desc = arrayValueDesc(op);
     Shadow v = operand(i, static_cast<size_t>(instrument::slotSize(desc)));
     if (v.isBottom()) return;
-    uint16_t val = scratch(desc), x = scratch(kObjectDesc);
+    uint16_t val = scratch(desc, 'v'), x = scratch(kObjectDesc);
     Patch before = patch();
     before.store(desc, val).add(Op::dup2).add(Op::pop).store(kObjectDesc, x).load(desc, val);
     r_->before(i, before);
@@ -484,7 +487,10 @@ class CopyExtension : public contexts::Extension {
   // array.clone() / super.clone() reaching Object.clone: the copy is a new object (this
   // site), its elements or fields copied from the original.
   void cloneCall(uint32_t i) {
-    uint16_t x = scratch(kObjectDesc);
+    auto ref = r_->pool().memberRef(r_->insn(i).cp());
+    // super.clone() in a class with the tag field: its probe stores the copy's tag there.
+    bool field = !ref.owner.starts_with("[") && thisHasTag();
+    uint16_t x = scratch(kObjectDesc), t = scratch("I");
     Patch before = patch();
     before.add(Op::dup).store(kObjectDesc, x);
     loadState(before).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
@@ -492,12 +498,18 @@ class CopyExtension : public contexts::Extension {
     Patch after = patch();
     after.add(Op::dup).load(kObjectDesc, x);
     loadState(after).pushInt(static_cast<int32_t>(sites_[i]));
-    pushContext(after).invokeStatic(kCopyClass, "cloned",
-                                    std::string("(Ljava/lang/Object;Ljava/lang/Object;") + kStateDesc + "II)J");
+    pushContext(after).add(field ? Op::iconst_1 : Op::iconst_0);
+    after.invokeStatic(kCopyClass, "cloned",
+                       std::string("(Ljava/lang/Object;Ljava/lang/Object;") + kStateDesc + "IIZ)I");
+    after.store("I", t);
+    if (field) {
+      std::string name(cls_.name());  // the pool may grow below
+      after.add(Op::dup).add(Op::checkcast, classfile::raw(cls_.pool.addClass(name)));
+      after.load("I", t).putField(name, flow::kTagField, "I");
+    }
     if (plan_.produced[i] != kNone) {
-      after.store("J", plan_.produced[i]);
-    } else {
-      after.add(Op::pop2);
+      after.load("I", t);
+      compose(after, 0).store("J", plan_.produced[i]);
     }
     r_->after(i, after);
   }

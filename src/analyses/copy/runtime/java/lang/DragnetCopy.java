@@ -29,7 +29,7 @@ public final class DragnetCopy {
   /** A heap store of a value whose shadow is `src` into location `dst`. */
   @ForceInline
   public static void store(DragnetState s, long src, long dst) {
-    if (src == 0 || s == DragnetRt.SINK) return;
+    if (src == 0 || !DragnetFlow.on || s == DragnetRt.SINK) return;
     count(s, src, dst, 1);
     if ((src & 0xFFFFFFFF00000000L) != DragnetFlow.OBJECT) copied(s, 1);  // a load's node: a copy
   }
@@ -37,7 +37,7 @@ public final class DragnetCopy {
   /** A value whose shadow is `src` is consumed (computation, predicate, native). */
   @ForceInline
   public static void use(DragnetState s, long src) {
-    if (src == 0 || s == DragnetRt.SINK) return;
+    if (src == 0 || !DragnetFlow.on || s == DragnetRt.SINK) return;
     count(s, src, CONSUMER, 1);
   }
 
@@ -73,6 +73,7 @@ public final class DragnetCopy {
     return t;
   }
 
+  // (Callers checked DragnetFlow.on.)
   static void born(DragnetState s, int site, int ctx) {
     count(s, BIRTH | (long) (ctx & DragnetFlow.SITE_MASK) << 27 | site, 0, 1);
   }

@@ -1,0 +1,57 @@
+// Mode copy's records in the agent: each thread's flow tables (DragnetCopy, native memory)
+// read through their DragnetState and written as FlowThread chunks; the field names and
+// (slots=0) object names as FlowDefs chunks.
+#pragma once
+
+#include <jni.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "agent/binding.h"
+#include "flow/ids.h"
+#include "profile/writer.h"
+
+namespace dragnet::analyses::copy {
+
+class FlowRecords {
+ public:
+  FlowRecords(profile::Writer& writer, flow::FlowIds& ids) : writer_(writer), ids_(ids) {}
+
+  // Binds DragnetState's flow fields (VM init). False with `error`.
+  bool init(JNIEnv* jni, std::string& error);
+  // A state the recorder flushes (Recorder::observeStates): its records since its last
+  // flush.
+  void flushState(JNIEnv* jni, jobject state, uint32_t thread, bool ended);
+  // Field names interned since the last call, and the object names of slots=0.
+  void flushDefinitions(JNIEnv* jni);
+
+  uint64_t edges() const { return edgesSeen_; }
+  uint64_t copies() const { return copies_; }
+  uint64_t cuts() const { return cuts_; }
+  uint64_t dropped() const { return dropped_; }
+
+ private:
+  void flushDefinitionsLocked(JNIEnv* jni);
+
+  profile::Writer& writer_;
+  flow::FlowIds& ids_;
+  std::mutex mu_;
+  agent::binding::Field edges_, edgeCap_, copiesAt_, copyCap_, droppedAt_;
+  agent::binding::StaticField names_, namesUsed_;
+  jint namesWritten_ = 1;
+  // What was written last per thread and key (chunks carry absolute values; only changed
+  // ones are written again).
+  struct Last {
+    std::map<std::pair<uint64_t, uint64_t>, uint64_t> table;
+    std::map<uint32_t, uint64_t> copies;
+    uint64_t copySum = 0, cutSum = 0, dropped = 0;
+  };
+  std::map<uint32_t, Last> last_;
+  uint64_t edgesSeen_ = 0, copies_ = 0, cuts_ = 0, dropped_ = 0;
+};
+
+}  // namespace dragnet::analyses::copy

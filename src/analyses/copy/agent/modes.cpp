@@ -1,0 +1,135 @@
+#include "analyses/copy/agent/modes.h"
+
+#include <cstdlib>
+#include <memory>
+
+#include "agent/contexts_mode.h"
+#include "agent/jni_table.h"
+#include "analyses/copy/agent/flow_records.h"
+#include "analyses/copy/options.h"
+#include "analyses/copy/probes/instrumenter.h"
+#include "flow/tag_field.h"
+
+namespace dragnet::analyses::copy {
+namespace {
+
+using agent::AgentScope;
+using agent::Host;
+using agent::ModeEvents;
+
+// The side table of tags (DragnetFlow: arrays and denied classes' objects): 2^22 entries
+// of 8 bytes, untouched pages cost nothing.
+constexpr int kTableBits = 22;
+constexpr int kTableWays = 4;  // DragnetFlow.WAYS
+
+class CopyMode : public agent::ContextsMode {
+ public:
+  std::string startLine(const Host& host) const override {
+    return "recording copies (slots=" + std::to_string(slots(host)) + ") to " + host.outPath;
+  }
+
+ protected:
+  static uint32_t slots(const Host& host) { return optionValues(host.options->values).slots; }
+
+  contexts::ClassResult instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
+                                   bool bytecodes) override {
+    // The field first: the constructors' probes set it.
+    bool root = flow::addTagField(cls);
+    contexts::ClassResult r =
+        instrumentClass(cls, ids, flowIds_, Options{.bytecodes = bytecodes, .rootClass = root});
+    if (root) r.changed = true;
+    return r;
+  }
+  bool loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
+                     std::string&) override {
+    records_ = std::make_unique<FlowRecords>(*host_->writer, flowIds_);
+    recorder_->observeStates([this](JNIEnv* jni, jobject state, uint32_t thread, bool ended) {
+      if (ready_) records_->flushState(jni, state, thread, ended);
+    });
+    return true;
+  }
+  bool ownVirtualTrees() const override { return true; }
+  void started(JNIEnv* jni) override {
+    std::string error;
+    if (!records_->init(jni, error) || !configure(jni, error)) {
+      host_->say("error: " + error + "; no copies will be recorded");
+      return;
+    }
+    ready_ = true;
+  }
+  void flushExtension(JNIEnv* jni) override {
+    AgentScope scope;
+    if (ready_) records_->flushDefinitions(jni);
+  }
+  std::string finish(JNIEnv* jni, std::map<std::string, std::string>& totals) override {
+    if (!ready_) return "";
+    records_->flushDefinitions(jni);
+    jlong missed = 0, evicted = 0;
+    readStatic(jni, "missed", missed);
+    readStatic(jni, "evicted", evicted);
+    totals["flow.unknownTags"] = std::to_string(missed);
+    totals["flow.evictedTags"] = std::to_string(evicted);
+    return "copy profile written";
+  }
+  std::string vmDeath(JNIEnv* jni) override {
+    std::string line = agent::ContextsMode::vmDeath(jni);
+    if (!ready_) return line;
+    return line + ": " + std::to_string(records_->copies()) + " heap-to-heap copies, " +
+           std::to_string(records_->edges()) + " copy-graph edges, " +
+           std::to_string(records_->cuts()) + " flows cut" +
+           (records_->dropped() ? ", " + std::to_string(records_->dropped()) + " dropped" : "");
+  }
+
+ private:
+  bool configure(JNIEnv* jni, std::string& error) {
+    using agent::binding::Setting;
+    jclass state = jni->FindClass("java/lang/DragnetState");
+    jfieldID u = state ? jni->GetStaticFieldID(state, "U", "Ljdk/internal/misc/Unsafe;") : nullptr;
+    if (!u) {
+      jni->ExceptionClear();
+      error = "the runtime helper's Unsafe is missing";
+      return false;
+    }
+    jobject unsafe = jni->GetStaticObjectField(state, u);
+    size_t entries = (size_t{1} << kTableBits) + kTableWays;
+    table_ = static_cast<uint64_t*>(std::calloc(entries, sizeof(uint64_t)));
+    if (!table_) {
+      error = "no memory for the tag table";
+      return false;
+    }
+    if (!agent::binding::configure(jni, "java/lang/DragnetCopy",
+                                   {Setting("U", "Ljdk/internal/misc/Unsafe;", unsafe)}, error)) {
+      return false;
+    }
+    return agent::binding::configure(
+        jni, "java/lang/DragnetFlow",
+        {Setting("U", "Ljdk/internal/misc/Unsafe;", unsafe),
+         Setting("slots", "I", static_cast<jint>(slots(*host_))),
+         Setting("table", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(table_))),
+         Setting("mask", "I", static_cast<jint>((1 << kTableBits) - 1)), Setting("on", "Z", true)},
+        error);
+  }
+
+  static void readStatic(JNIEnv* jni, const char* name, jlong& out) {
+    jclass c = jni->FindClass("java/lang/DragnetFlow");
+    jfieldID f = c ? jni->GetStaticFieldID(c, name, "J") : nullptr;
+    if (f) {
+      out = jni->GetStaticLongField(c, f);
+    } else {
+      jni->ExceptionClear();
+    }
+  }
+
+  flow::FlowIds flowIds_;
+  std::unique_ptr<FlowRecords> records_;
+  uint64_t* table_ = nullptr;  // lives until the process ends: probes may run until then
+  bool ready_ = false;
+};
+
+std::unique_ptr<agent::Mode> makeCopy() { return std::make_unique<CopyMode>(); }
+
+}  // namespace
+
+agent::ModeInfo copyMode() { return {"copy", false, makeCopy}; }
+
+}  // namespace dragnet::analyses::copy
