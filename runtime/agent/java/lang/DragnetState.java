@@ -154,6 +154,10 @@ public final class DragnetState {
   Object ftagged;
   int ftag;
   // Tags of `new`s whose root constructor has not run yet, with their frames' depths.
+  // Transfers kept across methods the JVM calls by itself (DragnetFlow.save): 10 longs
+  // each (the saving frame's depth, the selector, the arguments).
+  long[] fsaved;
+  int fsaveTop;
   int[] fpendTag;
   int[] fpendDepth;
   int fpendTop;

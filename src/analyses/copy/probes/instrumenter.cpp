@@ -1,5 +1,6 @@
 #include "analyses/copy/probes/instrumenter.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -96,6 +97,7 @@ class CopyExtension : public contexts::Extension {
   uint32_t methodId(Routine& r, uint32_t id) override {
     sites_.clear();
     scratch_.clear();
+    deniedNews_.clear();
     superCall_.reset();
     context_ = kNone;
     light_ = false;
@@ -190,6 +192,7 @@ class CopyExtension : public contexts::Extension {
   void entry() {
     Patch p = patch();
     for (uint16_t l : plan_.canonical) p.add(Op::lconst_0).store("J", l);
+    if (vmEntry()) keepTransfer();
     loadState(p).pushInt(selector_).pushInt(static_cast<int32_t>(methodKey()));
     p.invokeStatic(kFlowClass, "take", std::string("(") + kStateDesc + "II)V");
     for (auto [slot, canon] : plan_.params) {
@@ -211,6 +214,25 @@ class CopyExtension : public contexts::Extension {
     c.add(Op::aload_0);
     tagOf(c, thisHasTag() ? cls_.name() : std::string_view("[")).invokeStatic(kFlowClass, "context", "(I)I").store("I", context_);
     r_->atEntry(c, instrument::ConstructorEntry::AfterSuperCall);
+  }
+
+  // Methods the JVM calls by itself, possibly between a caller's transfer and its callee's
+  // entry (resolving the call loads a class, initializes one, links a method handle).
+  bool vmEntry() const {
+    std::string_view n = r_->name(), d = r_->descriptor(), c = cls_.name();
+    return n == "<clinit>" || (n == "loadClass" && d == "(Ljava/lang/String;)Ljava/lang/Class;") ||
+           c == "java/lang/invoke/MethodHandleNatives" ||
+           (c == "java/lang/ClassLoader" && n == "addClass");
+  }
+  // DragnetFlow.save at entry, restore at every exit.
+  void keepTransfer() {
+    Patch save = patch();
+    loadState(save).invokeStatic(kFlowClass, "save", std::string("(") + kStateDesc + ")V");
+    r_->atEntry(save, instrument::ConstructorEntry::BeforeSuperCall);
+    Patch restore = patch();
+    loadState(restore).invokeStatic(kFlowClass, "restore", std::string("(") + kStateDesc + ")V");
+    r_->beforeReturns(restore);
+    r_->onExceptionalExit(restore);
   }
 
   // The position of the parameter in local `slot` in the transfer area.
@@ -389,10 +411,27 @@ class CopyExtension : public contexts::Extension {
   void newObject(uint32_t i) {
     auto site = sites_.find(i);
     if (site == sites_.end() || plan_.produced[i] == kNone) return;
+    // A denied class has no field: its tag goes to the side table after its constructor.
+    bool denied = flow::isDeniedTagClass(r_->pool().className(r_->insn(i).cp()));
+    if (denied) deniedNews_.push_back(plan_.produced[i]);
     Patch p = patch();
     loadState(p).pushInt(static_cast<int32_t>(site->second));
-    pushContext(p).invokeStatic(kFlowClass, "newObject", std::string("(") + kStateDesc + "II)J");
+    pushContext(p).invokeStatic(kFlowClass, denied ? "newDenied" : "newObject",
+                                std::string("(") + kStateDesc + "II)J");
     r_->before(i, p.store("J", plan_.produced[i]));
+  }
+
+  // After `invokespecial <init>` of an object of a denied class made by a `new` of this
+  // method, when its other copy (javac's `new; dup`) is on top: its tag in the side table.
+  void bindDenied(uint32_t i, size_t receiverDepth) {
+    Shadow recv = operand(i, receiverDepth), below = operand(i, receiverDepth + 1);
+    if (recv.kind != Shadow::Kind::Local || !(below == recv)) return;
+    if (std::find(deniedNews_.begin(), deniedNews_.end(), recv.local) == deniedNews_.end()) return;
+    Patch p = patch();
+    p.add(Op::dup);
+    loadState(p).load("J", recv.local);
+    p.invokeStatic(kFlowClass, "bindNew", std::string("(Ljava/lang/Object;") + kStateDesc + "J)V");
+    r_->after(i, p);
   }
 
   void newArray(uint32_t i) {
@@ -446,6 +485,7 @@ class CopyExtension : public contexts::Extension {
       p.pushInt(selector).invokeStatic(kFlowClass, "call" + std::to_string(direct), desc + "I)V");
     }
     r_->before(i, p);
+    if (in.op == Op::invokespecial && ref.name == "<init>") bindDenied(i, depth);
     if (plan_.produced[i] == kNone) return;
     Patch after = patch();
     loadState(after).pushInt(selector);
@@ -554,6 +594,7 @@ class CopyExtension : public contexts::Extension {
   std::map<uint32_t, uint32_t> sites_;  // instruction index -> allocation site index
   std::map<std::string, int> scratch_;  // descriptor -> scratch local + 1
   std::optional<uint32_t> superCall_;
+  std::vector<uint16_t> deniedNews_;  // the produced locals of `new`s of denied classes
   flow::ShadowPlan plan_;
   int32_t selector_ = 0;
   uint32_t id_ = 0;

@@ -285,6 +285,78 @@ public final class DragnetFlow {
     s.frtok = tok;
   }
 
+  /**
+   * Entry of a method the JVM itself may call between a caller's transfer and its
+   * callee's entry (class loading, static initializers, method-handle linkage): the
+   * pending transfer is kept and given back at the method's exits (restore), so that the
+   * call that triggered it still finds its arguments.
+   */
+  @DontInline
+  public static void save(DragnetState s) {
+    if (s == DragnetRt.SINK) return;
+    long[] a = s.fsaved;
+    int top = s.fsaveTop;
+    if (a == null) a = s.fsaved = new long[10 * 8];
+    int below = s.sp - 1;  // the depth the frame's exits restore
+    while (top > 0 && (int) a[top - 10] >= below + 1) top -= 10;  // frames an exception left
+    if (top + 10 > a.length) a = s.fsaved = DragnetState.grow(a, top);
+    a[top] = below;
+    a[top + 1] = s.ftok;
+    a[top + 2] = s.fa0;
+    a[top + 3] = s.fa1;
+    a[top + 4] = s.fa2;
+    a[top + 5] = s.fa3;
+    a[top + 6] = s.fa4;
+    a[top + 7] = s.fa5;
+    a[top + 8] = s.fa6;
+    a[top + 9] = s.fa7;
+    s.fsaveTop = top + 10;
+  }
+
+  /** Exits of a method that saved the transfer at its entry: the transfer given back. */
+  @DontInline
+  public static void restore(DragnetState s) {
+    if (s == DragnetRt.SINK) return;
+    long[] a = s.fsaved;
+    int top = s.fsaveTop;
+    if (a == null) return;
+    // At a return the frame's exit code ran already (sp is the depth below it); at an
+    // exceptional exit it did not.
+    int sp = s.sp;
+    while (top > 0 && (int) a[top - 10] > sp) top -= 10;
+    if (top == 0 || (int) a[top - 10] < sp - 1) {
+      s.fsaveTop = top;
+      return;
+    }
+    top -= 10;
+    s.ftok = (int) a[top + 1];
+    s.fa0 = a[top + 2];
+    s.fa1 = a[top + 3];
+    s.fa2 = a[top + 4];
+    s.fa3 = a[top + 5];
+    s.fa4 = a[top + 6];
+    s.fa5 = a[top + 7];
+    s.fa6 = a[top + 8];
+    s.fa7 = a[top + 9];
+    s.fsaveTop = top;
+  }
+
+  /** After `new` of a denied class and its constructor: its tag in the side table. */
+  @DontInline
+  public static void bindNew(Object o, DragnetState s, long node) {
+    if (!on || s == DragnetRt.SINK || node == 0) return;
+    put(o, (int) node, s);
+  }
+
+  /** Before `new` of a denied class: its node (the tag goes to the side table afterwards). */
+  @DontInline
+  public static long newDenied(DragnetState s, int site, int ctx) {
+    if (!on || s == DragnetRt.SINK) return 0;
+    int t = tag(site, ctx);
+    DragnetCopy.born(s, site, ctx);
+    return OBJECT | (t & 0xFFFFFFFFL);
+  }
+
   /** After a call: the result's shadow if the callee's return wrote it. */
   @ForceInline
   public static long result(DragnetState s, int tok) {
