@@ -345,6 +345,7 @@ const Entry kEntries[] = {
     {"java/lang/Thread", "findScopedValueBindings", "()Ljava/lang/Object;", S, opaque()},
     {"java/lang/Thread", "scopedValueCache", "()[Ljava/lang/Object;", S, opaque()},
     {"java/lang/Thread", "setScopedValueCache", "([Ljava/lang/Object;)V", S, opaque()},
+    {"java/lang/VirtualThread", "notifyJvmtiDisableSuspend", "(Z)V", S, opaque()},
     {"java/lang/VirtualThread", "notifyJvmti*", "", I, opaque()},
     {"jdk/internal/vm/Continuation", "enter", "(Ljdk/internal/vm/Continuation;Z)V", S, opaque()},
     {"jdk/internal/vm/Continuation", "enterSpecial", "(Ljdk/internal/vm/Continuation;ZZ)V", S,
@@ -492,10 +493,14 @@ bool derive(const Entry& e, std::string_view desc, Summary& s) {
   return true;
 }
 
+// The entry for a call (`isStatic`: invokestatic; an entry's positions presume its kind) or,
+// without one, for a body.
 const Entry* findEntry(std::string_view owner, std::string_view name, std::string_view desc,
-                       bool exactOwner) {
+                       std::optional<bool> isStatic) {
   for (const Entry& e : kEntries) {
-    if (exactOwner ? owner != e.owner : !ownerMatches(e, owner)) continue;
+    if (isStatic ? (!ownerMatches(e, owner) || e.instance == *isStatic) : owner != e.owner) {
+      continue;
+    }
     if (memberMatches(e.name, e.desc, name, desc)) return &e;
   }
   return nullptr;
@@ -504,8 +509,8 @@ const Entry* findEntry(std::string_view owner, std::string_view name, std::strin
 }  // namespace
 
 std::optional<Summary> summaryAt(std::string_view owner, std::string_view name,
-                                 std::string_view descriptor) {
-  const Entry* e = findEntry(owner, name, descriptor, false);
+                                 std::string_view descriptor, bool isStatic) {
+  const Entry* e = findEntry(owner, name, descriptor, isStatic);
   if (!e) return std::nullopt;
   Summary s = e->s;
   if (!derive(*e, descriptor, s)) return std::nullopt;
@@ -514,7 +519,7 @@ std::optional<Summary> summaryAt(std::string_view owner, std::string_view name,
 
 bool bodyUnshadowed(std::string_view cls, std::string_view name, std::string_view descriptor,
                     bool intrinsicCandidate) {
-  if (findEntry(cls, name, descriptor, true)) return true;
+  if (findEntry(cls, name, descriptor, std::nullopt)) return true;
   return intrinsicCandidate && exclusionReason(cls, name, descriptor).empty();
 }
 

@@ -81,8 +81,10 @@ struct Summary {
 // (getClass, notify, notifyAll) match under any owner, and Object's hashCode and clone also
 // under an array type ("[I"), which the constant pool names as the owner of calls on arrays.
 // Signature-polymorphic methods (VarHandle's access modes) match whatever the descriptor.
+// `isStatic`: the call is an invokestatic; a call whose kind contradicts the method's gets
+// no summary.
 std::optional<Summary> summaryAt(std::string_view owner, std::string_view name,
-                                 std::string_view descriptor);
+                                 std::string_view descriptor, bool isStatic);
 
 // Whether the body of cls.name(descriptor) gets no flow probes: every method with a summary
 // (its calls apply the summary; probes in its body would count the same flow twice), and

@@ -27,14 +27,17 @@ constexpr ArgMask bits(std::initializer_list<int> positions) {
   return m;
 }
 
-Summary at(std::string_view owner, std::string_view name, std::string_view desc) {
-  auto s = flow::summaryAt(owner, name, desc);
+constexpr bool kStatic = true, kInstance = false;  // invokestatic, or another invoke
+
+Summary at(std::string_view owner, std::string_view name, std::string_view desc, bool isStatic) {
+  auto s = flow::summaryAt(owner, name, desc, isStatic);
   EXPECT_TRUE(s.has_value()) << owner << "." << name << desc;
   return s.value_or(Summary{});
 }
 
 TEST(FlowSummaries, ArrayCopyNamesSystemArraycopysArguments) {
-  Summary s = at("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V");
+  Summary s =
+      at("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V", kStatic);
   EXPECT_EQ(s.kind, K::ArrayCopy);
   EXPECT_EQ(s.src, 0);
   EXPECT_EQ(s.srcPos, 1);
@@ -45,8 +48,8 @@ TEST(FlowSummaries, ArrayCopyNamesSystemArraycopysArguments) {
   EXPECT_EQ(s.consumed, 0u);
   EXPECT_FALSE(s.newObject);
   // Unsafe's copy counts bytes from the object's start; argument 0 is the Unsafe.
-  Summary u =
-      at("jdk/internal/misc/Unsafe", "copyMemory0", "(Ljava/lang/Object;JLjava/lang/Object;JJ)V");
+  Summary u = at("jdk/internal/misc/Unsafe", "copyMemory0",
+                 "(Ljava/lang/Object;JLjava/lang/Object;JJ)V", kInstance);
   EXPECT_EQ(u.kind, K::ArrayCopy);
   EXPECT_TRUE(u.rawUnits);
   EXPECT_EQ(u.src, 1);
@@ -56,45 +59,45 @@ TEST(FlowSummaries, ArrayCopyNamesSystemArraycopysArguments) {
 
 TEST(FlowSummaries, CloneAppliesToObjectAndArraysButNotToOverriders) {
   for (std::string_view owner : {"java/lang/Object", "[I", "[[Ljava/lang/String;"}) {
-    Summary s = at(owner, "clone", "()Ljava/lang/Object;");
+    Summary s = at(owner, "clone", "()Ljava/lang/Object;", kInstance);
     EXPECT_EQ(s.kind, K::CloneObject) << owner;
     EXPECT_EQ(s.src, 0);
     EXPECT_TRUE(s.newObject);
   }
   // ArrayList.clone is Java code of its own (which calls super.clone).
-  EXPECT_FALSE(flow::summaryAt("java/util/ArrayList", "clone", "()Ljava/lang/Object;"));
+  EXPECT_FALSE(flow::summaryAt("java/util/ArrayList", "clone", "()Ljava/lang/Object;", kInstance));
 }
 
 TEST(FlowSummaries, CopyOfCoversEveryOverloadWithItsStart) {
-  Summary a = at("java/util/Arrays", "copyOf", "([II)[I");
+  Summary a = at("java/util/Arrays", "copyOf", "([II)[I", kStatic);
   EXPECT_EQ(a.kind, K::CopyOf);
   EXPECT_EQ(a.src, 0);
   EXPECT_EQ(a.srcPos, kNone);
   EXPECT_TRUE(a.newObject);
   Summary r = at("java/util/Arrays", "copyOfRange",
-                 "([Ljava/lang/Object;IILjava/lang/Class;)[Ljava/lang/Object;");
+                 "([Ljava/lang/Object;IILjava/lang/Class;)[Ljava/lang/Object;", kStatic);
   EXPECT_EQ(r.kind, K::CopyOf);
   EXPECT_EQ(r.srcPos, 1);
   EXPECT_TRUE(flow::bodyUnshadowed("java/util/Arrays", "copyOf", "([II)[I"));
   // Arrays.fill is ordinary code.
-  EXPECT_FALSE(flow::summaryAt("java/util/Arrays", "fill", "([II)V"));
+  EXPECT_FALSE(flow::summaryAt("java/util/Arrays", "fill", "([II)V", kStatic));
 }
 
 TEST(FlowSummaries, AllocationsLoadsAndValuesPassedThrough) {
-  Summary n =
-      at("java/lang/reflect/Array", "newInstance", "(Ljava/lang/Class;I)Ljava/lang/Object;");
+  Summary n = at("java/lang/reflect/Array", "newInstance", "(Ljava/lang/Class;I)Ljava/lang/Object;",
+                 kStatic);
   EXPECT_EQ(n.kind, K::Allocate);
   EXPECT_TRUE(n.newObject);
-  Summary g = at("java/lang/ref/Reference", "get", "()Ljava/lang/Object;");
+  Summary g = at("java/lang/ref/Reference", "get", "()Ljava/lang/Object;", kInstance);
   EXPECT_EQ(g.kind, K::LoadField);
   EXPECT_EQ(g.src, 0);
   EXPECT_EQ(g.field, "java/lang/ref/Reference.referent:Ljava/lang/Object;");
-  Summary c = at("java/lang/Class", "cast", "(Ljava/lang/Object;)Ljava/lang/Object;");
+  Summary c = at("java/lang/Class", "cast", "(Ljava/lang/Object;)Ljava/lang/Object;", kInstance);
   EXPECT_EQ(c.kind, K::PassThrough);
   EXPECT_EQ(c.src, 1);
   EXPECT_EQ(c.consumed, 0u);
-  Summary i =
-      at("jdk/internal/util/Preconditions", "checkIndex", "(IILjava/util/function/BiFunction;)I");
+  Summary i = at("jdk/internal/util/Preconditions", "checkIndex",
+                 "(IILjava/util/function/BiFunction;)I", kStatic);
   EXPECT_EQ(i.kind, K::PassThrough);
   EXPECT_EQ(i.src, 0);
   EXPECT_EQ(i.consumed, bits({0, 1}));  // compared with each other
@@ -102,64 +105,70 @@ TEST(FlowSummaries, AllocationsLoadsAndValuesPassedThrough) {
 
 TEST(FlowSummaries, AccessorsConsumeTheirValuesOnly) {
   const char* unsafe = "jdk/internal/misc/Unsafe";
-  Summary put = at(unsafe, "putReference", "(Ljava/lang/Object;JLjava/lang/Object;)V");
+  Summary put = at(unsafe, "putReference", "(Ljava/lang/Object;JLjava/lang/Object;)V", kInstance);
   EXPECT_EQ(put.kind, K::Accessor);
   EXPECT_EQ(put.base, 1);
   EXPECT_EQ(put.offset, 2);
   EXPECT_EQ(put.consumed, bits({3}));
-  EXPECT_EQ(at(unsafe, "getInt", "(Ljava/lang/Object;J)I").consumed, 0u);
-  EXPECT_EQ(at(unsafe, "compareAndSetLong", "(Ljava/lang/Object;JJJ)Z").consumed, bits({3, 4}));
-  EXPECT_EQ(at(unsafe, "getAndAddInt", "(Ljava/lang/Object;JI)I").consumed, bits({3}));
+  EXPECT_EQ(at(unsafe, "getInt", "(Ljava/lang/Object;J)I", kInstance).consumed, 0u);
+  EXPECT_EQ(at(unsafe, "compareAndSetLong", "(Ljava/lang/Object;JJJ)Z", kInstance).consumed,
+            bits({3, 4}));
+  EXPECT_EQ(at(unsafe, "getAndAddInt", "(Ljava/lang/Object;JI)I", kInstance).consumed, bits({3}));
   // VarHandle's descriptors are the call site's: the values are the last arguments.
   const char* vh = "java/lang/invoke/VarHandle";
-  Summary cas = at(vh, "compareAndSet", "(Lp/Node;Lp/Node;Lp/Node;)Z");
+  Summary cas = at(vh, "compareAndSet", "(Lp/Node;Lp/Node;Lp/Node;)Z", kInstance);
   EXPECT_EQ(cas.kind, K::Accessor);
   EXPECT_EQ(cas.base, kNone);
   EXPECT_EQ(cas.consumed, bits({2, 3}));
-  EXPECT_EQ(at(vh, "setRelease", "([III)V").consumed, bits({3}));
-  EXPECT_EQ(at(vh, "getVolatile", "(Lp/Node;)Ljava/lang/Object;").consumed, 0u);
-  EXPECT_EQ(at(vh, "set", "(J)V").consumed, bits({1}));  // a static field's handle
-  Summary set = at("java/lang/reflect/Array", "setInt", "(Ljava/lang/Object;II)V");
+  EXPECT_EQ(at(vh, "setRelease", "([III)V", kInstance).consumed, bits({3}));
+  EXPECT_EQ(at(vh, "getVolatile", "(Lp/Node;)Ljava/lang/Object;", kInstance).consumed, 0u);
+  EXPECT_EQ(at(vh, "set", "(J)V", kInstance).consumed, bits({1}));  // a static field's handle
+  Summary set = at("java/lang/reflect/Array", "setInt", "(Ljava/lang/Object;II)V", kStatic);
   EXPECT_EQ(set.kind, K::Accessor);
   EXPECT_EQ(set.consumed, bits({2}));
 }
 
 TEST(FlowSummaries, ComputationsConsumePrimitivesAndReadArraysElements) {
-  Summary eq = at("java/lang/StringLatin1", "equals", "([B[B)Z");
+  Summary eq = at("java/lang/StringLatin1", "equals", "([B[B)Z", kStatic);
   EXPECT_EQ(eq.kind, K::Consume);
   EXPECT_EQ(eq.elements, bits({0, 1}));
   EXPECT_EQ(eq.consumed, 0u);
   // inflate writes its second array: only the first is read.
-  Summary in = at("java/lang/StringLatin1", "inflate", "([BI[CII)V");
+  Summary in = at("java/lang/StringLatin1", "inflate", "([BI[CII)V", kStatic);
   EXPECT_EQ(in.elements, bits({0}));
   EXPECT_EQ(in.consumed, bits({1, 3, 4}));
-  Summary crc = at("java/util/zip/CRC32", "updateBytes0", "(I[BII)I");
+  Summary crc = at("java/util/zip/CRC32", "updateBytes0", "(I[BII)I", kStatic);
   EXPECT_EQ(crc.elements, bits({1}));
   EXPECT_EQ(crc.consumed, bits({0, 2, 3}));
-  Summary max = at("java/lang/Math", "max", "(JJ)J");
+  Summary max = at("java/lang/Math", "max", "(JJ)J", kStatic);
   EXPECT_EQ(max.kind, K::Consume);
   EXPECT_EQ(max.consumed, bits({0, 1}));
   // Base64's encoder is an instance method: argument 1 is the source.
-  EXPECT_EQ(at("java/util/Base64$Encoder", "encodeBlock", "([BII[BIZ)V").elements, bits({1}));
-  Summary bytes = at("java/lang/StringUTF16", "toBytes", "([CII)[B");
+  EXPECT_EQ(at("java/util/Base64$Encoder", "encodeBlock", "([BII[BIZ)V", kInstance).elements,
+            bits({1}));
+  Summary bytes = at("java/lang/StringUTF16", "toBytes", "([CII)[B", kStatic);
   EXPECT_TRUE(bytes.resultIsObject);
   EXPECT_FALSE(bytes.newObject);
 }
 
 TEST(FlowSummaries, HeaderReadsAreOpaqueUnderTheOwnersTheyResolveThrough) {
   for (std::string_view owner : {"java/lang/Object", "java/util/HashMap", "[J"}) {
-    Summary s = at(owner, "getClass", "()Ljava/lang/Class;");
+    Summary s = at(owner, "getClass", "()Ljava/lang/Class;", kInstance);
     EXPECT_EQ(s.kind, K::Opaque) << owner;
     EXPECT_EQ(s.consumed, 0u);
   }
-  EXPECT_EQ(at("[I", "hashCode", "()I").kind, K::Opaque);
-  EXPECT_EQ(at("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I").kind, K::Opaque);
+  EXPECT_EQ(at("[I", "hashCode", "()I", kInstance).kind, K::Opaque);
+  EXPECT_EQ(at("java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I", kStatic).kind,
+            K::Opaque);
   // hashCode is not final: String's own is ordinary code.
-  EXPECT_FALSE(flow::summaryAt("java/lang/String", "hashCode", "()I"));
+  EXPECT_FALSE(flow::summaryAt("java/lang/String", "hashCode", "()I", kInstance));
   // A call through another owner is not the summarised method's (String.equals is not
   // summarised at all; StringLatin1.equals only under its own name).
-  EXPECT_FALSE(flow::summaryAt("java/lang/Object", "equals", "(Ljava/lang/Object;)Z"));
-  EXPECT_FALSE(flow::summaryAt("java/lang/StringUTF16", "equals", "([C[C)Z"));
+  EXPECT_FALSE(flow::summaryAt("java/lang/Object", "equals", "(Ljava/lang/Object;)Z", kInstance));
+  // A call whose kind contradicts the table's method is not that method's.
+  EXPECT_FALSE(flow::summaryAt("java/lang/Object", "hashCode", "()I", kStatic));
+  EXPECT_FALSE(flow::summaryAt("java/lang/Math", "max", "(II)I", kInstance));
+  EXPECT_FALSE(flow::summaryAt("java/lang/StringUTF16", "equals", "([C[C)Z", kStatic));
 }
 
 TEST(FlowSummaries, BodiesUnshadowedAreThoseSummarisedAndUnknownIntrinsics) {
@@ -174,13 +183,13 @@ TEST(FlowSummaries, BodiesUnshadowedAreThoseSummarisedAndUnknownIntrinsics) {
   EXPECT_FALSE(flow::bodyUnshadowed("java/lang/StringBuilder", "append",
                                     "(Ljava/lang/String;)Ljava/lang/StringBuilder;", true));
   EXPECT_FALSE(flow::summaryAt("java/lang/StringBuilder", "append",
-                               "(Ljava/lang/String;)Ljava/lang/StringBuilder;"));
+                               "(Ljava/lang/String;)Ljava/lang/StringBuilder;", kInstance));
 }
 
 TEST(FlowSummaries, MalformedDescriptorsGetNoSummary) {
-  EXPECT_FALSE(flow::summaryAt("java/lang/Math", "max", "(II"));
-  EXPECT_FALSE(flow::summaryAt("java/lang/invoke/VarHandle", "set", "(Q)V"));
-  EXPECT_FALSE(flow::summaryAt("java/lang/Math", "max", ""));
+  EXPECT_FALSE(flow::summaryAt("java/lang/Math", "max", "(II", kStatic));
+  EXPECT_FALSE(flow::summaryAt("java/lang/invoke/VarHandle", "set", "(Q)V", kInstance));
+  EXPECT_FALSE(flow::summaryAt("java/lang/Math", "max", "", kStatic));
 }
 
 // --- Every intrinsic of JDK 17 and 25 ---------------------------------------------------
@@ -281,7 +290,7 @@ void checkEveryIntrinsic(const std::string& file, size_t atLeast) {
   ASSERT_GE(listed.size(), atLeast) << file;
   std::string uncovered;
   for (const Listed& l : listed) {
-    auto s = flow::summaryAt(l.owner, l.name, l.desc);
+    auto s = flow::summaryAt(l.owner, l.name, l.desc, l.isStatic);
     std::string_view reason = flow::exclusionReason(l.owner, l.name, l.desc);
     EXPECT_FALSE(s && !reason.empty()) << l.text() << ": both summarised and excluded";
     if (s) {
