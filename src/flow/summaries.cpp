@@ -154,7 +154,6 @@ const Entry kEntries[] = {
     {"java/lang/Class", "cast", "(Ljava/lang/Object;)Ljava/lang/Object;", I, passThrough(1)},
     {"java/nio/Buffer", "checkIndex", "(I)I", I, passThrough(1, args({1}))},
     {"jdk/internal/util/Preconditions", "checkIndex", "", S, passThrough(0, args({0, 1}))},
-    {"java/lang/invoke/MethodHandleImpl", "profileBoolean", "(Z[I)Z", S, passThrough(0)},
 
     // --- Heap accesses by offset (v1: values consumed, counted) ------------------------------
     {kUnsafe, "compareAndSet*", kObjJ, I, unsafeAccess(args({3, 4}))},
@@ -309,6 +308,8 @@ const Entry kEntries[] = {
     // Float16 operands arrive boxed: the boxes are the values.
     {"jdk/internal/vm/vector/Float16Math", "fma", "", S, consume(0, args({1, 2, 3}))},
     {"jdk/internal/vm/vector/Float16Math", "sqrt", "", S, consume(0, args({1}))},
+    // Returns a constant chosen by a branch on its argument (and counts it).
+    {"java/lang/invoke/MethodHandleImpl", "profileBoolean", "(Z[I)Z", S, consume()},
     {"java/lang/ref/Reference", "refersTo0", "(Ljava/lang/Object;)Z", I, consume(0, args({1}))},
     {"java/lang/ref/PhantomReference", "refersTo0", "(Ljava/lang/Object;)Z", I,
      consume(0, args({1}))},
