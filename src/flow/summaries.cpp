@@ -323,7 +323,7 @@ const Entry kEntries[] = {
     {"java/lang/Object", "getClass", "()Ljava/lang/Class;", I, opaque(), Owner::Any},
     {"java/lang/Object", "notify", "()V", I, opaque(), Owner::Any},
     {"java/lang/Object", "notifyAll", "()V", I, opaque(), Owner::Any},
-    {"java/lang/Object", "wait", "(J)V", I, opaque(), Owner::Any},
+    {"java/lang/Object", "wait", "", I, opaque(), Owner::Any},
     {"java/lang/Object", "<init>", "()V", I, opaque()},
     {"java/lang/System", "identityHashCode", "(Ljava/lang/Object;)I", S, opaque()},
     {"java/lang/System", "nanoTime", "()J", S, opaque()},

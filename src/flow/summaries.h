@@ -77,9 +77,14 @@ struct Summary {
 // must be the class that declares the method: a call that dispatches to a summarised method
 // through another owner (String.equals called as Object.equals, Object.clone called as
 // Super.clone where Super does not override it) is ordinary, its cut is counted at run time
-// like any uninstrumented callee's. Exceptions: the final natives of java/lang/Object
-// (getClass, notify, notifyAll) match under any owner, and Object's hashCode and clone also
-// under an array type ("[I"), which the constant pool names as the owner of calls on arrays.
+// like any uninstrumented callee's. Exceptions: the final methods of java/lang/Object
+// (getClass, notify, notifyAll, wait) match under any owner, and Object's hashCode and clone
+// also under an array type ("[I"), which the constant pool names as the owner of calls on
+// arrays. Conversely a call of a summarised non-final method that dispatches to an override
+// still applies the summary (the override runs with its parameters cut and its result's
+// shadow is the summary's): of the summarised methods only Object.hashCode, Object.clone and
+// Reference.get have overrides, and only PhantomReference.get differs in flow (it returns
+// null, where the summary says the referent).
 // Signature-polymorphic methods (VarHandle's access modes) match whatever the descriptor.
 // `isStatic`: the call is an invokestatic; a call whose kind contradicts the method's gets
 // no summary.
