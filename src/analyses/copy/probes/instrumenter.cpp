@@ -4,7 +4,10 @@
 #include <map>
 #include <optional>
 
+#include "analyses/copy/probes/probe_code.h"
+#include "analyses/copy/probes/summary_probes.h"
 #include "flow/shadow_plan.h"
+#include "flow/summaries.h"
 #include "flow/tag_field.h"
 #include "instrument/code_editor.h"
 #include "instrument/descriptor.h"
@@ -19,9 +22,8 @@ using instrument::Routine;
 
 namespace {
 
-constexpr const char* kObjectDesc = "Ljava/lang/Object;";
 constexpr const char* kStateDesc = contexts::kStateDesc;
-constexpr uint16_t kNone = flow::ShadowPlan::kNone;
+constexpr uint16_t kNone = kNoLocal;
 
 int opIndex(Op op) { return static_cast<int>(op); }
 bool between(Op op, Op lo, Op hi) { return opIndex(op) >= opIndex(lo) && opIndex(op) <= opIndex(hi); }
@@ -96,7 +98,7 @@ class CopyExtension : public contexts::Extension {
   // Asked first for every method: a new routine begins.
   uint32_t methodId(Routine& r, uint32_t id) override {
     sites_.clear();
-    scratch_.clear();
+    m_.reset();
     deniedNews_.clear();
     superCall_.reset();
     context_ = kNone;
@@ -127,9 +129,13 @@ class CopyExtension : public contexts::Extension {
     context_ = kNone;
     if (options_.rootClass && r.name() == "<init>") claimTag();
     if (light_) return;
+    if (flow::bodyUnshadowed(cls_.name(), r.name(), r.descriptor(), intrinsicCandidate(r))) {
+      return tagAllocations();
+    }
     CopyRules rules(ids_, sites_);
     plan_ = flow::planShadows(r, rules);
     if (!plan_.ok) return;  // flows through the method are cut (its callees see no token)
+    m_.emplace(MethodProbes{r, state, kNoLocal, plan_, ids_, sites_, {}});
     selector_ = ids_.selector(r.name(), r.descriptor());
     entry();
     for (const instrument::Instruction& in : r.instructions()) {
@@ -141,44 +147,35 @@ class CopyExtension : public contexts::Extension {
   // --- patches ---------------------------------------------------------------------------
 
   Patch patch() { return r_->newPatch(); }
-  Patch& loadState(Patch& p) { return p.load(kObjectDesc, state_); }
-  // Pushes a shadow as a long.
-  Patch& push(Patch& p, const Shadow& s) {
-    switch (s.kind) {
-      case Shadow::Kind::Local:
-        return p.load("J", s.local);
-      case Shadow::Kind::Const:
-        return p.pushLong(static_cast<int64_t>(s.value));
-      default:
-        return p.add(Op::lconst_0);
+
+  static bool intrinsicCandidate(Routine& r) {
+    auto* a = classfile::findAttr<classfile::RuntimeVisibleAnnotationsAttr>(r.member().attributes);
+    if (!a) return false;
+    return std::any_of(a->annotations.begin(), a->annotations.end(), [&](const auto& an) {
+      return r.pool().utf8(an.type) == "Ljdk/internal/vm/annotation/IntrinsicCandidate;";
+    });
+  }
+
+  // A body without flow probes (a summarised method's: its calls apply the summary) still
+  // tags what it allocates, so that the objects it returns have names.
+  void tagAllocations() {
+    for (const instrument::Instruction& in : r_->instructions()) {
+      auto site = sites_.find(in.index);
+      if (site == sites_.end()) continue;
+      Op op = r_->insn(in.index).op;
+      Patch p = patch();
+      if (op == Op::new_) {
+        if (flow::isDeniedTagClass(r_->pool().className(r_->insn(in.index).cp()))) continue;
+        p.load(kObjectDesc, state_).pushInt(static_cast<int32_t>(site->second)).add(Op::iconst_0);
+        p.invokeStatic(kFlowClass, "newObject", std::string("(") + kStateDesc + "II)J").add(Op::pop2);
+        r_->before(in.index, p);
+      } else if (op == Op::newarray || op == Op::anewarray || op == Op::multianewarray) {
+        p.add(Op::dup).load(kObjectDesc, state_).pushInt(static_cast<int32_t>(site->second));
+        p.add(Op::iconst_0).invokeStatic(kFlowClass, "newArray",
+                                         std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
+        r_->after(in.index, p.add(Op::pop2));
+      }
     }
-  }
-  // A scratch local per descriptor and role (the object of an access, a parked value).
-  uint16_t scratch(std::string_view desc, char role = 'o') {
-    std::string key(desc);
-    key.push_back(role);
-    auto& slot = scratch_[key];
-    if (slot == 0) slot = r_->scratchLocal(instrument::slotSize(desc)) + 1;
-    return static_cast<uint16_t>(slot - 1);
-  }
-  // The tag of the object on top of the stack, whose static class is `cls`.
-  Patch& tagOf(Patch& p, std::string_view cls) {
-    if (!cls.starts_with("[") && !flow::isDeniedTagClass(cls)) {
-      return p.getField(cls, flow::kTagField, "I");
-    }
-    loadState(p);
-    return p.invokeStatic(kFlowClass, "tagOf", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
-  }
-  Patch& compose(Patch& p, uint32_t field) {
-    p.pushLong(static_cast<int64_t>(flow::fieldBits(field)));
-    return p.invokeStatic(kFlowClass, "field", "(IJ)J");
-  }
-  Patch& elementNode(Patch& p) {
-    loadState(p);
-    return p.invokeStatic(kFlowClass, "elm", std::string("(Ljava/lang/Object;") + kStateDesc + ")J");
-  }
-  Patch& record(Patch& p, const char* what) {
-    return p.invokeStatic(kCopyClass, what, std::string("(") + kStateDesc + (what[0] == 's' ? "JJ)V" : "J)V"));
   }
 
   // Whether `getfield ThisClass.dragnet$tag` resolves (not in interfaces' default methods).
@@ -193,11 +190,11 @@ class CopyExtension : public contexts::Extension {
     Patch p = patch();
     for (uint16_t l : plan_.canonical) p.add(Op::lconst_0).store("J", l);
     if (vmEntry()) keepTransfer();
-    loadState(p).pushInt(selector_).pushInt(static_cast<int32_t>(methodKey()));
+    loadState(p, *m_).pushInt(selector_).pushInt(static_cast<int32_t>(methodKey()));
     p.invokeStatic(kFlowClass, "take", std::string("(") + kStateDesc + "II)V");
     for (auto [slot, canon] : plan_.params) {
       if (paramIndex(slot) >= kMaxArgs) continue;
-      loadState(p).pushInt(paramIndex(slot));
+      loadState(p, *m_).pushInt(paramIndex(slot));
       p.invokeStatic(kFlowClass, "param", std::string("(") + kStateDesc + "I)J").store("J", canon);
     }
     bool instance = (r_->access() & classfile::kAccStatic) == 0;
@@ -205,6 +202,7 @@ class CopyExtension : public contexts::Extension {
       std::optional<uint16_t> c = r_->liveLocal("I");
       if (c) {
         context_ = *c;
+        m_->context = context_;
         p.add(Op::iconst_0).store("I", context_);
       }
     }
@@ -212,7 +210,7 @@ class CopyExtension : public contexts::Extension {
     if (context_ == kNone) return;
     Patch c = patch();
     c.add(Op::aload_0);
-    tagOf(c, thisHasTag() ? cls_.name() : std::string_view("[")).invokeStatic(kFlowClass, "context", "(I)I").store("I", context_);
+    pushTag(c, thisHasTag() ? cls_.name() : std::string_view("["), *m_).invokeStatic(kFlowClass, "context", "(I)I").store("I", context_);
     r_->atEntry(c, instrument::ConstructorEntry::AfterSuperCall);
   }
 
@@ -227,10 +225,10 @@ class CopyExtension : public contexts::Extension {
   // DragnetFlow.save at entry, restore at every exit.
   void keepTransfer() {
     Patch save = patch();
-    loadState(save).invokeStatic(kFlowClass, "save", std::string("(") + kStateDesc + ")V");
+    loadState(save, *m_).invokeStatic(kFlowClass, "save", std::string("(") + kStateDesc + ")V");
     r_->atEntry(save, instrument::ConstructorEntry::BeforeSuperCall);
     Patch restore = patch();
-    loadState(restore).invokeStatic(kFlowClass, "restore", std::string("(") + kStateDesc + ")V");
+    loadState(restore, *m_).invokeStatic(kFlowClass, "restore", std::string("(") + kStateDesc + ")V");
     r_->beforeReturns(restore);
     r_->onExceptionalExit(restore);
   }
@@ -254,19 +252,12 @@ class CopyExtension : public contexts::Extension {
     if (ref.owner == cls_.name()) return;  // this(...): the constructor it calls claims
     Patch p = patch();
     p.add(Op::aload_0).add(Op::aload_0);
-    loadState(p).invokeStatic(kFlowClass, "claim", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
+    p.load(kObjectDesc, state_).invokeStatic(kFlowClass, "claim", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
     p.putField(cls_.name(), flow::kTagField, "I");
     r_->atEntry(p, instrument::ConstructorEntry::AfterSuperCall);
   }
 
   // --- instructions ----------------------------------------------------------------------
-
-  const std::vector<Shadow>& stackAt(uint32_t i) const { return plan_.stack[i]; }
-  // The shadow of the value whose first word is `depth` words below the top (1 = top word).
-  Shadow operand(uint32_t i, size_t fromTop) const {
-    const auto& s = stackAt(i);
-    return fromTop <= s.size() ? s[s.size() - fromTop] : Shadow::bottom();
-  }
 
   void instruction(uint32_t i) {
     const classfile::Insn& in = r_->insn(i);
@@ -316,10 +307,10 @@ class CopyExtension : public contexts::Extension {
     if (!e) return;
     Patch p = patch();
     for (int w = 1; w <= e->pop; ++w) {
-      Shadow s = operand(i, static_cast<size_t>(w));
+      Shadow s = m_->operand(i, static_cast<size_t>(w));
       if (s.isBottom()) continue;
-      loadState(p);
-      record(push(p, s), "use");
+      loadState(p, *m_);
+      callRecord(pushShadow(p, s), "use");
     }
     if (!p.empty()) r_->before(i, p);
   }
@@ -328,82 +319,82 @@ class CopyExtension : public contexts::Extension {
     const auto& l = plan_.locals[i];
     if (slot >= l.size() || l[slot].isBottom()) return;
     Patch p = patch();
-    loadState(p);
-    record(push(p, l[slot]), "use");
+    loadState(p, *m_);
+    callRecord(pushShadow(p, l[slot]), "use");
     r_->before(i, p);
   }
 
   void getField(uint32_t i) {
     auto ref = r_->pool().memberRef(r_->insn(i).cp());
     uint32_t field = ids_.field(ref.owner, ref.name, ref.descriptor, false);
-    uint16_t x = scratch(kObjectDesc);
+    uint16_t x = m_->scratch(kObjectDesc);
     Patch before = patch();
     before.add(Op::dup).store(kObjectDesc, x);
     r_->before(i, before);
     Patch after = patch();
     after.load(kObjectDesc, x);
-    compose(tagOf(after, ref.owner), field).store("J", plan_.produced[i]);
+    composeNode(pushTag(after, ref.owner, *m_), field).store("J", plan_.produced[i]);
     r_->after(i, after);
   }
 
   void putField(uint32_t i) {
     auto ref = r_->pool().memberRef(r_->insn(i).cp());
-    Shadow v = operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor)));
+    Shadow v = m_->operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor)));
     if (v.isBottom()) return;
     uint32_t field = ids_.field(ref.owner, ref.name, ref.descriptor, false);
     Patch after = patch();
-    loadState(after);
-    push(after, v);
+    loadState(after, *m_);
+    pushShadow(after, v);
     if (beforeSuper(i)) {
       // `this` is not initialized yet (this$0 and the like): the tag is still pending.
-      loadState(after).invokeStatic(kFlowClass, "pendingTag", std::string("(") + kStateDesc + ")I");
+      loadState(after, *m_).invokeStatic(kFlowClass, "pendingTag", std::string("(") + kStateDesc + ")I");
     } else {
       std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc : ref.descriptor);
-      uint16_t val = scratch(desc, 'v'), x = scratch(kObjectDesc);
+      uint16_t val = m_->scratch(desc, 'v'), x = m_->scratch(kObjectDesc);
       Patch before = patch();
       before.store(desc, val).add(Op::dup).store(kObjectDesc, x).load(desc, val);
       r_->before(i, before);
       after.load(kObjectDesc, x);
-      tagOf(after, ref.owner);
+      pushTag(after, ref.owner, *m_);
     }
-    record(compose(after, field), "store");
+    callRecord(composeNode(after, field), "store");
     r_->after(i, after);
   }
 
   void putStatic(uint32_t i) {
     auto ref = r_->pool().memberRef(r_->insn(i).cp());
-    Shadow v = operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor)));
+    Shadow v = m_->operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor)));
     if (v.isBottom()) return;
     Patch after = patch();
-    loadState(after);
-    push(after, v).pushLong(static_cast<int64_t>(flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))));
-    r_->after(i, record(after, "store"));
+    loadState(after, *m_);
+    pushShadow(after, v).pushLong(static_cast<int64_t>(flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))));
+    r_->after(i, callRecord(after, "store"));
   }
 
   void arrayLoad(uint32_t i) {
-    uint16_t x = scratch(kObjectDesc);
+    uint16_t x = m_->scratch(kObjectDesc);
     Patch before = patch();
     before.add(Op::dup2).add(Op::pop).store(kObjectDesc, x);
     r_->before(i, before);
     Patch after = patch();
     after.load(kObjectDesc, x);
-    elementNode(after).store("J", plan_.produced[i]);
+    pushElementNode(after, *m_).store("J", plan_.produced[i]);
     r_->after(i, after);
   }
 
   void arrayStore(uint32_t i) {
     Op op = r_->insn(i).op;
     const char* desc = arrayValueDesc(op);
-    Shadow v = operand(i, static_cast<size_t>(instrument::slotSize(desc)));
+    Shadow v = m_->operand(i, static_cast<size_t>(instrument::slotSize(desc)));
     if (v.isBottom()) return;
-    uint16_t val = scratch(desc, 'v'), x = scratch(kObjectDesc);
+    uint16_t val = m_->scratch(desc, 'v'), x = m_->scratch(kObjectDesc);
     Patch before = patch();
     before.store(desc, val).add(Op::dup2).add(Op::pop).store(kObjectDesc, x).load(desc, val);
     r_->before(i, before);
     Patch after = patch();
-    loadState(after);
-    push(after, v).load(kObjectDesc, x);
-    r_->after(i, record(elementNode(after), "store"));
+    loadState(after, *m_);
+    pushShadow(after, v).load(kObjectDesc, x);
+    r_->after(i, callRecord(pushElementNode(after, *m_), "store"));
   }
 
   Patch& pushContext(Patch& p) { return context_ == kNone ? p.add(Op::iconst_0) : p.load("I", context_); }
@@ -415,7 +406,7 @@ class CopyExtension : public contexts::Extension {
     bool denied = flow::isDeniedTagClass(r_->pool().className(r_->insn(i).cp()));
     if (denied) deniedNews_.push_back(plan_.produced[i]);
     Patch p = patch();
-    loadState(p).pushInt(static_cast<int32_t>(site->second));
+    loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
     pushContext(p).invokeStatic(kFlowClass, denied ? "newDenied" : "newObject",
                                 std::string("(") + kStateDesc + "II)J");
     r_->before(i, p.store("J", plan_.produced[i]));
@@ -424,12 +415,12 @@ class CopyExtension : public contexts::Extension {
   // After `invokespecial <init>` of an object of a denied class made by a `new` of this
   // method, when its other copy (javac's `new; dup`) is on top: its tag in the side table.
   void bindDenied(uint32_t i, size_t receiverDepth) {
-    Shadow recv = operand(i, receiverDepth), below = operand(i, receiverDepth + 1);
+    Shadow recv = m_->operand(i, receiverDepth), below = m_->operand(i, receiverDepth + 1);
     if (recv.kind != Shadow::Kind::Local || !(below == recv)) return;
     if (std::find(deniedNews_.begin(), deniedNews_.end(), recv.local) == deniedNews_.end()) return;
     Patch p = patch();
     p.add(Op::dup);
-    loadState(p).load("J", recv.local);
+    loadState(p, *m_).load("J", recv.local);
     p.invokeStatic(kFlowClass, "bindNew", std::string("(Ljava/lang/Object;") + kStateDesc + "J)V");
     r_->after(i, p);
   }
@@ -439,7 +430,7 @@ class CopyExtension : public contexts::Extension {
     if (site == sites_.end() || plan_.produced[i] == kNone) return;
     Patch p = patch();
     p.add(Op::dup);
-    loadState(p).pushInt(static_cast<int32_t>(site->second));
+    loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
     pushContext(p).invokeStatic(kFlowClass, "newArray", std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
     r_->after(i, p.store("J", plan_.produced[i]));
   }
@@ -451,8 +442,10 @@ class CopyExtension : public contexts::Extension {
   void invoke(uint32_t i) {
     const classfile::Insn& in = r_->insn(i);
     auto ref = r_->pool().memberRef(in.cp());
-    if (isArrayCopy(ref)) return arrayCopy(i);
     if (contexts::isCloneCall(r_->pool(), in) && sites_.count(i)) return cloneCall(i);
+    if (auto s = flow::summaryAt(ref.owner, ref.name, ref.descriptor, in.op == Op::invokestatic)) {
+      return applySummary(*m_, i, *s);
+    }
     auto md = instrument::parseMethodDescriptor(ref.descriptor);
     if (!md) return;
     std::vector<Shadow> args;
@@ -463,23 +456,23 @@ class CopyExtension : public contexts::Extension {
       starts.push_back(depth);
     }
     if (in.op != Op::invokestatic) starts.push_back(++depth);
-    for (auto s = starts.rbegin(); s != starts.rend(); ++s) args.push_back(operand(i, *s));
+    for (auto s = starts.rbegin(); s != starts.rend(); ++s) args.push_back(m_->operand(i, *s));
     int32_t selector = ids_.selector(ref.name, ref.descriptor);
     Patch p = patch();
     bool any = std::any_of(args.begin(), args.end(), [](const Shadow& s) { return !s.isBottom(); });
-    loadState(p);
+    loadState(p, *m_);
     if (!any) {
       p.invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
     } else {
       size_t n = std::min<size_t>(args.size(), kMaxArgs);
       for (size_t k = 4; k < n; ++k) {
-        push(p, args[k]).pushInt(static_cast<int32_t>(k));
+        pushShadow(p, args[k]).pushInt(static_cast<int32_t>(k));
         p.invokeStatic(kFlowClass, "arg", std::string("(") + kStateDesc + "JI)" + kStateDesc);
       }
       size_t direct = std::min<size_t>(n, 4);
       std::string desc = std::string("(") + kStateDesc;
       for (size_t k = 0; k < direct; ++k) {
-        push(p, args[k]);
+        pushShadow(p, args[k]);
         desc += 'J';
       }
       p.pushInt(selector).invokeStatic(kFlowClass, "call" + std::to_string(direct), desc + "I)V");
@@ -488,7 +481,7 @@ class CopyExtension : public contexts::Extension {
     if (in.op == Op::invokespecial && ref.name == "<init>") bindDenied(i, depth);
     if (plan_.produced[i] == kNone) return;
     Patch after = patch();
-    loadState(after).pushInt(selector);
+    loadState(after, *m_).pushInt(selector);
     after.invokeStatic(kFlowClass, "result", std::string("(") + kStateDesc + "I)J");
     r_->after(i, after.store("J", plan_.produced[i]));
   }
@@ -496,32 +489,12 @@ class CopyExtension : public contexts::Extension {
   // invokedynamic: the call site is linked by the JVM; nothing of it is followed.
   void callNone(uint32_t i) {
     Patch p = patch();
-    loadState(p).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
+    loadState(p, *m_).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
     r_->before(i, p);
     if (plan_.produced[i] != kNone) {
       Patch z = patch();
       r_->after(i, z.add(Op::lconst_0).store("J", plan_.produced[i]));
     }
-  }
-
-  static bool isArrayCopy(const classfile::ConstantPool::Member& ref) {
-    return ref.owner == "java/lang/System" && ref.name == "arraycopy" &&
-           ref.descriptor == "(Ljava/lang/Object;ILjava/lang/Object;II)V";
-  }
-
-  // System.arraycopy(src, sp, dst, dp, n): n element copies src.ELM -> dst.ELM, recorded
-  // after the call returned (it throws before copying anything on bad arguments).
-  void arrayCopy(uint32_t i) {
-    uint16_t src = scratch(kObjectDesc), dst = r_->scratchLocal(1), n = scratch("I");
-    uint16_t dp = r_->scratchLocal(1), sp = r_->scratchLocal(1);
-    Patch before = patch();
-    before.store("I", n).store("I", dp).store(kObjectDesc, dst).store("I", sp).add(Op::dup).store(kObjectDesc, src);
-    before.load("I", sp).load(kObjectDesc, dst).load("I", dp).load("I", n);
-    r_->before(i, before);
-    Patch after = patch();
-    loadState(after).load(kObjectDesc, src).load(kObjectDesc, dst).load("I", n);
-    after.invokeStatic(kCopyClass, "arraycopy", std::string("(") + kStateDesc + "Ljava/lang/Object;Ljava/lang/Object;I)V");
-    r_->after(i, after);
   }
 
   // array.clone() / super.clone() reaching Object.clone: the copy is a new object (this
@@ -530,14 +503,14 @@ class CopyExtension : public contexts::Extension {
     auto ref = r_->pool().memberRef(r_->insn(i).cp());
     // super.clone() in a class with the tag field: its probe stores the copy's tag there.
     bool field = !ref.owner.starts_with("[") && thisHasTag();
-    uint16_t x = scratch(kObjectDesc), t = scratch("I");
+    uint16_t x = m_->scratch(kObjectDesc), t = m_->scratch("I");
     Patch before = patch();
     before.add(Op::dup).store(kObjectDesc, x);
-    loadState(before).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
+    loadState(before, *m_).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
     r_->before(i, before);
     Patch after = patch();
     after.add(Op::dup).load(kObjectDesc, x);
-    loadState(after).pushInt(static_cast<int32_t>(sites_[i]));
+    loadState(after, *m_).pushInt(static_cast<int32_t>(sites_[i]));
     pushContext(after).add(field ? Op::iconst_1 : Op::iconst_0);
     after.invokeStatic(kCopyClass, "cloned",
                        std::string("(Ljava/lang/Object;Ljava/lang/Object;") + kStateDesc + "IIZ)I");
@@ -549,15 +522,15 @@ class CopyExtension : public contexts::Extension {
     }
     if (plan_.produced[i] != kNone) {
       after.load("I", t);
-      compose(after, 0).store("J", plan_.produced[i]);
+      composeNode(after, 0).store("J", plan_.produced[i]);
     }
     r_->after(i, after);
   }
 
   void returnValue(uint32_t i) {
     Patch p = patch();
-    loadState(p);
-    push(p, operand(i, r_->insn(i).op == Op::lreturn || r_->insn(i).op == Op::dreturn ? 2 : 1));
+    loadState(p, *m_);
+    pushShadow(p, m_->operand(i, r_->insn(i).op == Op::lreturn || r_->insn(i).op == Op::dreturn ? 2 : 1));
     p.pushInt(selector_).invokeStatic(kFlowClass, "ret", std::string("(") + kStateDesc + "JI)V");
     r_->before(i, p);
   }
@@ -566,7 +539,7 @@ class CopyExtension : public contexts::Extension {
     for (const flow::BlockEnd& e : plan_.ends) {
       if (e.index != i) continue;
       Patch p = patch();
-      for (const flow::Move& m : e.moves) push(p, m.from).store("J", m.to);
+      for (const flow::Move& m : e.moves) pushShadow(p, m.from).store("J", m.to);
       if (e.after) {
         r_->after(i, p);
       } else {
@@ -592,7 +565,7 @@ class CopyExtension : public contexts::Extension {
   Routine* r_ = nullptr;
   uint16_t state_ = kNone, context_ = kNone;
   std::map<uint32_t, uint32_t> sites_;  // instruction index -> allocation site index
-  std::map<std::string, int> scratch_;  // descriptor -> scratch local + 1
+  std::optional<MethodProbes> m_;  // the method's probes' context, once planned
   std::optional<uint32_t> superCall_;
   std::vector<uint16_t> deniedNews_;  // the produced locals of `new`s of denied classes
   flow::ShadowPlan plan_;

@@ -35,6 +35,14 @@ public final class DragnetFlow {
     return field | (tag & 0xFFFFFFFFL);
   }
 
+  /** The allocation node of an array or of an object of a denied class (side table). */
+  @DontInline
+  public static long nodeOf(Object o, DragnetState s) {
+    if (!on || s == DragnetRt.SINK || o == null) return 0;
+    int t = tagOf(o, s);
+    return t == 0 ? 0 : OBJECT | (t & 0xFFFFFFFFL);
+  }
+
   /** The node of an element of `array`. */
   @ForceInline
   public static long elm(Object array, DragnetState s) {

@@ -50,6 +50,23 @@ public final class DragnetCopy {
   }
 
   /**
+   * After Arrays.copyOf / copyOfRange returned `copy` of `src` from index `from`:
+   * min(length(src) - from, length(copy)) element copies; the copy's node.
+   */
+  @DontInline
+  public static long copyOf(Object copy, DragnetState s, Object src, int from) {
+    if (!DragnetFlow.on || s == DragnetRt.SINK || copy == null || src == null) return 0;
+    int n = java.lang.reflect.Array.getLength(copy), have = java.lang.reflect.Array.getLength(src) - from;
+    if (have < n) n = have;
+    int t = DragnetFlow.tagOf(copy, s);
+    if (n > 0) {
+      count(s, DragnetFlow.elm(src, s), DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
+      copied(s, n);
+    }
+    return t == 0 ? 0 : DragnetFlow.OBJECT | (t & 0xFFFFFFFFL);
+  }
+
+  /**
    * After clone() returned `copy` of `orig` at allocation site `site`: the copy's tag
    * (arrays and denied classes: in the side table; others: the caller stores it in the
    * copy's field), and for an array its elements copied.

@@ -1,0 +1,76 @@
+#include "analyses/copy/probes/probe_code.h"
+
+#include "analyses/copy/probes/instrumenter.h"
+#include "contexts/probes.h"
+#include "flow/tag_field.h"
+#include "instrument/descriptor.h"
+
+namespace dragnet::analyses::copy {
+
+using classfile::Op;
+using flow::Shadow;
+using instrument::Patch;
+
+uint16_t MethodProbes::scratch(std::string_view desc, char role) {
+  std::string key(desc);
+  key.push_back(role);
+  auto& slot = scratch_[key];
+  if (slot == 0) slot = r.scratchLocal(instrument::slotSize(desc)) + 1;
+  return static_cast<uint16_t>(slot - 1);
+}
+
+uint16_t MethodProbes::fresh(std::string_view desc) {
+  return r.scratchLocal(instrument::slotSize(desc));
+}
+
+Shadow MethodProbes::operand(uint32_t i, size_t fromTop) const {
+  const auto& s = plan.stack[i];
+  return fromTop <= s.size() ? s[s.size() - fromTop] : Shadow::bottom();
+}
+
+Patch& loadState(Patch& p, const MethodProbes& m) { return p.load(kObjectDesc, m.state); }
+
+Patch& pushShadow(Patch& p, const Shadow& s) {
+  switch (s.kind) {
+    case Shadow::Kind::Local:
+      return p.load("J", s.local);
+    case Shadow::Kind::Const:
+      return p.pushLong(static_cast<int64_t>(s.value));
+    default:
+      return p.add(Op::lconst_0);
+  }
+}
+
+Patch& pushTag(Patch& p, std::string_view cls, const MethodProbes& m) {
+  if (!cls.starts_with("[") && !flow::isDeniedTagClass(cls)) {
+    return p.getField(cls, flow::kTagField, "I");
+  }
+  loadState(p, m);
+  return p.invokeStatic(kFlowClass, "tagOf",
+                        std::string("(Ljava/lang/Object;") + contexts::kStateDesc + ")I");
+}
+
+Patch& pushElementNode(Patch& p, const MethodProbes& m) {
+  loadState(p, m);
+  return p.invokeStatic(kFlowClass, "elm",
+                        std::string("(Ljava/lang/Object;") + contexts::kStateDesc + ")J");
+}
+
+Patch& composeNode(Patch& p, uint32_t field) {
+  p.pushLong(static_cast<int64_t>(flow::fieldBits(field)));
+  return p.invokeStatic(kFlowClass, "field", "(IJ)J");
+}
+
+Patch& callRecord(Patch& p, const char* what) {
+  bool store = what[0] == 's';
+  return p.invokeStatic(kCopyClass, what,
+                        std::string("(") + contexts::kStateDesc + (store ? "JJ)V" : "J)V"));
+}
+
+void useShadow(Patch& p, const Shadow& s, const MethodProbes& m) {
+  if (s.isBottom()) return;
+  loadState(p, m);
+  callRecord(pushShadow(p, s), "use");
+}
+
+}  // namespace dragnet::analyses::copy

@@ -1,0 +1,54 @@
+// Code pieces mode copy's probes share (instrumenter.cpp, summary_probes.cpp): the method
+// being instrumented as a probe sees it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "flow/ids.h"
+#include "flow/shadow_plan.h"
+#include "instrument/bit.h"
+
+namespace dragnet::analyses::copy {
+
+inline constexpr const char* kObjectDesc = "Ljava/lang/Object;";
+inline constexpr uint16_t kNoLocal = flow::ShadowPlan::kNone;
+
+struct MethodProbes {
+  instrument::Routine& r;
+  uint16_t state;                        // the frame's DragnetState local
+  uint16_t context;                      // the frame's context local (kNoLocal: 0)
+  const flow::ShadowPlan& plan;
+  flow::FlowIds& ids;
+  const std::map<uint32_t, uint32_t>& sites;  // instruction -> allocation site index
+
+  // A scratch local per descriptor and role, within one instruction's probes.
+  uint16_t scratch(std::string_view desc, char role = 'o');
+  // A scratch local of its own (several of one type at one instruction).
+  uint16_t fresh(std::string_view desc);
+
+  // The shadow of the value whose first word is `fromTop` words below the top of the stack
+  // before instruction i (1: the top word).
+  flow::Shadow operand(uint32_t i, size_t fromTop) const;
+
+  std::map<std::string, int> scratch_;  // descriptor + role -> local + 1
+};
+
+instrument::Patch& loadState(instrument::Patch& p, const MethodProbes& m);
+// Pushes a shadow as a long.
+instrument::Patch& pushShadow(instrument::Patch& p, const flow::Shadow& s);
+// The tag of the object on top of the stack, whose static class is `cls` (an array type or
+// a denied class: the side table; otherwise the added field).
+instrument::Patch& pushTag(instrument::Patch& p, std::string_view cls, const MethodProbes& m);
+// The array on top of the stack -> the node of its elements.
+instrument::Patch& pushElementNode(instrument::Patch& p, const MethodProbes& m);
+// The tag on top of the stack -> the node of its field `field` (0: the object itself).
+instrument::Patch& composeNode(instrument::Patch& p, uint32_t field);
+// DragnetCopy.store(S, src, dst) / use(S, src) with their operands pushed.
+instrument::Patch& callRecord(instrument::Patch& p, const char* what);
+// The shadow of `s` consumed: DragnetCopy.use(S, s) (nothing for Bottom).
+void useShadow(instrument::Patch& p, const flow::Shadow& s, const MethodProbes& m);
+
+}  // namespace dragnet::analyses::copy
