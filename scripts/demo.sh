@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs missing dependencies, builds dragnet (release), profiles the bundled demo program's
-# allocations per calling context (text summary + a self-contained HTML report) and the
-# lifetime demo's object lifetimes (lag, drag, void; unfixed and fixed), then shows the
+# allocations per calling context (text summary + a self-contained HTML report), the
+# lifetime demo's object lifetimes (lag, drag, void; unfixed and fixed) and the copy demo's
+# copies (unfixed and fixed, once the build has --mode copy), then shows the
 # identity round trip and BIT's instruction counter on the alloc demo's jar.
 set -euo pipefail
 
@@ -66,6 +67,33 @@ echo "-------------------------------------------------------------"
 echo "demo: lifetime profiles: $life, $life_fixed; HTML report (heap over time, tables):" \
   "$life_html; explore: build/bin/dragnet shell $life"
 echo
+
+# Copy profiling (Xu et al.): the sales report with a planted copy chain, clone and NATH site
+# (demo/copy/README.md says what the profile shows), then --fixed: the same output.
+copy_in=build/demo/copy-demo.jar
+if build/bin/dragnet run --help | grep -q -- '--mode [a-z|]*copy'; then
+  copy=build/demo/copy-demo.dragnet
+  copy_fixed=build/demo/copy-demo-fixed.dragnet
+  java -jar "$copy_in" >"$tmp/copy-expected.txt"
+  for variant in "" --fixed; do
+    prof=$copy
+    [[ -z "$variant" ]] || prof=$copy_fixed
+    build/bin/dragnet run --mode copy --agent-opts quiet=on -o "$prof" \
+      -- java -jar "$copy_in" $variant >"$tmp/copy-out.txt"
+    if ! diff -u "$tmp/copy-expected.txt" "$tmp/copy-out.txt"; then
+      echo "demo: FAILED, the copy demo's output differs (${variant:-unfixed})" >&2
+      exit 1
+    fi
+  done
+  echo "---- dragnet report $copy (top 10 rows per table) ----"
+  build/bin/dragnet report "$copy" --top 10 >"$tmp/copy-report.txt"
+  head -n 40 "$tmp/copy-report.txt"
+  echo "-------------------------------------------------------------"
+  echo "demo: copy profiles: $copy, $copy_fixed (what they show: demo/copy/README.md)"
+  echo
+else
+  echo "demo: copy demo skipped: this dragnet has no --mode copy"
+fi
 
 out=build/demo/demo-identity.jar
 rm -f "$out"
