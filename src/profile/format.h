@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dragnet::profile {
@@ -22,24 +23,27 @@ inline constexpr char kMagic[8] = {'D', 'R', 'A', 'G', 'N', 'E', 'T', 'P'};
 // Version 1: alloc mode (calling-context trees with allocation leaves).
 // Version 2: adds mode lifetime (Objects and Gcs chunks); version 1 files read unchanged.
 // Version 3: the CRC covers the chunk's type and length too (a flipped type or length bit
-// is found, not read as another chunk); adds Live chunks.
+// is found, not read as another chunk); adds Live chunks, and later FlowDefs and FlowThread
+// (a reader skips a chunk of a type it does not know whose CRC holds: the type is covered).
 inline constexpr uint32_t kVersion = 3;
 inline constexpr size_t kHeaderSize = 16;
 inline constexpr size_t kChunkHeaderSize = 9;
 
 enum class ChunkType : uint8_t {
-  Meta = 1,        // key/value pairs: JVM, options, array layout, start time
-  Methods = 2,     // method definitions (ids used as context keys)
-  Sites = 3,       // allocation-site definitions
-  Thread = 4,      // one thread's tree: new nodes since its last chunk, changed counters
-  ClassSizes = 5,  // instance size in bytes per class, measured in the running JVM
-  Failures = 6,    // classes or methods that could not be rewritten, with the reason
-  End = 7,         // written last at VM death: the profile is complete
-  Objects = 8,     // mode lifetime: objects whose life ended (freed, or alive at the end)
-  Gcs = 9,         // mode lifetime: garbage collections (the times deaths are found at)
-  Live = 10,       // mode lifetime: objects alive at a flush (what was known of them then)
+  Meta = 1,         // key/value pairs: JVM, options, array layout, start time
+  Methods = 2,      // method definitions (ids used as context keys)
+  Sites = 3,        // allocation-site definitions
+  Thread = 4,       // one thread's tree: new nodes since its last chunk, changed counters
+  ClassSizes = 5,   // instance size in bytes per class, measured in the running JVM
+  Failures = 6,     // classes or methods that could not be rewritten, with the reason
+  End = 7,          // written last at VM death: the profile is complete
+  Objects = 8,      // mode lifetime: objects whose life ended (freed, or alive at the end)
+  Gcs = 9,          // mode lifetime: garbage collections (the times deaths are found at)
+  Live = 10,        // mode lifetime: objects alive at a flush (what was known of them then)
+  FlowDefs = 11,    // mode copy: field definitions and (slots=0) object names
+  FlowThread = 12,  // mode copy: one thread's flow counters (edges, births, copies, cuts)
 };
-inline constexpr uint8_t kMaxChunkType = 10;
+inline constexpr uint8_t kMaxChunkType = 12;
 
 // The CRC of a chunk in a file of format `version` (format above): `head` is the chunk's
 // first 5 bytes (type and length).
@@ -194,6 +198,75 @@ struct GcEvent {
   uint64_t time = 0;
   bool forced = false;
   bool operator==(const GcEvent&) const = default;
+};
+
+// Mode copy (docs/FLOW-DESIGN.md). A node of the abstract data-dependence graph is 64 bits:
+// bits 62-63 its kind, bits 32-61 a field id, bits 0-31 an object's tag.
+enum class FlowKind : uint8_t {
+  Bottom = 0,    // a computed value: no node
+  Object = 1,    // field 0: the allocation node of the object `tag`; else its field (or ELM)
+  Static = 2,    // the static field `field`
+  Consumer = 3,  // C: a computation, predicate or native consumed the value
+};
+inline constexpr uint32_t kElmField = 1;  // the array element pseudo-field (never defined)
+inline constexpr uint32_t kFieldMask = 0x3FFFFFFFu;
+inline constexpr uint64_t flowNode(FlowKind kind, uint32_t field, uint32_t tag) {
+  return uint64_t{static_cast<uint8_t>(kind)} << 62 | uint64_t{field & kFieldMask} << 32 | tag;
+}
+inline constexpr FlowKind flowKind(uint64_t node) { return static_cast<FlowKind>(node >> 62); }
+inline constexpr uint32_t flowField(uint64_t node) {
+  return static_cast<uint32_t>(node >> 32) & kFieldMask;
+}
+inline constexpr uint32_t flowTag(uint64_t node) { return static_cast<uint32_t>(node); }
+
+// Tags with slots >= 1: slot << 27 | site index; slot = receiver's site index mod slots.
+inline constexpr uint32_t kTagSiteBits = 27;
+inline constexpr uint32_t kTagSiteMask = (1u << kTagSiteBits) - 1;
+// An allocation key's site index (SiteDef::key).
+inline constexpr uint32_t siteIndexOf(uint32_t key) { return key >> 4 & kTagSiteMask; }
+
+// A field the agent gave an id (>= 2; 1 is ELM), per (owner, name, descriptor) of a field
+// reference.
+struct FieldDef {
+  uint32_t id = 0;
+  std::string cls;  // internal name of the owner named by the reference
+  std::string name;
+  std::string descriptor;
+  bool isStatic = false;
+  bool operator==(const FieldDef&) const = default;
+};
+
+// The name of tag `tag` in a profile recorded with slots=0 (exact contexts): an allocation
+// site index and the site index of the allocating method's receiver (0: none).
+struct ObjectName {
+  uint32_t tag = 0;
+  uint32_t site = 0;
+  uint32_t context = 0;
+  bool operator==(const ObjectName&) const = default;
+};
+
+struct FlowEdge {
+  uint64_t src = 0, dst = 0;  // nodes (flowNode)
+  uint64_t count = 0;
+  bool operator==(const FlowEdge&) const = default;
+};
+
+// Objects allocated at site `site` by a method whose receiver was made at site `context`.
+struct FlowBirth {
+  uint32_t site = 0, context = 0;
+  uint64_t count = 0;
+  bool operator==(const FlowBirth&) const = default;
+};
+
+// One FlowThread chunk. Values are absolute: a later chunk of the same thread replaces the
+// value of each key it gives (like ThreadChunk counters); keys it does not give keep theirs.
+struct FlowThreadChunk {
+  uint32_t thread = 0;  // the id of the thread's Thread chunks
+  std::vector<FlowEdge> edges;
+  std::vector<FlowBirth> births;
+  std::vector<std::pair<uint32_t, uint64_t>> copies;  // context node -> heap-to-heap copies
+  std::vector<std::pair<uint32_t, uint64_t>> cuts;    // callee method id -> flows cut at entry
+  bool ended = false;
 };
 
 }  // namespace dragnet::profile

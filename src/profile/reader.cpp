@@ -215,6 +215,70 @@ std::string decodeFailures(Decoder& d, Profile& p) {
   return {};
 }
 
+// Mode copy. Field id 1 (ELM) and tag 0 (an unknown object) are never defined.
+std::string decodeFlowDefs(Decoder& d, Profile& p) {
+  std::vector<FieldDef> fields;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    FieldDef f;
+    f.id = d.u32();
+    f.cls = d.str();
+    f.name = d.str();
+    f.descriptor = d.str();
+    f.isStatic = d.u() != 0;
+    if (d.ok() && (f.id <= kElmField || f.id > kFieldMask)) {
+      return "field id " + std::to_string(f.id) + " out of range";
+    }
+    fields.push_back(std::move(f));
+  }
+  std::vector<ObjectName> names;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    ObjectName o;
+    o.tag = d.u32();
+    o.site = d.u32();
+    o.context = d.u32();
+    if (d.ok() && o.tag == 0) return "object name for tag 0";
+    names.push_back(o);
+  }
+  if (!d.ok()) return d.error();
+  for (FieldDef& f : fields) p.fields[f.id] = std::move(f);
+  for (const ObjectName& o : names) p.objectNames[o.tag] = o;
+  return {};
+}
+
+std::string decodeFlowThread(Decoder& d, Profile& p) {
+  FlowThreadChunk c;
+  c.thread = d.u32();
+  c.ended = d.u() != 0;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    FlowEdge e;
+    e.src = d.u();
+    e.dst = d.u();
+    e.count = d.u();
+    c.edges.push_back(e);
+  }
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    FlowBirth b;
+    b.site = d.u32();
+    b.context = d.u32();
+    b.count = d.u();
+    c.births.push_back(b);
+  }
+  for (auto* list : {&c.copies, &c.cuts}) {
+    for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+      uint32_t key = d.u32();
+      list->emplace_back(key, d.u());
+    }
+  }
+  if (!d.ok()) return d.error();
+  ThreadFlows& t = p.flows[c.thread];
+  t.ended = t.ended || c.ended;
+  for (const FlowEdge& e : c.edges) t.edges[{e.src, e.dst}] = e.count;
+  for (const FlowBirth& b : c.births) t.births[{b.site, b.context}] = b.count;
+  for (const auto& [node, n] : c.copies) t.copies[node] = n;
+  for (const auto& [method, n] : c.cuts) t.cuts[method] = n;
+  return {};
+}
+
 std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<ObjectRecord>& live,
                         bool& metaRead) {
   switch (type) {
@@ -244,6 +308,10 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<Obje
       if (why.empty()) p.complete = true;
       return why;
     }
+    case ChunkType::FlowDefs:
+      return decodeFlowDefs(d, p);
+    case ChunkType::FlowThread:
+      return decodeFlowThread(d, p);
   }
   return "unknown chunk type " + std::to_string(static_cast<int>(type));
 }
@@ -330,6 +398,12 @@ class Input {
 
 enum class At { Chunk, Incomplete, Corrupt };
 
+// Whether a chunk may have type `type`: a known one, or (version 3, whose CRC covers the
+// type) any but 0, so that a newer writer's chunk types are skipped, not taken for damage.
+bool plausibleType(uint8_t type, uint32_t version) {
+  return type != 0 && (type <= kMaxChunkType || version >= 3);
+}
+
 // What starts at `pos`: a whole chunk whose CRC holds (its payload length in `len`), the
 // end of the file cutting one short, or something else.
 At chunkAt(std::span<const uint8_t> data, size_t pos, uint32_t version, uint32_t& len) {
@@ -337,7 +411,7 @@ At chunkAt(std::span<const uint8_t> data, size_t pos, uint32_t version, uint32_t
   const uint8_t* head = data.data() + pos;
   len = loadU32(head + 1);
   if (len > data.size() - pos - kChunkHeaderSize) return At::Incomplete;
-  if (head[0] == 0 || head[0] > kMaxChunkType) return At::Corrupt;
+  if (!plausibleType(head[0], version)) return At::Corrupt;
   bool ok = chunkCrc(version, head, head + kChunkHeaderSize, len) == loadU32(head + 5);
   return ok ? At::Chunk : At::Corrupt;
 }
@@ -355,8 +429,7 @@ size_t resync(std::span<const uint8_t> data, size_t pos, uint32_t version, At ba
   }
   uint64_t budget = 8 * uint64_t{data.size() - pos} + (uint64_t{1} << 20);
   for (size_t q = pos + 1; data.size() - q >= kChunkHeaderSize; ++q) {
-    uint8_t type = data[q];
-    if (type == 0 || type > kMaxChunkType) continue;
+    if (!plausibleType(data[q], version)) continue;
     uint32_t l = loadU32(&data[q + 1]);
     if (l > data.size() - q - kChunkHeaderSize) continue;
     if (budget < l) break;
@@ -380,9 +453,9 @@ bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) 
 }
 
 const char* chunkName(uint8_t type) {
-  static constexpr const char* kNames[] = {"?",       "Meta",       "Methods",  "Sites",
-                                           "Thread",  "ClassSizes", "Failures", "End",
-                                           "Objects", "Gcs",        "Live"};
+  static constexpr const char* kNames[] = {
+      "?",   "Meta",    "Methods", "Sites", "Thread",   "ClassSizes", "Failures",
+      "End", "Objects", "Gcs",     "Live",  "FlowDefs", "FlowThread"};
   return type <= kMaxChunkType ? kNames[type] : "unknown";
 }
 
@@ -404,10 +477,12 @@ void addLive(Profile& p, std::vector<ObjectRecord>& live) {
 }
 
 // No Meta chunk (it was corrupt): the mode follows from the chunks that only a lifetime
-// profile has.
+// or a copy profile has.
 void inferMeta(Profile& p) {
   p.metaLost = true;
-  p.meta["mode"] = p.objects.empty() && p.gcs.empty() ? "alloc" : "lifetime";
+  p.meta["mode"] = !p.flows.empty() || !p.fields.empty() ? "copy"
+                   : p.objects.empty() && p.gcs.empty()  ? "alloc"
+                                                         : "lifetime";
 }
 
 }  // namespace
@@ -439,6 +514,11 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
     if (progress) progress(pos, data.size());
     uint32_t len = 0;
     At at = chunkAt(data, pos, out.version, len);
+    if (at == At::Chunk && data[pos] > kMaxChunkType) {  // a newer writer's chunk
+      ++out.unknownChunks;
+      pos += kChunkHeaderSize + len;
+      continue;
+    }
     if (at == At::Chunk) {
       Decoder d(data.data() + pos + kChunkHeaderSize, len);
       std::string why = decodeChunk(static_cast<ChunkType>(data[pos]), d, out,
@@ -465,8 +545,8 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
       break;
     }
     std::string reason = at == At::Incomplete ? "chunk length runs past the end of the file"
-                         : data[pos] == 0 || data[pos] > kMaxChunkType ? "unknown chunk type"
-                                                                       : "checksum mismatch";
+                         : !plausibleType(data[pos], out.version) ? "unknown chunk type"
+                                                                  : "checksum mismatch";
     out.skipped.push_back({pos, next - pos, reason});
     out.skippedBytes += next - pos;
     pos = next;

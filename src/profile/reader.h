@@ -26,6 +26,15 @@ struct ThreadTree {
   bool ended = false;
 };
 
+// Mode copy: one thread's flow counters, the latest value of each key (FlowThreadChunk).
+struct ThreadFlows {
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> edges;   // (src, dst) -> count
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> births;  // (site, context) -> objects
+  std::map<uint32_t, uint64_t> copies;                       // context node -> copies
+  std::map<uint32_t, uint64_t> cuts;                         // callee method id -> cuts
+  bool ended = false;
+};
+
 // A stretch of the file the reader skipped: a corrupt chunk, or bytes between chunks.
 struct Skipped {
   uint64_t offset = 0, bytes = 0;
@@ -47,10 +56,17 @@ struct Profile {
   uint64_t liveAtFlush = 0;
   uint64_t liveTime = 0;     // the clock at the latest flush whose Live chunks were read
   std::vector<GcEvent> gcs;  // mode lifetime; GC n is gcs[n - 1]
+  // Mode copy: field definitions by id, object names by tag (slots=0), flows by thread id.
+  std::unordered_map<uint32_t, FieldDef> fields;
+  std::unordered_map<uint32_t, ObjectName> objectNames;
+  std::map<uint32_t, ThreadFlows> flows;
   std::map<std::string, std::string> totals;  // from the End chunk
   bool complete = false;                      // the End chunk was read
   std::string truncation;                     // why reading stopped early (empty: read to the end)
   uint64_t chunks = 0;
+  // Chunks of a type this reader does not know (a newer writer's) whose CRC holds: skipped,
+  // not corruption (version 3 only; in older versions the CRC does not cover the type).
+  uint64_t unknownChunks = 0;
   // Corruption: what was skipped, in file order (empty: none). `metaLost`: no Meta chunk
   // was read, so mode and options are defaults (the mode inferred from the chunks).
   std::vector<Skipped> skipped;

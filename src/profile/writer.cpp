@@ -236,4 +236,50 @@ void Writer::gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs) {
   chunk(ChunkType::Gcs, e);
 }
 
+void Writer::flowDefs(const std::vector<FieldDef>& fields, const std::vector<ObjectName>& names) {
+  if (fields.empty() && names.empty()) return;
+  Encoder e;
+  e.u(fields.size());
+  for (const FieldDef& f : fields) {
+    e.u(f.id);
+    e.str(f.cls);
+    e.str(f.name);
+    e.str(f.descriptor);
+    e.u(f.isStatic ? 1 : 0);
+  }
+  e.u(names.size());
+  for (const ObjectName& o : names) {
+    e.u(o.tag);
+    e.u(o.site);
+    e.u(o.context);
+  }
+  chunk(ChunkType::FlowDefs, e);
+}
+
+void Writer::flowThread(const FlowThreadChunk& t) {
+  Encoder e;
+  e.u(t.thread);
+  e.u(t.ended ? 1 : 0);
+  e.u(t.edges.size());
+  for (const FlowEdge& x : t.edges) {
+    e.u(x.src);
+    e.u(x.dst);
+    e.u(x.count);
+  }
+  e.u(t.births.size());
+  for (const FlowBirth& b : t.births) {
+    e.u(b.site);
+    e.u(b.context);
+    e.u(b.count);
+  }
+  for (const auto* list : {&t.copies, &t.cuts}) {
+    e.u(list->size());
+    for (const auto& [key, n] : *list) {
+      e.u(key);
+      e.u(n);
+    }
+  }
+  chunk(ChunkType::FlowThread, e);
+}
+
 }  // namespace dragnet::profile

@@ -45,6 +45,11 @@ class Writer {
   // Returns the bytes of the chunk.
   uint64_t live(uint64_t time, const std::vector<ObjectRecord>& records);
 
+  // Mode copy: field definitions and (slots=0) object names, as they become known (a
+  // chunk of each batch); one thread's flow counters (absolute values, format.h).
+  void flowDefs(const std::vector<FieldDef>& fields, const std::vector<ObjectName>& names);
+  void flowThread(const FlowThreadChunk& chunk);
+
   uint64_t bytesWritten() const { return written_; }
 
  private:

@@ -1,0 +1,263 @@
+// Mode copy's chunks (FlowDefs, FlowThread): written with the Writer, read by the reader;
+// later values of a thread replace earlier ones key by key; a damaged chunk costs itself
+// only; a chunk of a type the reader does not know (a newer writer's) is skipped without
+// calling the profile corrupt.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "profile/codec.h"
+#include "profile/reader.h"
+#include "profile/writer.h"
+
+namespace fs = std::filesystem;
+using namespace dragnet::profile;
+
+namespace {
+
+class FlowChunks : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() /
+           ("dragnet-flow-" + std::to_string(::getpid()) + "-" + info->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+using Bytes = std::string;
+
+Bytes slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void spit(const fs::path& p, const Bytes& b) {
+  std::ofstream f(p, std::ios::binary | std::ios::trunc);
+  f << b;
+}
+
+Profile read(const fs::path& p) {
+  Profile out;
+  std::string error;
+  if (!readProfile(p.string(), out, error)) throw std::runtime_error(error);
+  return out;
+}
+
+const uint64_t kObjElems = flowNode(FlowKind::Object, 2, 7);        // tag 7 .elems
+const uint64_t kObjElm = flowNode(FlowKind::Object, kElmField, 9);  // tag 9 .ELM
+const uint64_t kAlloc = flowNode(FlowKind::Object, 0, 7);
+const uint64_t kStatic = flowNode(FlowKind::Static, 3, 0);
+const uint64_t kC = flowNode(FlowKind::Consumer, 0, 0);
+
+// Meta, FlowDefs x 2, Thread, FlowThread x 3 (thread 1 twice, thread 2), End.
+fs::path writeFlows(const fs::path& dir) {
+  fs::path path = dir / "copy.dragnet";
+  Writer w;
+  std::string error;
+  if (!w.open(path.string(), error)) throw std::runtime_error(error);
+  w.meta({{"mode", "copy"}, {"flow.slots", "0"}, {"flow.refBytes", "4"}});
+  w.flowDefs({{2, "List", "elems", "[Ljava/lang/Object;", false}}, {{7, 3, 39}, {9, 3, 0}});
+  w.flowDefs({{3, "app/Main", "COUNT", "I", true}}, {});
+  ThreadChunk t;
+  t.thread = 1;
+  t.name = "main";
+  t.firstNode = 1;
+  t.nodes = {{0, 5}, {1, 6}};
+  t.counters = {{1, {1, 0, 0, 0}}, {2, {3, 0, 0, 0}}};
+  w.thread(t);
+  FlowThreadChunk f;
+  f.thread = 1;
+  f.edges = {{kAlloc, kObjElems, 1}, {kObjElm, kObjElm, 10}, {kStatic, kC, 4}};
+  f.births = {{3, 39, 1}, {3, 0, 2}};
+  f.copies = {{2, 10}};
+  f.cuts = {{6, 1}};
+  w.flowThread(f);
+  f.edges = {{kObjElm, kObjElm, 999}};  // replaces 10; the other edges stay
+  f.births = {{3, 0, 5}};
+  f.copies = {{1, 2}, {2, 999}};
+  f.cuts = {};
+  f.ended = true;
+  w.flowThread(f);
+  FlowThreadChunk g;
+  g.thread = 2;
+  g.edges = {{kObjElm, kC, 1ull << 40}};
+  w.flowThread(g);
+  w.end({{"flow.cuts", "1"}, {"flow.unknownTags", "0"}});
+  return path;
+}
+
+TEST_F(FlowChunks, RoundTripAndLaterValuesReplaceEarlierOnes) {
+  Profile p = read(writeFlows(dir_));
+  EXPECT_FALSE(p.corrupt());
+  EXPECT_TRUE(p.complete);
+  EXPECT_EQ(p.chunks, 8u);
+  ASSERT_EQ(p.fields.size(), 2u);
+  EXPECT_EQ(p.fields.at(2), (FieldDef{2, "List", "elems", "[Ljava/lang/Object;", false}));
+  EXPECT_EQ(p.fields.at(3), (FieldDef{3, "app/Main", "COUNT", "I", true}));
+  ASSERT_EQ(p.objectNames.size(), 2u);
+  EXPECT_EQ(p.objectNames.at(7), (ObjectName{7, 3, 39}));
+  EXPECT_EQ(p.objectNames.at(9), (ObjectName{9, 3, 0}));
+  ASSERT_EQ(p.flows.size(), 2u);
+  const ThreadFlows& t1 = p.flows.at(1);
+  using EdgeMap = std::map<std::pair<uint64_t, uint64_t>, uint64_t>;
+  EXPECT_EQ(t1.edges,
+            (EdgeMap{{{kAlloc, kObjElems}, 1}, {{kObjElm, kObjElm}, 999}, {{kStatic, kC}, 4}}));
+  using BirthMap = std::map<std::pair<uint32_t, uint32_t>, uint64_t>;
+  EXPECT_EQ(t1.births, (BirthMap{{{3, 0}, 5}, {{3, 39}, 1}}));
+  EXPECT_EQ(t1.copies, (std::map<uint32_t, uint64_t>{{1, 2}, {2, 999}}));
+  EXPECT_EQ(t1.cuts, (std::map<uint32_t, uint64_t>{{6, 1}}));
+  EXPECT_TRUE(t1.ended);
+  const ThreadFlows& t2 = p.flows.at(2);
+  EXPECT_EQ(t2.edges, (EdgeMap{{{kObjElm, kC}, 1ull << 40}}));
+  EXPECT_FALSE(t2.ended);
+  EXPECT_EQ(p.totals.at("flow.cuts"), "1");
+}
+
+TEST(FlowNode, EncodingFollowsTheDesign) {
+  EXPECT_EQ(flowNode(FlowKind::Object, kElmField, 0x12345678), 0x4000000112345678ull);
+  EXPECT_EQ(flowNode(FlowKind::Consumer, 0, 0), 0xC000000000000000ull);
+  uint64_t n = flowNode(FlowKind::Static, kFieldMask, 0);
+  EXPECT_EQ(flowKind(n), FlowKind::Static);
+  EXPECT_EQ(flowField(n), kFieldMask);
+  EXPECT_EQ(flowTag(kObjElems), 7u);
+  EXPECT_EQ(flowField(kObjElems), 2u);
+  EXPECT_EQ(siteIndexOf(kAllocBit | 0x1234u << 4 | 1), 0x1234u);
+}
+
+struct Chunk {
+  size_t offset = 0, size = 0;
+  uint8_t type = 0;
+};
+
+std::vector<Chunk> chunksOf(const Bytes& b) {
+  std::vector<Chunk> out;
+  for (size_t pos = kHeaderSize; pos < b.size();) {
+    size_t size = kChunkHeaderSize + loadU32(reinterpret_cast<const uint8_t*>(&b[pos + 1]));
+    out.push_back({pos, size, static_cast<uint8_t>(b[pos])});
+    pos += size;
+  }
+  return out;
+}
+
+// One bit flipped in a flow chunk costs that chunk only: the other flow chunks read as
+// they would without it.
+TEST_F(FlowChunks, AFlippedBitCostsItsChunkOnly) {
+  fs::path path = writeFlows(dir_);
+  const Bytes good = slurp(path);
+  const std::vector<Chunk> chunks = chunksOf(good);
+  ASSERT_EQ(chunks.size(), 8u);
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    const Chunk& c = chunks[i];
+    if (c.type != uint8_t(ChunkType::FlowDefs) && c.type != uint8_t(ChunkType::FlowThread)) {
+      continue;
+    }
+    Bytes without = good;
+    without.erase(c.offset, c.size);
+    spit(dir_ / "without.dragnet", without);
+    const Profile want = read(dir_ / "without.dragnet");
+    for (size_t at : {size_t{0}, size_t{2}, size_t{6}, size_t{9}, c.size / 2, c.size - 1}) {
+      SCOPED_TRACE("chunk " + std::to_string(i) + " byte " + std::to_string(at));
+      Bytes bad = good;
+      bad[c.offset + at] = static_cast<char>(bad[c.offset + at] ^ 0x10);
+      spit(dir_ / "bad.dragnet", bad);
+      const Profile got = read(dir_ / "bad.dragnet");
+      ASSERT_EQ(got.skipped.size(), 1u);
+      EXPECT_EQ(got.skipped[0].offset, c.offset);
+      EXPECT_EQ(got.skipped[0].bytes, c.size);
+      EXPECT_EQ(got.fields.size(), want.fields.size());
+      EXPECT_EQ(got.objectNames.size(), want.objectNames.size());
+      ASSERT_EQ(got.flows.size(), want.flows.size());
+      for (const auto& [id, f] : want.flows) {
+        EXPECT_EQ(got.flows.at(id).edges, f.edges);
+        EXPECT_EQ(got.flows.at(id).births, f.births);
+        EXPECT_EQ(got.flows.at(id).copies, f.copies);
+        EXPECT_EQ(got.flows.at(id).cuts, f.cuts);
+      }
+    }
+  }
+}
+
+// Every bit of the file flipped and every cut: read, never a crash; a lost Meta chunk
+// leaves the mode inferred from the flow chunks.
+TEST_F(FlowChunks, EveryBitFlippedReads) {
+  fs::path path = writeFlows(dir_);
+  const Bytes good = slurp(path);
+  for (size_t byte = kHeaderSize; byte < good.size(); ++byte) {
+    for (int bit = 0; bit < 8; ++bit) {
+      Bytes bad = good;
+      bad[byte] = static_cast<char>(bad[byte] ^ (1 << bit));
+      spit(dir_ / "bad.dragnet", bad);
+      Profile p = read(dir_ / "bad.dragnet");
+      ASSERT_EQ(p.skipped.size(), 1u) << byte << ":" << bit;
+      if (byte < chunksOf(good)[1].offset) {
+        EXPECT_EQ(p.meta.at("mode"), "copy");
+      }
+    }
+  }
+  for (size_t n = kHeaderSize; n < good.size(); ++n) {
+    spit(dir_ / "cut.dragnet", good.substr(0, n));
+    EXPECT_FALSE(read(dir_ / "cut.dragnet").corrupt()) << n;
+  }
+}
+
+// A chunk whose CRC holds but whose content breaks the format's rules is skipped whole.
+TEST_F(FlowChunks, ReservedIdsMakeAMalformedChunk) {
+  fs::path path = dir_ / "reserved.dragnet";
+  {
+    Writer w;
+    std::string error;
+    ASSERT_TRUE(w.open(path.string(), error)) << error;
+    w.flowDefs({{kElmField, "C", "f", "I", false}}, {});
+    w.flowDefs({{2, "C", "g", "I", false}}, {{0, 1, 2}});
+    w.flowDefs({{3, "C", "h", "J", false}}, {{5, 1, 2}});
+  }
+  Profile p = read(path);
+  ASSERT_EQ(p.skipped.size(), 2u);
+  EXPECT_EQ(p.skipped[0].reason, "malformed FlowDefs chunk: field id 1 out of range");
+  EXPECT_EQ(p.skipped[1].reason, "malformed FlowDefs chunk: object name for tag 0");
+  ASSERT_EQ(p.fields.size(), 1u);
+  EXPECT_EQ(p.fields.at(3).descriptor, "J");
+  EXPECT_EQ(p.objectNames.at(5), (ObjectName{5, 1, 2}));
+}
+
+// A chunk of a type this reader does not know, with a CRC that holds, is what a newer
+// writer adds: skipped and counted, the profile not corrupt.
+TEST_F(FlowChunks, UnknownChunkTypeIsSkippedNotCorrupt) {
+  fs::path path = writeFlows(dir_);
+  Bytes good = slurp(path);
+  const std::vector<Chunk> chunks = chunksOf(good);
+  const std::string payload = "\x05hello";
+  uint8_t head[kChunkHeaderSize] = {static_cast<uint8_t>(kMaxChunkType + 1),
+                                    static_cast<uint8_t>(payload.size()), 0, 0, 0};
+  uint32_t crc =
+      chunkCrc(kVersion, head, reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
+  for (int i = 0; i < 4; ++i) head[5 + i] = static_cast<uint8_t>(crc >> (8 * i));
+  Bytes with = good;
+  with.insert(chunks[2].offset, reinterpret_cast<const char*>(head), sizeof head);
+  with.insert(chunks[2].offset + sizeof head, payload);
+  spit(path, with);
+  Profile p = read(path);
+  EXPECT_FALSE(p.corrupt());
+  EXPECT_EQ(p.unknownChunks, 1u);
+  EXPECT_EQ(p.chunks, chunks.size());
+  EXPECT_EQ(p.fields.size(), 2u);
+  EXPECT_EQ(p.flows.at(1).edges.size(), 3u);
+  // Its CRC broken, it is corrupt as any chunk.
+  with[chunks[2].offset + kChunkHeaderSize] ^= 1;
+  spit(path, with);
+  p = read(path);
+  EXPECT_TRUE(p.corrupt());
+  EXPECT_EQ(p.unknownChunks, 0u);
+  EXPECT_EQ(p.chunks, chunks.size());
+}
+
+}  // namespace
