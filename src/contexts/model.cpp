@@ -33,7 +33,7 @@ uint64_t parseSize(const std::string& s) {
 
 }  // namespace
 
-AllocModel buildModel(const profile::Profile& p) {
+AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
   AllocModel m;
   m.profile = &p;
   if (auto s = p.meta.find("sample"); s != p.meta.end()) {
@@ -59,6 +59,7 @@ AllocModel buildModel(const profile::Profile& p) {
       map[i] = it->second;
       if (i < t.counters.size()) add(m.nodes[it->second].c, t.counters[i]);
     }
+    if (threadNodes) (*threadNodes)[id] = std::move(map);
   }
   for (uint32_t i = 1; i < m.nodes.size(); ++i) {
     MergedNode& n = m.nodes[i];

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,12 @@ struct AllocModel {
   uint64_t dropped = 0;         // events the runtime could not place in their context
 };
 
-AllocModel buildModel(const profile::Profile& p);
+// Per thread id: each node of the thread's tree (profile::ThreadTree::nodes) -> its node
+// in the merged tree.
+using ThreadNodes = std::map<uint32_t, std::vector<uint32_t>>;
+
+// `threadNodes` (if given) receives where each thread's nodes went.
+AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes = nullptr);
 
 // Java-source spelling of an internal class name or array descriptor:
 // "java/lang/String" -> "java.lang.String", "[[I" -> "int[][]".

@@ -36,7 +36,7 @@ class CopyMode : public agent::ContextsMode {
     // The field first: the constructors' probes set it.
     bool root = flow::addTagField(cls);
     contexts::ClassResult r =
-        instrumentClass(cls, ids, flowIds_, Options{.bytecodes = bytecodes, .rootClass = root});
+        instrumentClass(cls, ids, flowIds_, ProbeOptions{.bytecodes = bytecodes, .rootClass = root});
     if (root) r.changed = true;
     return r;
   }

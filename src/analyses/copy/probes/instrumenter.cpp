@@ -92,7 +92,7 @@ class CopyRules : public flow::ShadowRules {
 
 class CopyExtension : public contexts::Extension {
  public:
-  CopyExtension(classfile::ClassFile& cls, flow::FlowIds& ids, const Options& o)
+  CopyExtension(classfile::ClassFile& cls, flow::FlowIds& ids, const ProbeOptions& o)
       : cls_(cls), ids_(ids), options_(o) {}
 
   // Asked first for every method: a new routine begins.
@@ -561,7 +561,7 @@ class CopyExtension : public contexts::Extension {
 
   classfile::ClassFile& cls_;
   flow::FlowIds& ids_;
-  const Options& options_;
+  const ProbeOptions& options_;
   Routine* r_ = nullptr;
   uint16_t state_ = kNone, context_ = kNone;
   std::map<uint32_t, uint32_t> sites_;  // instruction index -> allocation site index
@@ -577,7 +577,7 @@ class CopyExtension : public contexts::Extension {
 }  // namespace
 
 contexts::ClassResult instrumentClass(classfile::ClassFile& cls, contexts::IdSource& ids,
-                                      flow::FlowIds& flowIds, const Options& options) {
+                                      flow::FlowIds& flowIds, const ProbeOptions& options) {
   CopyExtension ext(cls, flowIds, options);
   contexts::Options o;
   o.bytecodes = options.bytecodes;

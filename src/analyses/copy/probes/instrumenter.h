@@ -35,7 +35,7 @@ inline constexpr const char* kCopyClass = "java/lang/DragnetCopy";
 // constructor chains by it, as mode lifetime does).
 inline constexpr uint32_t kInitBit = 1u << 30;
 
-struct Options {
+struct ProbeOptions {
   bool bytecodes = false;
   // The class got the tag field (flow/tag_field.h): its constructors set it.
   bool rootClass = false;
@@ -43,6 +43,6 @@ struct Options {
 
 // Instruments `cls` (whose tag field, if it is a root class, was added already).
 contexts::ClassResult instrumentClass(classfile::ClassFile& cls, contexts::IdSource& ids,
-                                      flow::FlowIds& flowIds, const Options& options);
+                                      flow::FlowIds& flowIds, const ProbeOptions& options);
 
 }  // namespace dragnet::analyses::copy

@@ -1,0 +1,47 @@
+// Mode copy: the copy profiles (Xu et al. 3.1). A copy (a heap load and a heap store moving
+// a value unmodified) belongs to the method that did the store; the agent counts them per
+// context node of each thread's calling-context tree. Here on the merged tree
+// (contexts::AllocModel): per context its own copies and its subtree's (cumulative), per
+// method its own (the flat profile) and its cumulative copies, and the copy concentration
+// of Fig. 5(a).
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "contexts/model.h"
+#include "profile/reader.h"
+
+namespace dragnet::analyses::copy {
+
+struct ContextCopies {
+  uint64_t self = 0;   // copies done in this context
+  uint64_t total = 0;  // in its subtree (itself and its callees)
+};
+
+struct MethodCopies {
+  uint32_t method = 0;  // profile method id
+  uint64_t self = 0;    // flat: copies the method did, in all its contexts
+  uint64_t total = 0;   // cumulative: its contexts' subtrees, a recursive call's once
+};
+
+struct CopyProfile {
+  std::vector<ContextCopies> contexts;  // parallel to the merged tree's nodes
+  std::vector<MethodCopies> methods;    // methods with copies: by descending self, then
+                                        // total, then id
+  std::vector<uint64_t> concentration;  // [k]: copies of the top k + 1 methods (flat)
+  uint64_t total = 0;
+  uint64_t lost = 0;  // copies of nodes missing from their thread's tree
+  // The share (0..1) of all copies the top k methods do (k >= 1; 0 without copies).
+  double share(size_t k) const;
+};
+
+CopyProfile copyProfile(const profile::Profile& p, const contexts::AllocModel& tree,
+                        const contexts::ThreadNodes& threadNodes);
+
+// Flows cut at a callee's entry (its selector did not match), per callee method id, over
+// all threads: by descending count, then id.
+std::vector<std::pair<uint32_t, uint64_t>> cutsByCallee(const profile::Profile& p);
+
+}  // namespace dragnet::analyses::copy
