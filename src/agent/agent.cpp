@@ -219,7 +219,7 @@ std::map<std::string, std::string> commonMeta(Agent& a, JavaVM* vm, const char* 
   if (o.sample == 0 && o.keepJit) meta["jit"] = "kept (jit=keep)";
   if (o.sample == 0 && !o.keepJit) {
     // The exact modes count the bytecode's allocations: C2 must not skip them.
-    JitSettings jit = keepAllocationsInBytecode(vm);
+    JitSettings jit = keepAllocationsInBytecode(vm, a.mode->moreDisabledIntrinsics(a.host.jvmti));
     meta["jit"] = (jit.applied ? "exact: " : "unchanged: ") + jit.detail;
     if (!jit.applied) {
       std::fprintf(stderr,

@@ -118,7 +118,7 @@ void* jvmHandle(JavaVM* vm) {
 
 }  // namespace
 
-JitSettings keepAllocationsInBytecode(JavaVM* vm) {
+JitSettings keepAllocationsInBytecode(JavaVM* vm, const std::vector<std::string>& more) {
   JitSettings out;
   VmStructs structs{jvmHandle(vm)};
   if (!structs.handle) {
@@ -139,6 +139,7 @@ JitSettings keepAllocationsInBytecode(JavaVM* vm) {
     const char* current = *static_cast<const char**>(list);
     auto* merged =
         new std::string(mergeIntrinsicList(current ? current : "", disabledIntrinsicList()));
+    for (const std::string& id : more) *merged = mergeIntrinsicList(*merged, id);
     *static_cast<const char**>(list) = merged->c_str();
   } else {
     note("DisableIntrinsic");

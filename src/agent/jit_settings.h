@@ -10,6 +10,7 @@
 #include <jni.h>
 
 #include <string>
+#include <vector>
 
 #include "agent/jit_changes.h"
 
@@ -26,6 +27,7 @@ struct JitSettings {
 // Adds disabledIntrinsics() to DisableIntrinsic and sets disabledTransformations()' flags
 // to false in the JVM that loads the agent. Must run in
 // Agent_OnLoad: the compilers read them when they start.
-JitSettings keepAllocationsInBytecode(JavaVM* vm);
+// `more`: further intrinsic ids to keep off (the mode's, Mode::moreDisabledIntrinsics).
+JitSettings keepAllocationsInBytecode(JavaVM* vm, const std::vector<std::string>& more = {});
 
 }  // namespace dragnet::agent

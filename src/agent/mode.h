@@ -94,6 +94,13 @@ class Mode {
   // VM death, after the flush thread stopped: writes the last records. Returns what the
   // closing line says the profile holds.
   virtual std::string vmDeath(JNIEnv* jni) = 0;
+  // Agent_OnLoad, exact modes: HotSpot intrinsic ids (DisableIntrinsic) to keep off besides
+  // the core's (jit_changes.h), e.g. those whose Java bodies the mode's probes must see at
+  // every tier; only ids the running JVM knows (HotSpot refuses to start on another).
+  virtual std::vector<std::string> moreDisabledIntrinsics(jvmtiEnv* jvmti) const {
+    (void)jvmti;
+    return {};
+  }
 };
 
 // A registered mode.

@@ -8,6 +8,7 @@
 #include "analyses/copy/agent/flow_records.h"
 #include "analyses/copy/options.h"
 #include "analyses/copy/probes/instrumenter.h"
+#include "flow/summaries.h"
 #include "flow/tag_field.h"
 
 namespace dragnet::analyses::copy {
@@ -56,6 +57,7 @@ class CopyMode : public agent::ContextsMode {
       return;
     }
     ready_ = true;
+    host_->writer->meta({{"flow.refBytes", std::to_string(referenceBytes(jni))}});
   }
   void flushExtension(JNIEnv* jni) override {
     AgentScope scope;
@@ -70,6 +72,22 @@ class CopyMode : public agent::ContextsMode {
     totals["flow.unknownTags"] = std::to_string(missed);
     totals["flow.evictedTags"] = std::to_string(evicted);
     return "copy profile written";
+  }
+  // The intrinsics whose Java bodies keep their flow probes (flow/summaries.h) and that
+  // this JDK has.
+  std::vector<std::string> moreDisabledIntrinsics(jvmtiEnv* jvmti) const override {
+    char* version = nullptr;
+    int feature = 0;
+    if (jvmti->GetSystemProperty("java.specification.version", &version) == JVMTI_ERROR_NONE &&
+        version) {
+      feature = std::atoi(version);
+      jvmti->Deallocate(reinterpret_cast<unsigned char*>(version));
+    }
+    std::vector<std::string> out;
+    for (const flow::IntrinsicToDisable& d : flow::intrinsicsToDisable()) {
+      if (feature >= d.sinceJdk) out.emplace_back(d.id);
+    }
+    return out;
   }
   std::string vmDeath(JNIEnv* jni) override {
     std::string line = agent::ContextsMode::vmDeath(jni);
@@ -108,6 +126,18 @@ class CopyMode : public agent::ContextsMode {
          Setting("table", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(table_))),
          Setting("mask", "I", static_cast<jint>((1 << kTableBits) - 1)), Setting("on", "Z", true)},
         error);
+  }
+
+  // The size of a reference element as the runtime measured the array layout
+  // (DragnetRt.ELEM_SIZE[ELEM_REF]): 4 with compressed oops.
+  static int referenceBytes(JNIEnv* jni) {
+    jint size = 4;
+    jclass c = jni->FindClass("java/lang/DragnetRt");
+    jfieldID f = c ? jni->GetStaticFieldID(c, "ELEM_SIZE", "[I") : nullptr;
+    auto sizes = f ? static_cast<jintArray>(jni->GetStaticObjectField(c, f)) : nullptr;
+    if (sizes && jni->GetArrayLength(sizes) > 1) jni->GetIntArrayRegion(sizes, 1, 1, &size);
+    if (jni->ExceptionCheck()) jni->ExceptionClear();
+    return size > 0 ? size : 4;
   }
 
   static void readStatic(JNIEnv* jni, const char* name, jlong& out) {
