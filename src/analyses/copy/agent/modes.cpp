@@ -52,6 +52,7 @@ class CopyMode : public agent::ContextsMode {
   bool ownVirtualTrees() const override { return true; }
   void started(JNIEnv* jni) override {
     std::string error;
+    constructedBase_ = recorder_->addNativeBase(ids_, profile::SiteKind::Reflect);
     if (!records_->init(jni, error) || !configure(jni, error)) {
       host_->say("error: " + error + "; no copies will be recorded");
       return;
@@ -124,7 +125,9 @@ class CopyMode : public agent::ContextsMode {
         {Setting("U", "Ljdk/internal/misc/Unsafe;", unsafe),
          Setting("slots", "I", static_cast<jint>(slots(*host_))),
          Setting("table", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(table_))),
-         Setting("mask", "I", static_cast<jint>((1 << kTableBits) - 1)), Setting("on", "Z", true)},
+         Setting("mask", "I", static_cast<jint>((1 << kTableBits) - 1)),
+         Setting("constructedBase", "I", static_cast<jint>(constructedBase_)),
+         Setting("on", "Z", true)},
         error);
   }
 
@@ -152,6 +155,7 @@ class CopyMode : public agent::ContextsMode {
 
   flow::FlowIds flowIds_;
   std::unique_ptr<FlowRecords> records_;
+  uint32_t constructedBase_ = 0;  // sites of objects constructed without a visible `new`
   uint64_t* table_ = nullptr;  // lives until the process ends: probes may run until then
   bool ready_ = false;
 };

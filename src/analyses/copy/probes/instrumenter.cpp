@@ -431,7 +431,14 @@ class CopyExtension : public contexts::Extension {
     Patch p = patch();
     p.add(Op::dup);
     loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
-    pushContext(p).invokeStatic(kFlowClass, "newArray", std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
+    pushContext(p);
+    const classfile::Insn& in = r_->insn(i);
+    if (in.op == Op::multianewarray) {
+      p.pushInt(in.b).invokeStatic(kFlowClass, "newMulti",
+                                   std::string("(Ljava/lang/Object;") + kStateDesc + "III)J");
+    } else {
+      p.invokeStatic(kFlowClass, "newArray", std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
+    }
     r_->after(i, p.store("J", plan_.produced[i]));
   }
 

@@ -128,6 +128,25 @@ public final class DragnetFlow {
     return OBJECT | (t & 0xFFFFFFFFL);
   }
 
+  /**
+   * After multianewarray with `dims` dimensions allocated: every array of level k tagged
+   * with site `site + k` (a site per level, consecutive); the outer array's node.
+   */
+  @DontInline
+  public static long newMulti(Object array, DragnetState s, int site, int ctx, int dims) {
+    long node = newArray(array, s, site, ctx);
+    if (node != 0 && dims > 1 && array instanceof Object[]) tagLevels((Object[]) array, s, site + 1, ctx, dims - 1);
+    return node;
+  }
+
+  private static void tagLevels(Object[] level, DragnetState s, int site, int ctx, int dims) {
+    for (Object a : level) {
+      if (a == null) continue;
+      newArray(a, s, site, ctx);
+      if (dims > 1 && a instanceof Object[]) tagLevels((Object[]) a, s, site + 1, ctx, dims - 1);
+    }
+  }
+
   /** After newarray / anewarray / multianewarray: the array's tag; its node. */
   @DontInline
   public static long newArray(Object array, DragnetState s, int site, int ctx) {
@@ -174,8 +193,15 @@ public final class DragnetFlow {
       return s.fpendTag[top - 1];
     }
     s.fpendTop = top;
-    return 0;
+    // Made without a `new` the agent saw: named by its runtime class in this context.
+    int key = constructedBase == 0 ? 0 : s.dynKey(constructedBase, o.getClass(), 0);
+    if (key == 0) return 0;
+    int site = key >>> 4 & SITE_MASK;
+    DragnetCopy.born(s, site, 0);
+    return tag(site, 0);
   }
+
+  static int constructedBase;  // set by the agent: the site key base for such objects
 
   /** A store into `this` before super(): the tag its object will get. */
   public static int pendingTag(DragnetState s) {
