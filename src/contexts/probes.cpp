@@ -103,6 +103,10 @@ class Chain final : public Extension {
     return std::any_of(all_.begin(), all_.end(),
                        [&](Extension* e) { return e->site(r, in, key, state); });
   }
+  bool callSite(Routine& r, const instrument::Instruction& in, std::string& type) override {
+    return std::any_of(all_.begin(), all_.end(),
+                       [&](Extension* e) { return e->callSite(r, in, type); });
+  }
   void allocation(Routine& r, const instrument::Instruction& in, uint32_t key) override {
     for (Extension* e : all_) e->allocation(r, in, key);
   }
@@ -334,6 +338,10 @@ class MethodInstrumenter {
         break;
       default:
         break;
+    }
+    std::string type;
+    if (ext_ && instrument::isInvoke(insn.op) && ext_->callSite(r_, in, type)) {
+      newSite(in, SiteKind::Clone, type, elementKind(type));
     }
   }
 

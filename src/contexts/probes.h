@@ -105,6 +105,13 @@ class Extension {
   // other sites keep alloc's probes, whose runtime hands their objects on.)
   virtual bool site(instrument::Routine& r, const instrument::Instruction& in, uint32_t key,
                     uint16_t state) = 0;
+  // A call whose result the extension names as a new object of its own (a summarised copy
+  // such as Arrays.copyOf): true to make an allocation site at the call, of type `type` (an
+  // array descriptor, or empty: the runtime class). The base counts nothing there (the
+  // callee's own allocation is counted where it happens); the site comes to allocation().
+  virtual bool callSite(instrument::Routine&, const instrument::Instruction&, std::string&) {
+    return false;
+  }
   // Every allocation site of the method (new, newarray, anewarray, the first dimension of
   // multianewarray, clone and reflective allocations), with its key, before method().
   virtual void allocation(instrument::Routine&, const instrument::Instruction&, uint32_t) {}

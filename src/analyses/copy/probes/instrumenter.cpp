@@ -79,6 +79,7 @@ class CopyRules : public flow::ShadowRules {
       case Op::invokespecial:
       case Op::invokestatic:
       case Op::invokeinterface:
+      case Op::invokedynamic:
         return {K::Produced, 0};
       default:
         return isArrayLoad(in.op) ? flow::ResultRule{K::Produced, 0} : flow::ResultRule{};
@@ -112,6 +113,15 @@ class CopyExtension : public contexts::Extension {
   bool site(Routine&, const instrument::Instruction&, uint32_t, uint16_t) override {
     return false;
   }
+  // A summarised copy (Arrays.copyOf*) is named by its call.
+  bool callSite(Routine& r, const instrument::Instruction& in, std::string& type) override {
+    const classfile::Insn& insn = r.insn(in.index);
+    auto ref = r.pool().memberRef(insn.cp());
+    auto s = flow::summaryAt(ref.owner, ref.name, ref.descriptor, insn.op == Op::invokestatic);
+    if (!s || s->kind != flow::Summary::Kind::CopyOf) return false;
+    type = std::string(ref.descriptor.substr(ref.descriptor.find(')') + 1));
+    return true;
+  }
   void allocation(Routine&, const instrument::Instruction& in, uint32_t key) override {
     sites_[in.index] = key >> 4 & 0x7FFFFFF;
   }
@@ -130,6 +140,10 @@ class CopyExtension : public contexts::Extension {
     if (options_.rootClass && r.name() == "<init>") claimTag();
     if (light_) return;
     if (flow::bodyUnshadowed(cls_.name(), r.name(), r.descriptor(), intrinsicCandidate(r))) {
+      // A summarised call names the object the method makes: nothing to tag here.
+      auto own = flow::summaryAt(cls_.name(), r.name(), r.descriptor(),
+                                 (r.access() & classfile::kAccStatic) != 0);
+      if (own && own->newObject) return;
       return tagAllocations();
     }
     CopyRules rules(ids_, sites_);
@@ -397,7 +411,6 @@ class CopyExtension : public contexts::Extension {
     r_->after(i, callRecord(pushElementNode(after, *m_), "store"));
   }
 
-  Patch& pushContext(Patch& p) { return context_ == kNone ? p.add(Op::iconst_0) : p.load("I", context_); }
 
   void newObject(uint32_t i) {
     auto site = sites_.find(i);
@@ -407,7 +420,7 @@ class CopyExtension : public contexts::Extension {
     if (denied) deniedNews_.push_back(plan_.produced[i]);
     Patch p = patch();
     loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
-    pushContext(p).invokeStatic(kFlowClass, denied ? "newDenied" : "newObject",
+    pushContext(p, *m_).invokeStatic(kFlowClass, denied ? "newDenied" : "newObject",
                                 std::string("(") + kStateDesc + "II)J");
     r_->before(i, p.store("J", plan_.produced[i]));
   }
@@ -431,7 +444,7 @@ class CopyExtension : public contexts::Extension {
     Patch p = patch();
     p.add(Op::dup);
     loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
-    pushContext(p);
+    pushContext(p, *m_);
     const classfile::Insn& in = r_->insn(i);
     if (in.op == Op::multianewarray) {
       p.pushInt(in.b).invokeStatic(kFlowClass, "newMulti",
@@ -498,10 +511,20 @@ class CopyExtension : public contexts::Extension {
     Patch p = patch();
     loadState(p, *m_).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
     r_->before(i, p);
-    if (plan_.produced[i] != kNone) {
-      Patch z = patch();
-      r_->after(i, z.add(Op::lconst_0).store("J", plan_.produced[i]));
+    if (plan_.produced[i] == kNone) return;
+    // A reference result is an object the call site made (string concatenation) or got:
+    // its allocation node if it has a tag (a lambda's hidden class has none).
+    auto ref = r_->pool().memberRef(r_->insn(i).cp());
+    Patch z = patch();
+    char ret = ref.descriptor.empty() ? 'V' : ref.descriptor[ref.descriptor.find(')') + 1];
+    if (ret == 'L' || ret == '[') {
+      z.add(Op::dup);
+      loadState(z, *m_).invokeStatic(kFlowClass, "nodeOf",
+                                      std::string("(Ljava/lang/Object;") + kStateDesc + ")J");
+    } else {
+      z.add(Op::lconst_0);
     }
+    r_->after(i, z.store("J", plan_.produced[i]));
   }
 
   // array.clone() / super.clone() reaching Object.clone: the copy is a new object (this
@@ -518,7 +541,7 @@ class CopyExtension : public contexts::Extension {
     Patch after = patch();
     after.add(Op::dup).load(kObjectDesc, x);
     loadState(after, *m_).pushInt(static_cast<int32_t>(sites_[i]));
-    pushContext(after).add(field ? Op::iconst_1 : Op::iconst_0);
+    pushContext(after, *m_).add(field ? Op::iconst_1 : Op::iconst_0);
     after.invokeStatic(kCopyClass, "cloned",
                        std::string("(Ljava/lang/Object;Ljava/lang/Object;") + kStateDesc + "IIZ)I");
     after.store("I", t);

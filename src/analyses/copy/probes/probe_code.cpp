@@ -61,6 +61,10 @@ Patch& composeNode(Patch& p, uint32_t field) {
   return p.invokeStatic(kFlowClass, "field", "(IJ)J");
 }
 
+Patch& pushContext(Patch& p, const MethodProbes& m) {
+  return m.context == kNoLocal ? p.add(Op::iconst_0) : p.load("I", m.context);
+}
+
 Patch& callRecord(Patch& p, const char* what) {
   bool store = what[0] == 's';
   return p.invokeStatic(kCopyClass, what,

@@ -46,6 +46,8 @@ instrument::Patch& pushTag(instrument::Patch& p, std::string_view cls, const Met
 instrument::Patch& pushElementNode(instrument::Patch& p, const MethodProbes& m);
 // The tag on top of the stack -> the node of its field `field` (0: the object itself).
 instrument::Patch& composeNode(instrument::Patch& p, uint32_t field);
+// The frame's context (the receiver's site), 0 where it has none.
+instrument::Patch& pushContext(instrument::Patch& p, const MethodProbes& m);
 // DragnetCopy.store(S, src, dst) / use(S, src) with their operands pushed.
 instrument::Patch& callRecord(instrument::Patch& p, const char* what);
 // The shadow of `s` consumed: DragnetCopy.use(S, s) (nothing for Bottom).

@@ -109,8 +109,9 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
       after.invokeStatic(kCopyClass, "arraycopy",
                          "(" + kState + "Ljava/lang/Object;Ljava/lang/Object;I)V");
       break;
-    case K::CopyOf:
-      if (out == kNoLocal || !isRef(s.src, a)) break;
+    case K::CopyOf: {
+      auto site = m.sites.find(i);
+      if (!isRef(s.src, a) || site == m.sites.end()) break;
       after.add(Op::dup);
       loadState(after, m).load(kObjectDesc, l[static_cast<size_t>(s.src)]);
       if (has(s.srcPos, a)) {
@@ -118,21 +119,24 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
       } else {
         after.add(Op::iconst_0);
       }
+      after.pushInt(static_cast<int32_t>(site->second));
+      pushContext(after, m);
       after.invokeStatic(kCopyClass, "copyOf",
-                         "(Ljava/lang/Object;" + kState + "Ljava/lang/Object;I)J");
-      after.store("J", out);
-      out = kNoLocal;
+                         "(Ljava/lang/Object;" + kState + "Ljava/lang/Object;III)J");
+      if (out != kNoLocal) {
+        after.store("J", out);
+        out = kNoLocal;
+      } else {
+        after.add(Op::pop2);
+      }
       break;
+    }
     case K::Allocate: {
       auto site = m.sites.find(i);
       if (out == kNoLocal || site == m.sites.end()) break;
       after.add(Op::dup);
       loadState(after, m).pushInt(static_cast<int32_t>(site->second));
-      if (m.context == kNoLocal) {
-        after.add(Op::iconst_0);
-      } else {
-        after.load("I", m.context);
-      }
+      pushContext(after, m);
       after.invokeStatic(kFlowClass, "newArray", "(Ljava/lang/Object;" + kState + "II)J");
       after.store("J", out);
       out = kNoLocal;

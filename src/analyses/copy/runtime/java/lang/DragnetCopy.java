@@ -50,20 +50,23 @@ public final class DragnetCopy {
   }
 
   /**
-   * After Arrays.copyOf / copyOfRange returned `copy` of `src` from index `from`:
-   * min(length(src) - from, length(copy)) element copies; the copy's node.
+   * After Arrays.copyOf / copyOfRange returned `copy` of `src` from index `from`: the copy
+   * named by the call (site `site` in context `ctx`), and min(length(src) - from,
+   * length(copy)) element copies; the copy's node.
    */
   @DontInline
-  public static long copyOf(Object copy, DragnetState s, Object src, int from) {
+  public static long copyOf(Object copy, DragnetState s, Object src, int from, int site, int ctx) {
     if (!DragnetFlow.on || s == DragnetRt.SINK || copy == null || src == null) return 0;
+    int t = DragnetFlow.tag(site, ctx);
+    DragnetFlow.put(copy, t, s);
+    born(s, site, ctx);
     int n = java.lang.reflect.Array.getLength(copy), have = java.lang.reflect.Array.getLength(src) - from;
     if (have < n) n = have;
-    int t = DragnetFlow.tagOf(copy, s);
     if (n > 0) {
       count(s, DragnetFlow.elm(src, s), DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
       copied(s, n);
     }
-    return t == 0 ? 0 : DragnetFlow.OBJECT | (t & 0xFFFFFFFFL);
+    return DragnetFlow.OBJECT | (t & 0xFFFFFFFFL);
   }
 
   /**
