@@ -59,7 +59,7 @@ bool consumes(Op op) {
 // What copy profiling makes nodes of (Fig. 9): loads, allocations and call results.
 class CopyRules : public flow::ShadowRules {
  public:
-  CopyRules(flow::FlowIds& ids, const std::map<uint32_t, uint32_t>& clones) : ids_(ids), clones_(clones) {}
+  explicit CopyRules(flow::FlowIds& ids) : ids_(ids) {}
 
   flow::ResultRule result(const Routine& r, uint32_t i) override {
     using K = flow::ResultRule::Kind;
@@ -88,7 +88,6 @@ class CopyRules : public flow::ShadowRules {
 
  private:
   flow::FlowIds& ids_;
-  const std::map<uint32_t, uint32_t>& clones_;
 };
 
 class CopyExtension : public contexts::Extension {
@@ -100,6 +99,7 @@ class CopyExtension : public contexts::Extension {
   uint32_t methodId(Routine& r, uint32_t id) override {
     sites_.clear();
     m_.reset();
+    planned_ = nullptr;
     deniedNews_.clear();
     superCall_.reset();
     context_ = kNone;
@@ -107,8 +107,24 @@ class CopyExtension : public contexts::Extension {
     id_ = r.name() == "<init>" ? id | kInitBit : id;
     return id_;
   }
-  bool needsFrame(Routine&) override { return true; }
-  bool leafEntry(Routine&, uint32_t) override { return false; }
+  // A leaf (no call, no allocation) keeps a frame only if it may copy (a store of a value
+  // with a node): its copies are its own context's. Other leaves with flow probes (getters)
+  // get the thread's state without a frame (leafEntry).
+  bool needsFrame(Routine& r) override {
+    const flow::ShadowPlan* p = planFor(r);
+    return p && storesNodes(r, *p);
+  }
+  bool leafEntry(Routine& r, uint32_t methodId) override {
+    if (!planFor(r)) return false;
+    std::optional<uint16_t> s = r.liveLocal(kStateDesc);
+    if (!s) return false;
+    Patch p = r.newPatch();
+    p.pushInt(static_cast<int32_t>(methodId));
+    p.invokeStatic(kFlowClass, "leaf", std::string("(I)") + kStateDesc).store(kObjectDesc, *s);
+    r.atEntry(p, instrument::ConstructorEntry::BeforeSuperCall);
+    method(r, *s);
+    return true;
+  }
   const char* receiverEnter(Routine&) override { return nullptr; }
   bool site(Routine&, const instrument::Instruction&, uint32_t, uint16_t) override {
     return false;
@@ -139,16 +155,14 @@ class CopyExtension : public contexts::Extension {
     context_ = kNone;
     if (options_.rootClass && r.name() == "<init>") claimTag();
     if (light_) return;
-    if (flow::bodyUnshadowed(cls_.name(), r.name(), r.descriptor(), intrinsicCandidate(r))) {
+    if (!planFor(r)) {
+      if (!unshadowed_) return;  // not plannable: flows through it are cut
       // A summarised call names the object the method makes: nothing to tag here.
       auto own = flow::summaryAt(cls_.name(), r.name(), r.descriptor(),
                                  (r.access() & classfile::kAccStatic) != 0);
       if (own && own->newObject) return;
       return tagAllocations();
     }
-    CopyRules rules(ids_, sites_);
-    plan_ = flow::planShadows(r, rules);
-    if (!plan_.ok) return;  // flows through the method are cut (its callees see no token)
     m_.emplace(MethodProbes{r, state, kNoLocal, plan_, ids_, sites_, {}});
     selector_ = ids_.selector(r.name(), r.descriptor());
     entry();
@@ -158,6 +172,39 @@ class CopyExtension : public contexts::Extension {
   }
 
  private:
+  // The routine's shadow plan, made once per routine (needsFrame asks before method());
+  // null for a body without flow probes (unshadowed_) or one that cannot be planned.
+  const flow::ShadowPlan* planFor(Routine& r) {
+    if (planned_ != &r) {
+      planned_ = &r;
+      unshadowed_ = flow::bodyUnshadowed(cls_.name(), r.name(), r.descriptor(), intrinsicCandidate(r));
+      plan_ = {};
+      if (!unshadowed_ && !light_) {
+        CopyRules rules(ids_);
+        plan_ = flow::planShadows(r, rules);
+      }
+    }
+    return plan_.ok ? &plan_ : nullptr;
+  }
+
+  // Whether a reached heap store may store a value with a node.
+  static bool storesNodes(Routine& r, const flow::ShadowPlan& p) {
+    for (const instrument::Instruction& in : r.instructions()) {
+      if (!p.reached[in.index]) continue;
+      const classfile::Insn& insn = r.insn(in.index);
+      if (insn.op != Op::putfield && insn.op != Op::putstatic && !isArrayStore(insn.op)) continue;
+      const auto& st = p.stack[in.index];
+      bool wide = insn.op == Op::lastore || insn.op == Op::dastore;
+      if (insn.op == Op::putfield || insn.op == Op::putstatic) {
+        auto ref = r.pool().memberRef(insn.cp());
+        wide = instrument::slotSize(ref.descriptor) == 2;
+      }
+      size_t at = wide ? 2 : 1;
+      if (st.size() >= at && !st[st.size() - at].isBottom()) return true;
+    }
+    return false;
+  }
+
   // --- patches ---------------------------------------------------------------------------
 
   Patch patch() { return r_->newPatch(); }
@@ -599,6 +646,8 @@ class CopyExtension : public contexts::Extension {
   std::optional<uint32_t> superCall_;
   std::vector<uint16_t> deniedNews_;  // the produced locals of `new`s of denied classes
   flow::ShadowPlan plan_;
+  const Routine* planned_ = nullptr;  // the routine plan_ belongs to
+  bool unshadowed_ = false;           // its body gets no flow probes (a summarised method)
   int32_t selector_ = 0;
   uint32_t id_ = 0;
   bool light_ = false;

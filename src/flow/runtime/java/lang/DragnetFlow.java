@@ -219,6 +219,18 @@ public final class DragnetFlow {
     return true;
   }
 
+  /**
+   * Entry of a leaf method with flow probes but no frame (it calls nothing, allocates
+   * nothing and copies nothing): its call counted as DragnetRt.leaf does; the thread's state.
+   */
+  @ForceInline
+  public static DragnetState leaf(int methodId) {
+    DragnetState s = DragnetRt.state();
+    if (s == null) return DragnetRt.SINK;
+    s.leaf(methodId);
+    return s;
+  }
+
   // --- the call transfer ------------------------------------------------------------------
 
   /** Before a call whose arguments carry no node. */
