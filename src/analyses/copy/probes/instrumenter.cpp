@@ -587,10 +587,17 @@ class CopyExtension : public contexts::Extension {
     r_->before(i, before);
     Patch after = patch();
     after.add(Op::dup).load(kObjectDesc, x);
+    if (field) {  // the original is `this` or one of its subclass: its tag is in the field
+      std::string name(cls_.name());
+      after.load(kObjectDesc, x).add(Op::checkcast, classfile::raw(cls_.pool.addClass(name)));
+      after.getField(name, flow::kTagField, "I");
+    } else {
+      after.add(Op::iconst_0);
+    }
     loadState(after, *m_).pushInt(static_cast<int32_t>(sites_[i]));
     pushContext(after, *m_).add(field ? Op::iconst_1 : Op::iconst_0);
     after.invokeStatic(kCopyClass, "cloned",
-                       std::string("(Ljava/lang/Object;Ljava/lang/Object;") + kStateDesc + "IIZ)I");
+                       std::string("(Ljava/lang/Object;Ljava/lang/Object;I") + kStateDesc + "IIZ)I");
     after.store("I", t);
     if (field) {
       std::string name(cls_.name());  // the pool may grow below

@@ -21,6 +21,8 @@ public final class DragnetCopy {
   static final long CONSUMER = 3L << 62;
   static final long BIRTH = CONSUMER | 1L << 61;
   static final long CUT = CONSUMER;
+  // dst of a clone record: the copy's tag in the low bits (src: the original's node).
+  static final long CLONED = CONSUMER | 2L << 32;
   static final long KIND = 3L << 62;
   static final int SLOT = 24;
 
@@ -70,12 +72,14 @@ public final class DragnetCopy {
   }
 
   /**
-   * After clone() returned `copy` of `orig` at allocation site `site`: the copy's tag
-   * (arrays and denied classes: in the side table; others: the caller stores it in the
-   * copy's field), and for an array its elements copied.
+   * After clone() returned `copy` of `orig` (whose tag is `origTag` when the caller read it
+   * from its field, else 0) at allocation site `site`: the copy's tag (arrays and denied
+   * classes: in the side table; with `field` the caller stores it in the copy's field), and
+   * the copies: an array's elements, an instance's fields.
    */
   @DontInline
-  public static int cloned(Object copy, Object orig, DragnetState s, int site, int ctx, boolean field) {
+  public static int cloned(Object copy, Object orig, int origTag, DragnetState s, int site, int ctx,
+      boolean field) {
     if (!DragnetFlow.on || s == DragnetRt.SINK || copy == null) return 0;
     int t = DragnetFlow.tag(site, ctx);
     born(s, site, ctx);
@@ -87,8 +91,12 @@ public final class DragnetCopy {
         count(s, from, DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
         copied(s, n);
       }
-    } else if (!field) {
-      DragnetFlow.put(copy, t, s);
+    } else {
+      if (!field) DragnetFlow.put(copy, t, s);
+      // Object.clone copied every instance field: the analyzer expands this record into one
+      // copy per field of the original's class (the agent writes the classes' fields).
+      int from = origTag != 0 ? origTag : DragnetFlow.tagOf(orig, s);
+      if (from != 0) count(s, DragnetFlow.OBJECT | (from & 0xFFFFFFFFL), CLONED | (t & 0xFFFFFFFFL), 1);
     }
     return t;
   }
