@@ -31,6 +31,7 @@ LAYERS = {
     "tools": 2,  # BIT's example tools
     "contexts": 2,  # the calling-context base: probes, model, merge, names
     "heap_access": 2,  # heap-access planning
+    "flow": 2,  # the flow engine: shadows, call transfer, object tags, summaries
     "agent": 3,  # the agent core: JNI, the modes' bases, services
     "report": 3,  # renderer machinery
     "analyses/*": 4,  # an analysis's own files outside its parts: neither agent nor report
