@@ -104,11 +104,11 @@ uint32_t emitHiddenTest(Asm& a, Op branchIfHidden) {
   a.op(Op::aload_0);
   a.op(Op::iload_2);
   a.op(Op::aaload);
-  a.cp(Op::invokevirtual, p.addMethodref("java/lang/reflect/Field", "getName",
-                                         "()Ljava/lang/String;"));
+  a.cp(Op::invokevirtual,
+       p.addMethodref("java/lang/reflect/Field", "getName", "()Ljava/lang/String;"));
   a.cp(Op::ldc_w, p.addString(kHiddenFieldPrefix));
-  a.cp(Op::invokevirtual, p.addMethodref("java/lang/String", "startsWith",
-                                         "(Ljava/lang/String;)Z"));
+  a.cp(Op::invokevirtual,
+       p.addMethodref("java/lang/String", "startsWith", "(Ljava/lang/String;)Z"));
   return a.op(branchIfHidden);
 }
 

@@ -1,0 +1,110 @@
+// The object-tag field on a real JVM (tests/agent/tag_field_agent: the field alone, added
+// to every root class from java/lang/Object on, and the reflection filter rewritten).
+// TagFieldOracle prints what reflection and serialization show of plain classes, a
+// subclass, a record, an enum, a Throwable subclass, ArrayList, Thread (which also has the
+// agent core's dragnet$ fields), String and Integer, their default serialVersionUIDs and a
+// serialized stream: byte-identical with and without the agent, on JDK 17 and the newest
+// JDK, with and without -Xverify:all (boot classes verified too), with the deny list and
+// with the field on every class but Object. With hide=off the program does see the fields.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "newest_jdk.h"
+#include "oracle_jvms.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using dragnet::test::readFile;
+
+struct JvmRun {
+  int status = -1;
+  std::string out, err;
+};
+
+class TagFieldAgent : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == "newest") {
+      dragnet::test::JdkHome newest = dragnet::test::newestJdk();
+      if (newest.home.empty()) GTEST_SKIP() << dragnet::test::noNewestJdk();
+      java_ = newest.java();
+    }
+  }
+
+  // TagFieldOracle with `flags` and, unless `agentOptions` is empty, the tagfield agent.
+  JvmRun run(const std::string& flags, const std::string& agentOptions) {
+    fs::path work = fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle";
+    std::string tag = std::to_string(::getpid()) + "-" +
+                      std::to_string(std::hash<std::string>{}(java_ + flags + agentOptions));
+    fs::path out = work / ("tagfield-" + tag + ".out"), err = work / ("tagfield-" + tag + ".err");
+    fs::path prof = work / ("tagfield-" + tag + ".dragnet");
+    std::string agent;
+    if (!agentOptions.empty()) {
+      agent = " -agentpath:'" + std::string(DRAGNET_TAG_FIELD_AGENT) + "'=" + agentOptions +
+              ",out='" + prof.string() + "'";
+    }
+    std::string cmd = dragnet::test::killAfterTimeout() + "'" + java_ + "' " + flags + agent +
+                      " -cp '" + (work / "classes").string() + "' TagFieldOracle > '" +
+                      out.string() + "' 2> '" + err.string() + "'";
+    JvmRun r;
+    r.status = std::system(cmd.c_str());
+    r.out = readFile(out);
+    r.err = readFile(err);
+    for (const fs::path& p : {out, err, prof}) fs::remove(p);
+    return r;
+  }
+
+  std::string java_ = "java";
+};
+
+// The agent's closing line: how many classes got the field; the filter was rewritten.
+uint64_t tagFields(const std::string& err) {
+  std::smatch m;
+  std::regex line(
+      R"(\((?:\d+) bytes, (\d+) tag fields, reflection filter rewritten, 0 failures\))");
+  return std::regex_search(err, m, line) ? std::stoull(m[1]) : 0;
+}
+
+TEST_P(TagFieldAgent, ProgramSeesTheClassesAsTheyWere) {
+  JvmRun base = run("", "");
+  ASSERT_EQ(base.status, 0) << base.err;
+  ASSERT_NE(base.out.find("TagFieldOracle$Node serialVersionUID"), std::string::npos);
+  for (const char* flags : {"", "-Xverify:all"}) {
+    for (const char* deny : {"deny=list", "deny=object"}) {
+      SCOPED_TRACE(std::string(flags) + " " + deny);
+      JvmRun agent = run(flags, deny);
+      EXPECT_EQ(agent.status, 0) << agent.err;
+      EXPECT_EQ(agent.out, base.out);
+      // Hello-world-sized programs load some hundreds of classes; most are roots.
+      EXPECT_GT(tagFields(agent.err), 100u) << agent.err;
+    }
+  }
+}
+
+TEST_P(TagFieldAgent, WithoutHidingTheProgramSeesTheFields) {
+  JvmRun base = run("", "");
+  JvmRun shown = run("", "hide=off");
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  EXPECT_NE(shown.out, base.out);
+  // The added field, in getDeclaredFields and getFields, and a changed default SUID.
+  EXPECT_NE(shown.out.find("public transient dragnet$tag"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("getDeclaredField(dragnet$tag) found"), std::string::npos);
+  auto suid = [](const std::string& out) {
+    std::smatch m;
+    std::regex_search(out, m, std::regex(R"(TagFieldOracle\$Node serialVersionUID (-?\d+))"));
+    return m.size() > 1 ? m[1].str() : "";
+  };
+  EXPECT_FALSE(suid(base.out).empty());
+  EXPECT_NE(suid(shown.out), suid(base.out));
+}
+
+INSTANTIATE_TEST_SUITE_P(Jvms, TagFieldAgent, ::testing::Values("jdk17", "newest"),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
