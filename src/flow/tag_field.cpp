@@ -19,11 +19,30 @@ namespace {
 
 constexpr uint16_t kAccInterface = 0x0200;
 
-// Classes denied by exact name, each with what the JVM does to its layout or instances.
-constexpr std::array<std::string_view, 0> kDeniedClasses{};
-
-// Packages (internal-name prefixes) denied whole.
-constexpr std::array<std::string_view, 0> kDeniedPrefixes{};
+// The classes denied the field, each with what the JVM does with its instances. Only the
+// class itself: its subclasses (WeakReference, SoftReference, ...) are roots and get the
+// field as any class with fields of its own. java/lang/Object is denied too (below).
+// HotSpot 17 to 25 computes the offsets of the fields it knows by name
+// (javaClasses.cpp, compute_offsets), so an added field moves nothing it reads; what it
+// cannot take is a layout it sizes or allocates from a fixed plan:
+constexpr std::array<std::string_view, 4> kDeniedClasses{
+    // Mirrors: only the VM allocates them, and sizes each one as Class's instance size
+    // plus the mirrored class's static fields, which start right after Class's own
+    // fields (InstanceMirrorKlass::offset_of_static_fields).
+    "java/lang/Class",
+    // The VM rewrites its oop map by hand so that the collectors skip referent and
+    // discovered: one block of exactly queue and next, the four fields assumed consecutive
+    // and alone in the map (asserted in debug builds; InstanceRefKlass::
+    // update_nonstatic_oop_maps).
+    "java/lang/ref/Reference",
+    // JDK 19+: the collectors fill gaps of the minimum fill size with instances of it
+    // (CollectedHeap::fill_with_object_impl); with a field it is larger than that size
+    // under compact object headers (JDK 24+), and the heap is no longer parsable.
+    "jdk/internal/vm/FillerObject",
+    // JDK 19+: only the VM allocates them, each sized for its frames, which start right
+    // after the instance fields (InstanceStackChunkKlass::offset_of_stack).
+    "jdk/internal/vm/StackChunk",
+};
 
 }  // namespace
 
@@ -31,9 +50,6 @@ bool isDeniedTagClass(std::string_view name) {
   if (name == "java/lang/Object") return true;  // arrays have no fields; every class is one
   for (std::string_view c : kDeniedClasses) {
     if (name == c) return true;
-  }
-  for (std::string_view p : kDeniedPrefixes) {
-    if (name.starts_with(p)) return true;
   }
   return false;
 }
