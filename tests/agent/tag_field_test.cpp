@@ -53,9 +53,11 @@ class TagFieldAgent : public ::testing::TestWithParam<std::string> {
       agent = " -agentpath:'" + std::string(DRAGNET_TAG_FIELD_AGENT) + "'=" + agentOptions +
               ",out='" + prof.string() + "'";
     }
-    std::string cmd = dragnet::test::killAfterTimeout() + "'" + java_ + "' " + flags + agent +
-                      " -cp '" + (work / "classes").string() + "' " + main + " > '" + out.string() +
-                      "' 2> '" + err.string() + "'";
+    // A crash report goes with the test's files, not into the working directory.
+    std::string errorFile = " -XX:ErrorFile='" + (work / "tagfield-hs_err_%p.log").string() + "'";
+    std::string cmd = dragnet::test::killAfterTimeout() + "'" + java_ + "' " + flags + errorFile +
+                      agent + " -cp '" + (work / "classes").string() + "' " + main + " > '" +
+                      out.string() + "' 2> '" + err.string() + "'";
     JvmRun r;
     r.status = std::system(cmd.c_str());
     r.out = readFile(out);
