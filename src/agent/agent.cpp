@@ -20,6 +20,7 @@
 
 #include "agent/hidden_classes.h"
 #include "agent/jit_settings.h"
+#include "flow/tag_field.h"
 #include "agent/load_guard.h"
 #include "agent/mode.h"
 #include "agent/options.h"
@@ -116,12 +117,15 @@ void JNICALL onClassFileLoad(jvmtiEnv* jvmti, JNIEnv*, jclass redefined, jobject
     if (!name && contexts::isRuntimeClass(n)) return;
     bool thread = n == "java/lang/Thread";
     if (thread) addThreadStateField(cls);
+    // The fields the agent adds (Thread's; the flow modes' tags) are invisible to the
+    // program's reflection and to serialization.
+    bool hides = n == flow::kReflectionClass && flow::hideDragnetFields(cls);
     std::function<bool()> install = [&] {
       if (!replaceClass(jvmti, cls, n, newLen, newData)) return false;
       if (thread) a.threadFieldAdded = true;
       return true;
     };
-    ClassLoad load{cls, n, thread, install};
+    ClassLoad load{cls, n, thread || hides, install};
     a.mode->transform(load);
   } catch (const std::exception& e) {
     a.mode->failure({std::string(n), {}, std::string("internal error: ") + e.what()});

@@ -35,10 +35,10 @@ class CopyMode : public agent::ContextsMode {
   contexts::ClassResult instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
                                    bool bytecodes) override {
     // The field first: the constructors' probes set it.
-    bool root = flow::addTagField(cls);
-    contexts::ClassResult r =
-        instrumentClass(cls, ids, flowIds_, ProbeOptions{.bytecodes = bytecodes, .rootClass = root});
-    if (root) r.changed = true;
+    flow::TagFieldOutcome tag = flow::addTagField(cls);
+    contexts::ClassResult r = instrumentClass(
+        cls, ids, flowIds_, ProbeOptions{.bytecodes = bytecodes, .rootClass = tag.root});
+    if (tag.added) r.changed = true;
     return r;
   }
   bool loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
