@@ -163,22 +163,25 @@ Json viewJson(const Model& m, const View& v, size_t top) {
   const auto& ch = v.chains;
   double meanLength =
       ch.total ? static_cast<double>(ch.lengths) / static_cast<double>(ch.total) : 0;
-  return {
-      {"nodes", g.nodes().size()},
-      {"edges", g.edges().size()},
-      {"fanOut",
-       {{"average", f.average},
-        {"max", f.max},
-        {"maxNode",
-         f.maxNode == analyses::copy::kNoNode ? Json(nullptr) : nodeJson(m, g, f.maxNode)}}},
-      {"edgeList", std::move(edgeList)},
-      {"chains",
-       {{"total", ch.total},
-        {"meanLength", meanLength},
-        {"cut", ch.cut},
-        {"top", std::move(chains)}}},
-      {"clones", {{"pairs", v.clones.pairs}, {"cut", v.clones.cut}, {"top", std::move(clones)}}},
-      {"nath", std::move(nath)}};
+  return {{"nodes", g.nodes().size()},
+          {"edges", g.edges().size()},
+          {"fanOut",
+           {{"average", f.average},
+            {"max", f.max},
+            {"maxNode",
+             f.maxNode == analyses::copy::kNoNode ? Json(nullptr) : nodeJson(m, g, f.maxNode)}}},
+          {"edgeList", std::move(edgeList)},
+          {"chains",
+           {{"total", ch.total},
+            {"meanLength", meanLength},
+            {"cut", ch.cut},
+            {"top", std::move(chains)}}},
+          {"clones",
+           {{"pairs", v.clones.pairs},
+            {"cut", v.clones.cut},
+            {"truncated", v.clones.truncated},
+            {"top", std::move(clones)}}},
+          {"nath", std::move(nath)}};
 }
 
 }  // namespace

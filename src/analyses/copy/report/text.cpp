@@ -135,7 +135,10 @@ void writeChains(std::ostream& out, const Model& m, const View& v, const CopyTex
 void writeClones(std::ostream& out, const Model& m, const View& v, const CopyTextOptions& o) {
   const auto& g = v.graph;
   out << "\nClone pairs, " << namingName(g.naming()) << " (bytes copied from the first's structure "
-      << "to the second's, within " << m.options.cloneDepth << " references)\n"
+      << "to the second's, within " << m.options.cloneDepth << " references";
+  if (v.clones.cut) out << "; " << num(v.clones.cut) << " smallest flows left out (limit)";
+  if (v.clones.truncated) out << "; " << num(v.clones.truncated) << " searches cut short";
+  out << ")\n"
       << "         volume       direct  from -> to\n";
   size_t rows = 0;
   for (const auto& p : v.clones.top) {
