@@ -79,6 +79,7 @@ TEST_F(CopyReport, Json) {
       deep = true;
       EXPECT_EQ(m["self"], 0);
       EXPECT_EQ(m["total"], 1000);
+      EXPECT_EQ(m["descriptor"], "()LListClient;");
     }
   }
   EXPECT_TRUE(deep);

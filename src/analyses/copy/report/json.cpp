@@ -88,7 +88,14 @@ Json profiles(const Model& m, size_t top) {
   Json methods = Json::array();
   for (const auto& x : m.copies.methods) {
     if (methods.size() == top) break;
-    methods.push_back({{"method", methodName(m, x.method)}, {"self", x.self}, {"total", x.total}});
+    Json j{{"method", methodName(m, x.method)}};
+    // The name does not tell overloads apart (List.<init>() and List.<init>(List)).
+    if (auto def = m.profile->methods.find(x.method); def != m.profile->methods.end()) {
+      j["descriptor"] = def->second.descriptor;
+    }
+    j["self"] = x.self;
+    j["total"] = x.total;
+    methods.push_back(std::move(j));
   }
   Json concentration = Json::array();
   for (size_t k = 1; k <= m.copies.concentration.size() && k <= top; ++k) {
