@@ -16,10 +16,14 @@ namespace dragnet::analyses::copy {
 // from O1 and Oj from O2 along at most `depth` points-to links (O1, O2 themselves
 // included). Objects are allocation nodes; the unknown object takes no part.
 struct CloneOptions {
-  uint32_t depth = 3;           // `clone-depth`
-  uint32_t pointsToEdges = 5;   // `chain-max`
-  size_t keep = 1000;           // pairs kept, by volume
-  uint64_t limit = 20'000'000;  // (pair, contribution) updates in all
+  uint32_t depth = 3;          // `clone-depth`
+  uint32_t pointsToEdges = 5;  // `chain-max`
+  size_t keep = 1000;          // pairs kept, by volume
+  uint64_t limit = 1'000'000;  // (pair, flow) attributions: flows go largest first, each
+                               // to all its pairs, while fewer than this were made
+  size_t maxAncestors = 1024;  // objects an object is taken to be reachable from (the
+                               // nearest): a hub of the insensitive graph has thousands
+  size_t maxReach = 4096;      // heap nodes followed from one producer (the nearest)
 };
 
 struct ClonePair {
@@ -35,8 +39,11 @@ struct Clones {
   // By descending volume; ties: deeper first (the owners of the copied structures, which
   // the paper reports), then pairs of one type, then less direct flow, then node order.
   std::vector<ClonePair> top;
-  uint64_t pairs = 0;  // pairs with a volume
-  uint64_t cut = 0;    // contributions not attributed because `limit` was reached
+  uint64_t pairs = 0;      // pairs with a volume
+  uint64_t cut = 0;        // direct flows (object pairs) not attributed: `limit` was passed
+  uint64_t truncated = 0;  // searches cut short: objects reachable from more than
+                           // `maxAncestors` objects, producers reaching more than
+                           // `maxReach` heap nodes
 };
 
 // `sites` gives the sites' types (sameType; none: false).

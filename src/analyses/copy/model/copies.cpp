@@ -11,6 +11,17 @@ double CopyProfile::share(size_t k) const {
   return static_cast<double>(top) / static_cast<double>(total);
 }
 
+std::vector<uint32_t> CopyProfile::hottestContexts(size_t top) const {
+  std::vector<uint32_t> order;
+  for (uint32_t n = 1; n < contexts.size(); ++n) {
+    if (contexts[n].total > 0) order.push_back(n);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return contexts[a].total > contexts[b].total; });
+  if (order.size() > top) order.resize(top);
+  return order;
+}
+
 namespace {
 
 // Children come after their parents in the merged tree (buildModel appends a node when

@@ -35,6 +35,9 @@ struct CopyProfile {
   uint64_t lost = 0;  // copies of nodes missing from their thread's tree
   // The share (0..1) of all copies the top k methods do (k >= 1; 0 without copies).
   double share(size_t k) const;
+  // The contexts (merged tree nodes but the root) with copies in their subtree, by
+  // descending cumulative copies (ties: node order), at most `top`.
+  std::vector<uint32_t> hottestContexts(size_t top) const;
 };
 
 CopyProfile copyProfile(const profile::Profile& p, const contexts::AllocModel& tree,

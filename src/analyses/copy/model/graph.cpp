@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -50,7 +51,7 @@ uint32_t Graph::find(const Node& n) const {
 }
 
 void Graph::addEdge(uint32_t src, uint32_t dst, uint64_t freq, uint32_t bytes) {
-  auto [it, fresh] = pending_.try_emplace({src, dst}, Edge{src, dst, 0, 0});
+  auto [it, fresh] = pending_.try_emplace(uint64_t{src} << 32 | dst, Edge{src, dst, 0, 0});
   it->second.freq += freq;
   it->second.bytes = std::max(it->second.bytes, bytes);
 }
@@ -62,7 +63,10 @@ void Graph::addBirths(Object o, uint64_t count) {
 void Graph::finish() {
   edges_.clear();
   edges_.reserve(pending_.size());
-  for (const auto& [key, e] : pending_) edges_.push_back(e);  // (src, dst) order
+  for (const auto& [key, e] : pending_) edges_.push_back(e);
+  std::sort(edges_.begin(), edges_.end(), [](const Edge& a, const Edge& b) {
+    return a.src != b.src ? a.src < b.src : a.dst < b.dst;
+  });
   pending_.clear();
   size_t n = nodes_.size();
   outBegin_.assign(n + 1, 0);

@@ -11,8 +11,8 @@
 
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <limits>
-#include <map>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -45,6 +45,14 @@ struct Node {
   uint32_t field = 0;  // Field: field id (profile::kElmField: ELM); Static: the field's id
   bool isHeap() const { return kind == NodeKind::Field || kind == NodeKind::Static; }
   auto operator<=>(const Node&) const = default;
+};
+
+struct NodeHash {
+  size_t operator()(const Node& n) const {
+    uint64_t a = uint64_t{n.object.site} << 32 | n.object.context;
+    uint64_t b = uint64_t{n.field} << 8 | static_cast<uint8_t>(n.kind);
+    return std::hash<uint64_t>()(a * 0x9E3779B97F4A7C15ull ^ b);
+  }
 };
 
 struct Edge {
@@ -86,8 +94,8 @@ class Graph {
   Naming naming_;
   std::vector<Node> nodes_;
   std::vector<uint64_t> births_;
-  std::map<Node, uint32_t> index_;
-  std::map<std::pair<uint32_t, uint32_t>, Edge> pending_;
+  std::unordered_map<Node, uint32_t, NodeHash> index_;
+  std::unordered_map<uint64_t, Edge> pending_;  // (src << 32 | dst) -> its edge
   std::vector<Edge> edges_;
   std::vector<uint32_t> outBegin_;  // edges of node n: [outBegin_[n], outBegin_[n + 1])
   std::vector<uint32_t> inEdges_, inBegin_;

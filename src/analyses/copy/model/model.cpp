@@ -19,7 +19,11 @@ uint64_t total(const profile::Profile& p, const char* key) {
 void analyse(View& v, const Options& o, const SiteIndex& sites) {
   ChainOptions chains{o.chainMax, o.keep, o.chainLimit, o.chainPerStart};
   v.chains = hotChains(v.graph, chains);
-  CloneOptions clones{o.cloneDepth, o.chainMax, o.keep, o.cloneLimit};
+  CloneOptions clones;
+  clones.depth = o.cloneDepth;
+  clones.pointsToEdges = o.chainMax;
+  clones.keep = o.keep;
+  clones.limit = o.cloneLimit;
   v.clones = detectClones(v.graph, clones, sites);
   v.nath = notAssignedToHeap(v.graph);
   v.fanOut = fanOut(v.graph);

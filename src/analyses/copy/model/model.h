@@ -23,7 +23,7 @@ struct Options {
   uint32_t cloneDepth = 3;  // `clone-depth`: points-to links below a clone pair
   size_t keep = 1000;       // chains and clone pairs kept, by rank
   uint64_t chainLimit = 2'000'000, chainPerStart = 200'000;  // ChainOptions
-  uint64_t cloneLimit = 20'000'000;                          // CloneOptions
+  uint64_t cloneLimit = 1'000'000;                           // CloneOptions
 };
 
 // One naming's copy graph and what its clients find in it.

@@ -2,6 +2,8 @@
 // limits and what they cut), the clone detector's reference depth, NATH, fan-out, CCR.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "analyses/copy/model/chains.h"
 #include "analyses/copy/model/clients.h"
 
@@ -88,40 +90,82 @@ TEST(CopyChains, ProducerAndConsumer) {
 }
 
 // A chain of ownership four deep: O1.f <- O2, O2.f <- O3, O3.f <- O4 (each Ok stored into
-// O(k-1)'s field), the same for O11..O14, and 10 copies of 8 bytes from O4.g to O14.g.
-// With depth 3 the flow reaches (O1, O11); with depth 2 it stops at (O2, O12).
+// O(k-1)'s field), the same for O11..O14; 10 copies of 8 bytes from O4.g to O14.g, and one
+// from O1.g to O11.g. With depth 3 the large flow reaches (O1, O11); with depth 2 it stops
+// at (O2, O12). A limit of 5 attributions lets the large flow (to its 16 pairs) through and
+// cuts the small one.
 TEST(CopyClones, VolumeFollowsReferencesToTheDepth) {
   Graph g(Naming::Insensitive);
   auto chain = [&](uint32_t base) {
-    for (uint32_t k = 1; k <= 3; ++k)
+    for (uint32_t k = 1; k <= 3; ++k) {
       g.addEdge(g.intern(alloc(base + k + 1)), g.intern(field(base + k, 2)), 1, 4);
+    }
   };
   chain(0);
   chain(10);
   g.addEdge(g.intern(field(4, 3)), g.intern(field(14, 3)), 10, 8);
+  g.addEdge(g.intern(field(1, 3)), g.intern(field(11, 3)), 1, 8);
   g.finish();
-  auto volume = [&](const Clones& c, uint32_t a, uint32_t b) -> uint64_t {
+  auto pair = [&](const Clones& c, uint32_t a, uint32_t b) -> const ClonePair* {
     for (const ClonePair& p : c.top) {
-      if (p.from == g.allocOf({a, 0}) && p.to == g.allocOf({b, 0})) return p.volume;
+      if (p.from == g.allocOf({a, 0}) && p.to == g.allocOf({b, 0})) return &p;
     }
-    return 0;
+    return nullptr;
   };
   Clones three = detectClones(g, {});
-  EXPECT_EQ(volume(three, 4, 14), 80u);
-  EXPECT_EQ(volume(three, 1, 11), 80u);
-  EXPECT_EQ(volume(three, 1, 14), 80u);
+  EXPECT_EQ(pair(three, 4, 14)->volume, 80u);
+  EXPECT_EQ(pair(three, 1, 14)->volume, 80u);
+  EXPECT_EQ(pair(three, 1, 11)->volume, 88u);
+  EXPECT_EQ(pair(three, 1, 11)->direct, 8u);
   EXPECT_EQ(three.pairs, 16u);  // 4 x 4 owners
   EXPECT_EQ(three.top[0].from, g.allocOf({1, 0}));
   EXPECT_EQ(three.top[0].to, g.allocOf({11, 0}));
   EXPECT_EQ(three.top[0].depth, 6u);
   EXPECT_EQ(three.top.back().direct, 80u);  // (O4, O14): the direct pair, depth 0, last
+  EXPECT_EQ(three.cut, 0u);
   Clones two = detectClones(g, {.depth = 2});
-  EXPECT_EQ(volume(two, 2, 12), 80u);
-  EXPECT_EQ(volume(two, 1, 11), 0u);
-  EXPECT_EQ(two.pairs, 9u);
+  EXPECT_EQ(pair(two, 2, 12)->volume, 80u);
+  EXPECT_EQ(pair(two, 1, 11)->volume, 8u);
+  EXPECT_EQ(two.pairs, 10u);
   Clones capped = detectClones(g, {.limit = 5});
-  EXPECT_EQ(capped.pairs, 5u);
-  EXPECT_EQ(capped.cut, 11u);
+  EXPECT_EQ(capped.pairs, 16u);
+  EXPECT_EQ(capped.cut, 1u);
+  EXPECT_EQ(pair(capped, 1, 11)->volume, 80u);
+  Clones narrow = detectClones(g, {.maxAncestors = 2});  // O4 from O3 only, O14 from O13
+  EXPECT_EQ(narrow.pairs, 5u);
+  EXPECT_EQ(narrow.truncated, 2u);
+}
+
+// "O' points to O" along a chain produced by O: O9 stored into O1.f, copied on to O2.f and
+// O3.f, so O1, O2 and O3 all point to O9, and O9's 40 bytes copied to O20 count for all
+// three; followed at most 2 heap nodes from O9, O3 is not reached.
+TEST(CopyClones, PointsToAlongChains) {
+  Graph g(Naming::Insensitive);
+  g.addEdge(g.intern(alloc(9)), g.intern(field(1, 2)), 1, 4);
+  g.addEdge(g.intern(field(1, 2)), g.intern(field(2, 2)), 1, 4);
+  g.addEdge(g.intern(field(2, 2)), g.intern(field(3, 2)), 1, 4);
+  g.addEdge(g.intern(field(9, 3)), g.intern(field(20, 3)), 10, 4);
+  g.finish();
+  auto from = [](const Clones& c, uint32_t to) {
+    std::set<uint32_t> out;
+    for (const ClonePair& p : c.top) {
+      if (p.to == to && p.volume == 40) out.insert(p.from);
+    }
+    return out;
+  };
+  uint32_t o20 = g.allocOf({20, 0});
+  Clones all = detectClones(g, {});
+  EXPECT_EQ(from(all, o20), (std::set<uint32_t>{g.allocOf({9, 0}), g.allocOf({1, 0}),
+                                                g.allocOf({2, 0}), g.allocOf({3, 0})}));
+  EXPECT_EQ(all.pairs, 6u);  // and (O1, O2), (O2, O3): 4 bytes each
+  EXPECT_EQ(all.truncated, 0u);
+  Clones near = detectClones(g, {.maxReach = 2});
+  EXPECT_EQ(from(near, o20),
+            (std::set<uint32_t>{g.allocOf({9, 0}), g.allocOf({1, 0}), g.allocOf({2, 0})}));
+  EXPECT_EQ(near.truncated, 1u);
+  // With chains of one heap edge, O3.f is two copies away.
+  Clones shorter = detectClones(g, {.pointsToEdges = 1});
+  EXPECT_EQ(from(shorter, o20).size(), 3u);
 }
 
 // NATH: with births, and no edge to a heap node; an edge to C flags it.

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <random>
 
 #include "analyses/copy/model/model.h"
 #include "fig6_profile.h"
@@ -140,6 +142,67 @@ TEST_F(CopyGraph, CopiesAndCuts) {
   EXPECT_EQ(m.totals.flowCuts, 15u);
   EXPECT_EQ(m.totals.unknownTags, 4u);
   EXPECT_TRUE(isCopyProfile(profile_));
+}
+
+// Flows no agent would write (any kind, field, tag; names of unknown sites; nodes and
+// sites out of range) never break the model, and both namings keep every copy the graph
+// holds: the frequencies of the kept edges add up the same in both.
+TEST(CopyModelFuzz, RandomFlowsKeepTheirFrequencies) {
+  fs::path dir = test::copy::freshDir();
+  std::mt19937_64 rng(32);
+  for (uint32_t slots : {0u, 1u, 4u}) {
+    for (int round = 0; round < 20; ++round) {
+      fs::path path = dir / "random.dragnet";
+      {
+        Writer w;
+        std::string error;
+        ASSERT_TRUE(w.open(path.string(), error)) << error;
+        w.meta({{"mode", "copy"}, {"flow.slots", std::to_string(slots)}});
+        w.sites({{kAllocBit | 3u << 4 | 1, 1, 0, 1, SiteKind::ANewArray, "[J"}});
+        w.flowDefs({{2, "A", "f", "I", false}, {3, "A", "s", "J", true}},
+                   {{1, 3, 0}, {2, 3, 7}, {3, 99, 3}});
+        FlowThreadChunk f;
+        f.thread = 1 + static_cast<uint32_t>(rng() % 2);
+        auto node = [&] {
+          uint32_t tag = static_cast<uint32_t>(rng() % 5);
+          if (slots > 0) tag |= static_cast<uint32_t>(rng() % 8) << kTagSiteBits;
+          return flowNode(static_cast<FlowKind>(rng() % 4), static_cast<uint32_t>(rng() % 5), tag);
+        };
+        for (int i = 0; i < 60; ++i) f.edges.push_back({node(), node(), 1 + rng() % 100});
+        for (int i = 0; i < 10; ++i) {
+          f.births.push_back(
+              {static_cast<uint32_t>(rng() % 5), static_cast<uint32_t>(rng() % 9), rng() % 3});
+          f.copies.push_back({static_cast<uint32_t>(rng() % 50), rng() % 10});
+          f.cuts.push_back({static_cast<uint32_t>(rng() % 4), rng() % 10});
+        }
+        w.flowThread(f);
+      }
+      Profile p = test::copy::readProfile(path);
+      Model m = buildModel(p);
+      std::map<std::pair<uint64_t, uint64_t>, uint64_t> merged;
+      for (const auto& [t, flows] : p.flows) {
+        for (const auto& [key, n] : flows.edges) merged[key] += n;
+      }
+      ASSERT_EQ(m.graphStats.edges, merged.size());
+      uint64_t ci = 0, cs = 0;
+      for (const Edge& e : m.insensitive.graph.edges()) ci += e.freq;
+      for (const Edge& e : m.sensitive.graph.edges()) cs += e.freq;
+      EXPECT_EQ(ci, cs) << slots << " " << round;
+      EXPECT_LE(m.sensitive.graph.edges().size(), merged.size() - m.graphStats.dropped);
+      EXPECT_EQ(m.copies.total + m.copies.lost, [&] {
+        uint64_t n = 0;
+        for (const auto& [t, flows] : p.flows) {
+          for (const auto& [node, c] : flows.copies) n += c;
+        }
+        return n;
+      }());
+      for (const View* v : {&m.insensitive, &m.sensitive}) {
+        for (const Chain& c : v->chains.top) EXPECT_GE(c.nodes.size(), 2u);
+        for (const ClonePair& c : v->clones.top) EXPECT_GE(c.volume, c.direct);
+      }
+    }
+  }
+  fs::remove_all(dir);
 }
 
 TEST(CopySettings, MetaOrDefaults) {

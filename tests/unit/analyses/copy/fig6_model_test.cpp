@@ -22,8 +22,9 @@ class Fig6 : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = freshDir(); }
   void TearDown() override { fs::remove_all(dir_); }
-  Model model(uint32_t slots) {
-    profiles_.push_back(std::make_unique<profile::Profile>(readProfile(writeFig6(dir_, slots))));
+  Model model(uint32_t slots, bool wholeList = false) {
+    profiles_.push_back(
+        std::make_unique<profile::Profile>(readProfile(writeFig6(dir_, slots, wholeList))));
     return buildModel(*profiles_.back());
   }
   fs::path dir_;
@@ -223,6 +224,24 @@ TEST_F(Fig6, FlatAndCumulativeProfiles) {
   EXPECT_DOUBLE_EQ(c.share(1), 999.0 / 1001.0);
   EXPECT_DOUBLE_EQ(c.share(3), 1.0);
   EXPECT_DOUBLE_EQ(c.share(10), 1.0);
+}
+
+// Assertion 6: with `pos < list.count` deepClone copies all 1000 elements: the paper's
+// volumes of 4000, and rows 8 and 11 at 2001.
+TEST_F(Fig6, WholeListVariant) {
+  Model m = model(0, true);
+  const View& cs = m.sensitive;
+  EXPECT_EQ(volume(cs, alloc(46), alloc(32, 46)), 4000u);
+  EXPECT_EQ(volume(cs, alloc(39), alloc(31, 46)), 4000u);
+  EXPECT_EQ(cs.clones.top[0].volume, 4000u);
+  EXPECT_EQ(cs.chains.top[0].freq, 1000u);
+  EXPECT_EQ(cs.chains.top[0].wf, 4000u);
+  const Graph& g = cs.graph;
+  EXPECT_EQ(g.edge(g.find(field(39, 0, kCount)), kConsumer)->freq, 2001u);
+  EXPECT_EQ(g.edge(g.find(field(16, 39, kPos)), kConsumer)->freq, 2001u);
+  EXPECT_EQ(g.edge(g.find(field(31, 46, kCount)), kConsumer)->freq, 1000u);
+  EXPECT_EQ(m.copies.total, 1002u);
+  EXPECT_FALSE(reaches(g, g.find(alloc(41)), kConsumer));
 }
 
 // Fan-out and CCR by hand. CS: 28 nodes besides C (13 allocation, 15 field nodes), 16 edges,

@@ -110,8 +110,10 @@ void tree(Writer& w) {
 
 }  // namespace
 
-fs::path writeFig6(const fs::path& dir, uint32_t slots) {
-  fs::path path = dir / ("fig6-slots" + std::to_string(slots) + ".dragnet");
+fs::path writeFig6(const fs::path& dir, uint32_t slots, bool wholeList) {
+  fs::path path =
+      dir / ("fig6-slots" + std::to_string(slots) + (wholeList ? "-whole" : "") + ".dragnet");
+  const uint64_t n = wholeList ? 1000 : 999;  // elements deepClone copies
   Writer w;
   std::string error;
   if (!w.open(path.string(), error)) throw std::runtime_error(error);
@@ -126,27 +128,27 @@ fs::path writeFig6(const fs::path& dir, uint32_t slots) {
   FlowThreadChunk f;
   f.thread = 1;
   f.edges = {
-      {obj(3, 39, 0), obj(39, 0, kElems), 1},               // 1
-      {obj(3, 42, 0), obj(42, 0, kElems), 1},               // 2
-      {obj(3, 31, 0), obj(31, 46, kElems), 1},              // 3
-      {obj(41, 0, 0), obj(3, 39, kElmField), 1000},         // 4
-      {obj(44, 0, 0), obj(3, 42, kElmField), 5},            // 5
-      {obj(3, 39, kElmField), obj(3, 31, kElmField), 999},  // 6
-      {obj(3, 42, kElmField), c, 10},                       // 7
-      {obj(39, 0, kCount), c, 2000},                        // 8
-      {obj(42, 0, kCount), c, 5},                           // 9
-      {obj(31, 46, kCount), c, 999},                        // 10
-      {obj(16, 39, kPos), c, 1999},                         // 11
-      {obj(39, 0, 0), obj(46, 0, kMyList), 1},              // 12
-      {obj(42, 0, 0), obj(47, 0, kMyList), 1},              // 13
-      {obj(31, 46, 0), obj(32, 46, kMyList), 1},            // 14
-      {obj(47, 0, kMyList), obj(35, 47, kMyList), 1},       // 15
-      {obj(46, 0, kMyList), obj(16, 39, kList), 1},         // 16
+      {obj(3, 39, 0), obj(39, 0, kElems), 1},             // 1
+      {obj(3, 42, 0), obj(42, 0, kElems), 1},             // 2
+      {obj(3, 31, 0), obj(31, 46, kElems), 1},            // 3
+      {obj(41, 0, 0), obj(3, 39, kElmField), 1000},       // 4
+      {obj(44, 0, 0), obj(3, 42, kElmField), 5},          // 5
+      {obj(3, 39, kElmField), obj(3, 31, kElmField), n},  // 6
+      {obj(3, 42, kElmField), c, 10},                     // 7
+      {obj(39, 0, kCount), c, 1001 + n},                  // 8
+      {obj(42, 0, kCount), c, 5},                         // 9
+      {obj(31, 46, kCount), c, n},                        // 10
+      {obj(16, 39, kPos), c, 2 * n + 1},                  // 11
+      {obj(39, 0, 0), obj(46, 0, kMyList), 1},            // 12
+      {obj(42, 0, 0), obj(47, 0, kMyList), 1},            // 13
+      {obj(31, 46, 0), obj(32, 46, kMyList), 1},          // 14
+      {obj(47, 0, kMyList), obj(35, 47, kMyList), 1},     // 15
+      {obj(46, 0, kMyList), obj(16, 39, kList), 1},       // 16
   };
   f.births = {{3, 39, 1},  {3, 42, 1},  {3, 31, 1}, {16, 39, 1},   {31, 46, 1},
               {32, 46, 1}, {35, 47, 1}, {39, 0, 1}, {41, 0, 1000}, {42, 0, 1},
               {44, 0, 5},  {46, 0, 1},  {47, 0, 1}};
-  f.copies = {{13, 999}, {9, 1}, {16, 1}};
+  f.copies = {{13, n}, {9, 1}, {16, 1}};
   f.ended = true;
   w.flowDefs({{kElems, "List", "elems", "[Ljava/lang/Object;", false},
               {kCount, "List", "count", "I", false},

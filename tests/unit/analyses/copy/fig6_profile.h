@@ -46,7 +46,10 @@ enum Method : uint32_t {
 enum Field : uint32_t { kElems = 2, kCount = 3, kPos = 4, kList = 5, kMyList = 6 };
 
 // `slots`: the recording's flow.slots (0: object names written; else tags hold the slot).
-std::filesystem::path writeFig6(const std::filesystem::path& dir, uint32_t slots);
+// `wholeList`: the spec's variant with `pos < list.count` (1000 elements copied: rows 6 and
+// 10 1000, rows 8 and 11 2001).
+std::filesystem::path writeFig6(const std::filesystem::path& dir, uint32_t slots,
+                                bool wholeList = false);
 
 profile::Profile readProfile(const std::filesystem::path& path);
 
