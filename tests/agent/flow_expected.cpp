@@ -66,6 +66,25 @@ class Checker {
     return std::move(failures_);
   }
 
+  std::vector<std::string> scoped() {
+    for (const Record& r : e_.records) {
+      for (size_t pos = 0; pos < 2 && pos < r.tokens.size(); ++pos) {
+        if (r.tokens[pos] == "ci" || r.tokens[pos] == "cs")
+          used_[r.tokens[pos] == "ci" ? 0 : 1] = true;
+      }
+    }
+    std::vector<std::string> lines;
+    for (int k = 0; k < 2; ++k) {
+      if (!used_[k]) continue;
+      for (const auto& [key, n] : edges_[k]) {
+        if (!n.inScope) continue;
+        lines.push_back(namingName(k) + " " + key.first + " -> " + key.second + "  " +
+                        std::to_string(n.freq) + "  " + std::to_string(n.bytes));
+      }
+    }
+    return lines;  // edges_ is ordered by name
+  }
+
  private:
   bool siteInScope(const std::string& label) const {
     size_t colon = label.find(':');
@@ -445,6 +464,11 @@ Expected readExpected(const std::string& path, int major) {
 
 std::vector<std::string> check(const Expected& e, const NamedGraph& ci, const NamedGraph& cs) {
   return Checker(e, ci, cs).run();
+}
+
+std::vector<std::string> scopedEdges(const Expected& e, const NamedGraph& ci,
+                                     const NamedGraph& cs) {
+  return Checker(e, ci, cs).scoped();
 }
 
 }  // namespace dragnet::test::flow

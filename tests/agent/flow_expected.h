@@ -43,4 +43,8 @@ Expected readExpected(const std::string& path, int major);
 // every in-scope edge of its graph. Empty: the file holds.
 std::vector<std::string> check(const Expected& e, const NamedGraph& ci, const NamedGraph& cs);
 
+// The in-scope edges of the namings `e` has records for, as `ci`/`cs SRC -> DST FREQ BYTES`
+// lines, sorted: for comparing two runs.
+std::vector<std::string> scopedEdges(const Expected& e, const NamedGraph& ci, const NamedGraph& cs);
+
 }  // namespace dragnet::test::flow

@@ -6,10 +6,12 @@
 // the bytecode; every in-scope edge must be listed there, so an extra edge fails too.
 // ListClient and FlowSummaries also run in the interpreter, with C1 only, with C2 (-Xbatch:
 // compiled as soon as hot) and with everything compiled first (-Xcomp): the graph must be the
-// same exact one at every JIT tier. DRAGNET_FLOW_DUMP=1 prints each run's named graphs.
+// same exact one at every JIT tier, and the same as with the default flags. DRAGNET_FLOW_DUMP=1
+// prints each run's named graphs.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -65,8 +67,10 @@ class FlowOracle : public ::testing::TestWithParam<Jvm> {
   }
 
   // Every `program` line of PROGRAM's expected files under the agent with `flags`, each
-  // checked against both files.
-  static void check(const std::string& program, const std::string& flags = "") {
+  // checked against both files (unless `checkFiles` is false); `scoped` (if given) gets the
+  // runs' in-scope edges.
+  static void check(const std::string& program, const std::string& flags = "",
+                    bool checkFiles = true, std::vector<std::string>* scoped = nullptr) {
     const Jvm& jvm = GetParam();
     std::vector<flow::Expected> files;
     std::vector<std::string> lines;
@@ -112,7 +116,12 @@ class FlowOracle : public ::testing::TestWithParam<Jvm> {
         for (const flow::NamedGraph* g : {&ci, &cs}) std::cerr << who << ":\n" << flow::dump(*g);
       }
       for (const flow::Expected& e : files) {
-        for (const std::string& f : flow::check(e, ci, cs)) ADD_FAILURE() << who << ": " << f;
+        if (checkFiles) {
+          for (const std::string& f : flow::check(e, ci, cs)) ADD_FAILURE() << who << ": " << f;
+        }
+        if (!scoped) continue;
+        scoped->push_back(e.file + ", `" + line + "`:");
+        for (std::string& edge : flow::scopedEdges(e, ci, cs)) scoped->push_back(std::move(edge));
       }
     }
   }
@@ -133,16 +142,37 @@ INSTANTIATE_TEST_SUITE_P(Jvms, FlowOracle, ::testing::ValuesIn(dragnet::test::or
 // Exact at every JIT tier: the same expected graph in the interpreter, with C1 only, with C2
 // compiling as soon as a method is hot (-Xbatch: the caller waits, so the hot loops run
 // compiled however busy the machine is) and with every method compiled before it first runs.
-class FlowOracleTiers : public FlowOracle {};
+// Besides the expected files (which a run may fail for other reasons), the in-scope graph
+// must be the one a run with the default flags gives, edge for edge.
+class FlowOracleTiers : public FlowOracle {
+ protected:
+  static void checkTier(const std::string& program, const std::string& flags) {
+    std::vector<std::string> tier, plain;
+    check(program, flags, true, &tier);
+    if (HasFatalFailure()) return;
+    check(program, "", false, &plain);
+    if (HasFatalFailure()) return;
+    std::string only;
+    for (const std::string& e : tier) {
+      if (std::find(plain.begin(), plain.end(), e) == plain.end())
+        only += "\n  " + flags + ": " + e;
+    }
+    for (const std::string& e : plain) {
+      if (std::find(tier.begin(), tier.end(), e) == tier.end()) only += "\n  default: " + e;
+    }
+    EXPECT_TRUE(only.empty()) << program << " on " << GetParam().name << ": " << flags
+                              << " and the default flags give different in-scope edges:" << only;
+  }
+};
 
-TEST_P(FlowOracleTiers, ListClientInterpreted) { check("ListClient", "-Xint"); }
-TEST_P(FlowOracleTiers, ListClientC1) { check("ListClient", "-XX:TieredStopAtLevel=1"); }
-TEST_P(FlowOracleTiers, ListClientC2) { check("ListClient", "-Xbatch"); }
-TEST_P(FlowOracleTiers, ListClientCompiled) { check("ListClient", "-Xcomp"); }
-TEST_P(FlowOracleTiers, FlowSummariesInterpreted) { check("FlowSummaries", "-Xint"); }
-TEST_P(FlowOracleTiers, FlowSummariesC1) { check("FlowSummaries", "-XX:TieredStopAtLevel=1"); }
-TEST_P(FlowOracleTiers, FlowSummariesC2) { check("FlowSummaries", "-Xbatch"); }
-TEST_P(FlowOracleTiers, FlowSummariesCompiled) { check("FlowSummaries", "-Xcomp"); }
+TEST_P(FlowOracleTiers, ListClientInterpreted) { checkTier("ListClient", "-Xint"); }
+TEST_P(FlowOracleTiers, ListClientC1) { checkTier("ListClient", "-XX:TieredStopAtLevel=1"); }
+TEST_P(FlowOracleTiers, ListClientC2) { checkTier("ListClient", "-Xbatch"); }
+TEST_P(FlowOracleTiers, ListClientCompiled) { checkTier("ListClient", "-Xcomp"); }
+TEST_P(FlowOracleTiers, FlowSummariesInterpreted) { checkTier("FlowSummaries", "-Xint"); }
+TEST_P(FlowOracleTiers, FlowSummariesC1) { checkTier("FlowSummaries", "-XX:TieredStopAtLevel=1"); }
+TEST_P(FlowOracleTiers, FlowSummariesC2) { checkTier("FlowSummaries", "-Xbatch"); }
+TEST_P(FlowOracleTiers, FlowSummariesCompiled) { checkTier("FlowSummaries", "-Xcomp"); }
 
 std::vector<Jvm> g1Jvms() {
   std::vector<Jvm> v;
