@@ -62,13 +62,63 @@ void setLocal(State& s, uint32_t slot, Shadow v) {
 // Position keys of canonical locals: a local slot, or a stack depth (word index).
 constexpr uint32_t kStackKey = 0x10000;
 
+// A block of the plan: a basic block, or a part of one that ends where the original code has
+// a stack-map frame at an instruction no branch reaches (javac puts frames at labels of its
+// own, e.g. a pattern switch's restart point). The verifier checks the locals against such
+// a frame, which declares no scratch local: so no value may stay in a scratch local across
+// it, and the plan ends a block there.
+struct PlanBlock {
+  uint32_t first = 0, last = 0;
+  std::vector<uint32_t> successors;  // plan blocks
+  bool isHandlerEntry = false;
+};
+
+// Instruction indices that carry an original stack-map frame.
+std::vector<bool> framePoints(const Routine& r, size_t n) {
+  std::vector<bool> at(n, false);
+  auto* code = classfile::findAttr<classfile::CodeAttr>(const_cast<Routine&>(r).member().attributes);
+  if (!code) return at;
+  auto* table = classfile::findAttr<classfile::StackMapTableAttr>(code->attributes);
+  if (!table) return at;
+  for (const classfile::Frame& f : table->frames) {
+    auto label = static_cast<size_t>(f.at);
+    if (label >= code->code.labels.size()) continue;
+    uint32_t i = code->code.labels[label];
+    if (i < n) at[i] = true;
+  }
+  return at;
+}
+
+std::vector<PlanBlock> planBlocks(const Routine& r) {
+  const auto& blocks = r.blocks();
+  std::vector<bool> frame = framePoints(r, r.instructions().size());
+  std::vector<PlanBlock> out;
+  std::vector<uint32_t> firstOf(blocks.size()), lastOf(blocks.size());
+  for (const auto& b : blocks) {
+    firstOf[b.id] = static_cast<uint32_t>(out.size());
+    uint32_t start = b.first;
+    for (uint32_t i = b.first + 1; i <= b.last; ++i) {
+      if (!frame[i]) continue;
+      out.push_back({start, i - 1, {static_cast<uint32_t>(out.size()) + 1}, start == b.first && b.isHandlerEntry});
+      start = i;
+    }
+    out.push_back({start, b.last, {}, start == b.first && b.isHandlerEntry});
+    lastOf[b.id] = static_cast<uint32_t>(out.size()) - 1;
+  }
+  for (const auto& b : blocks) {
+    for (uint32_t succ : b.successors) out[lastOf[b.id]].successors.push_back(firstOf[succ]);
+  }
+  return out;
+}
+
 class Planner {
  public:
   Planner(Routine& r, ShadowRules& rules) : r_(r), rules_(rules) {}
 
   ShadowPlan run() {
     const auto& insns = r_.instructions();
-    const auto& blocks = r_.blocks();
+    blocks_ = planBlocks(r_);
+    const auto& blocks = blocks_;
     plan_.stack.resize(insns.size());
     plan_.locals.resize(insns.size());
     plan_.reached.assign(insns.size(), false);
@@ -77,13 +127,13 @@ class Planner {
     if (!initialState()) return plan_;
     entries_.assign(blocks.size(), std::nullopt);
     blockOf_.assign(insns.size(), 0);
-    for (const auto& b : blocks) {
-      for (uint32_t i = b.first; i <= b.last; ++i) blockOf_[i] = b.id;
+    for (uint32_t k = 0; k < blocks.size(); ++k) {
+      for (uint32_t i = blocks[k].first; i <= blocks[k].last; ++i) blockOf_[i] = k;
     }
     entries_[blockOf_[0]] = entry_;
     if (!fixedPoint()) return plan_;
-    for (const auto& b : blocks) {
-      if (entries_[b.id] && !emit(b)) return plan_;
+    for (uint32_t k = 0; k < blocks.size(); ++k) {
+      if (entries_[k] && !emit(k)) return plan_;
     }
     plan_.ok = true;
     return std::move(plan_);
@@ -140,7 +190,7 @@ class Planner {
   // Joins `in` into block b's entry; true if the entry changed.
   bool join(uint32_t b, const State& in) {
     std::optional<State>& e = entries_[b];
-    const auto& block = r_.blocks()[b];
+    const PlanBlock& block = blocks_[b];
     if (block.isHandlerEntry) {
       if (e) return false;
       e = State{{Shadow::bottom()}, {}};
@@ -173,15 +223,15 @@ class Planner {
   }
 
   bool fixedPoint() {
-    const auto& blocks = r_.blocks();
+    const auto& blocks = blocks_;
     std::vector<uint32_t> work{blockOf_[0]};
     std::vector<bool> queued(blocks.size(), false);
     queued[work[0]] = true;
-    for (const auto& b : blocks) {
-      if (b.isHandlerEntry) {
-        join(b.id, State{});
-        work.push_back(b.id);
-        queued[b.id] = true;
+    for (uint32_t k = 0; k < blocks.size(); ++k) {
+      if (blocks[k].isHandlerEntry) {
+        join(k, State{});
+        work.push_back(k);
+        queued[k] = true;
       }
     }
     while (!work.empty()) {
@@ -263,8 +313,9 @@ class Planner {
 
   // The final walk of block b: the states before each instruction, then the moves into
   // the canonical locals its successors read.
-  bool emit(const instrument::BasicBlock& b) {
-    State s = *entries_[b.id];
+  bool emit(uint32_t k) {
+    const PlanBlock& b = blocks_[k];
+    State s = *entries_[k];
     for (uint32_t i = b.first; i <= b.last; ++i) {
       plan_.stack[i] = s.stack;
       plan_.locals[i] = s.locals;
@@ -279,7 +330,7 @@ class Planner {
     };
     for (uint32_t succ : b.successors) {
       const State& e = *entries_[succ];
-      if (r_.blocks()[succ].isHandlerEntry) continue;
+      if (blocks_[succ].isHandlerEntry) continue;
       for (size_t d = 0; d < e.stack.size() && d < s.stack.size(); ++d) need(e.stack[d], s.stack[d]);
       for (size_t l = 0; l < e.locals.size(); ++l) {
         need(e.locals[l], l < s.locals.size() ? s.locals[l] : Shadow::bottom());
@@ -302,6 +353,7 @@ class Planner {
   ShadowRules& rules_;
   ShadowPlan plan_;
   State entry_;
+  std::vector<PlanBlock> blocks_;
   std::vector<std::optional<State>> entries_;
   std::vector<uint32_t> blockOf_;
   std::map<uint32_t, uint16_t> canon_;

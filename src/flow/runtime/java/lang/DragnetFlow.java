@@ -203,10 +203,17 @@ public final class DragnetFlow {
 
   static int constructedBase;  // set by the agent: the site key base for such objects
 
-  /** A store into `this` before super(): the tag its object will get. */
+  /**
+   * A store into `this` before super(): the tag its object will get, the pending `new` claim
+   * would take (0 if there is none: an object made without a visible `new`, or of a denied
+   * class).
+   */
   public static int pendingTag(DragnetState s) {
-    if (!on || s == DragnetRt.SINK || s.fpendTop == 0) return 0;
-    return s.fpendTag[s.fpendTop - 1];
+    if (!on || s == DragnetRt.SINK || s.fpendTag == null) return 0;
+    int sp = s.sp, top = s.fpendTop;
+    while (top > 0 && s.fpendDepth[top - 1] >= sp) top--;
+    if (top > 0 && belowConstructors(s, s.fpendDepth[top - 1], sp)) return s.fpendTag[top - 1];
+    return 0;
   }
 
   static final int INIT_BIT = 1 << 30;
@@ -233,10 +240,14 @@ public final class DragnetFlow {
 
   // --- the call transfer ------------------------------------------------------------------
 
+  // ftok when the caller's arguments carry no node: the callee takes nothing and counts no
+  // cut. (0: nothing pending, what take() leaves: an uninstrumented caller's call.)
+  static final int NOTHING = -1;
+
   /** Before a call whose arguments carry no node. */
   @ForceInline
   public static void call0(DragnetState s) {
-    s.ftok = 0;
+    s.ftok = NOTHING;
   }
 
   @ForceInline
@@ -298,7 +309,7 @@ public final class DragnetFlow {
     int t = s.ftok;
     s.ftaken = t == tok;
     s.ftok = 0;
-    if (t != tok && t != 0) DragnetCopy.cut(s, method);
+    if (t != tok && t != NOTHING) DragnetCopy.cut(s, method);
   }
 
   @ForceInline
