@@ -102,7 +102,10 @@ TEST(OptionTables, HelpListsEveryOption) {
       std::string head = "\n  " + std::string(s.name);
       std::string p = dragnet::options::placeholder(s, optionTables());
       if (!p.empty()) head += "=" + p;
-      EXPECT_NE(help.find(head + " "), std::string::npos) << head << "\n" << help;
+      // A head too long for the column has its text on the next line.
+      bool listed = help.find(head + " ") != std::string::npos ||
+                    help.find(head + "\n") != std::string::npos;
+      EXPECT_TRUE(listed) << head << "\n" << help;
       for (std::string_view alias : s.aliases) {
         EXPECT_NE(help.find("old name: " + std::string(alias)), std::string::npos) << alias;
       }
