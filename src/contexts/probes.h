@@ -46,6 +46,9 @@ inline constexpr const char* kStateDesc = "Ljava/lang/DragnetState;";  // a thre
 // Site indices of dynamic-type allocations count down from here (DragnetRt.DYN_TOP); the
 // instrumenter's count up from 1.
 inline constexpr uint32_t kDynamicTop = (1u << 27) - 1;
+// An extension that matches objects to their constructor chains on the shadow stack marks
+// constructors' method ids with this bit (Extension::methodId; DragnetState.INIT_BIT).
+inline constexpr uint32_t kConstructorBit = 1u << 30;
 
 class Extension;
 

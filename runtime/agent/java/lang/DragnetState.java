@@ -183,6 +183,19 @@ public final class DragnetState {
     return U.getInt(null, nodes + (long) NODE * n + 4);
   }
 
+  // The bit an analysis that matches objects to their constructors sets in constructors'
+  // method ids (contexts::kConstructorBit).
+  static final int INIT_BIT = 1 << 30;
+
+  // Whether every frame in (d, sp] is a constructor: an object whose `new` ran in the frame
+  // at depth d is the one under construction.
+  boolean constructorsAbove(int d) {
+    for (int i = sp; i > d; i--) {
+      if ((keyOf(nodeAt(i)) & INIT_BIT) == 0) return false;
+    }
+    return true;
+  }
+
   // `lifetime`: with the caches of mode lifetime; `virtual`: a virtual thread's, which
   // starts small (16 nodes; in mode lifetime 8 KB of caches and record slots taken 32 at a
   // time): programs run many of them at once, each short-lived. A platform thread's starts

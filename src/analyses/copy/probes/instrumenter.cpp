@@ -104,7 +104,7 @@ class CopyExtension : public contexts::Extension {
     superCall_.reset();
     context_ = kNone;
     light_ = false;
-    id_ = r.name() == "<init>" ? id | kInitBit : id;
+    id_ = r.name() == "<init>" ? id | contexts::kConstructorBit : id;
     return id_;
   }
   // A leaf (no call, no allocation) keeps a frame only if it may copy (a store of a value

@@ -31,9 +31,6 @@ namespace dragnet::analyses::copy {
 
 inline constexpr const char* kFlowClass = "java/lang/DragnetFlow";
 inline constexpr const char* kCopyClass = "java/lang/DragnetCopy";
-// Constructors' method ids carry this bit (the runtime matches pending allocations to
-// constructor chains by it, as mode lifetime does).
-inline constexpr uint32_t kInitBit = 1u << 30;
 
 struct ProbeOptions {
   bool bytecodes = false;

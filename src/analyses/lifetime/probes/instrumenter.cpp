@@ -33,7 +33,7 @@ class LifetimeExtension : public contexts::Extension {
   uint32_t methodId(Routine& r, uint32_t id) override {
     planned_ = nullptr;  // a routine of another class may live at the same address
     light_ = false;
-    return r.name() == "<init>" ? id | kInitBit : id;
+    return r.name() == "<init>" ? id | contexts::kConstructorBit : id;
   }
 
   // Too large with its use probes (e.g. a generated method that reads many fields between

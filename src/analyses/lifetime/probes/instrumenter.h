@@ -16,8 +16,8 @@
 //     invokeinterface, invokespecial), counted where the callee starts, for any caller.
 //   - before every other use (use_sites.h): get(object, S) or put(object, S); calls of
 //     natives and intrinsics: their object arguments, at the call site.
-// Method ids of constructors carry kInitBit, so the runtime can tell a constructor chain
-// on its shadow stack.
+// Method ids of constructors carry contexts::kConstructorBit, so the runtime can tell a
+// constructor chain on its shadow stack.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,6 @@
 namespace dragnet::analyses::lifetime {
 
 inline constexpr const char* kLifeClass = "java/lang/DragnetLife";
-inline constexpr uint32_t kInitBit = 1u << 30;
 
 struct Options {
   bool bytecodes = false;

@@ -188,7 +188,7 @@ public final class DragnetFlow {
     if (!on || s == DragnetRt.SINK || s.fpendTag == null) return 0;
     int sp = s.sp, top = s.fpendTop;
     while (top > 0 && s.fpendDepth[top - 1] >= sp) top--;
-    if (top > 0 && belowConstructors(s, s.fpendDepth[top - 1], sp)) {
+    if (top > 0 && s.constructorsAbove(s.fpendDepth[top - 1])) {
       s.fpendTop = top - 1;
       return s.fpendTag[top - 1];
     }
@@ -212,19 +212,11 @@ public final class DragnetFlow {
     if (!on || s == DragnetRt.SINK || s.fpendTag == null) return 0;
     int sp = s.sp, top = s.fpendTop;
     while (top > 0 && s.fpendDepth[top - 1] >= sp) top--;
-    if (top > 0 && belowConstructors(s, s.fpendDepth[top - 1], sp)) return s.fpendTag[top - 1];
+    if (top > 0 && s.constructorsAbove(s.fpendDepth[top - 1])) return s.fpendTag[top - 1];
     return 0;
   }
 
-  static final int INIT_BIT = 1 << 30;
 
-  // Whether every frame in (d, sp] is a constructor (method ids with INIT_BIT).
-  private static boolean belowConstructors(DragnetState s, int d, int sp) {
-    for (int i = sp; i > d; i--) {
-      if ((s.keyOf(s.nodeAt(i)) & INIT_BIT) == 0) return false;
-    }
-    return true;
-  }
 
   /**
    * Entry of a leaf method with flow probes but no frame (it calls nothing, allocates

@@ -353,7 +353,7 @@ public final class DragnetLife {
     if (o == s.lastBorn) return;  // registered already (Unsafe.allocateInstance)
     int sp = s.sp, top = s.pendTop;
     while (top > 0 && s.pendDepth[top - 1] > sp) top--;
-    if (top > 0 && belowConstructors(s, s.pendDepth[top - 1], sp)) {
+    if (top > 0 && s.constructorsAbove(s.pendDepth[top - 1])) {
       s.pendTop = top - 1;
       bornAt(s, o, s.pendKey[top - 1], s.nodeAt(s.pendDepth[top - 1]), s.pendTime[top - 1]);
       return;
@@ -365,15 +365,7 @@ public final class DragnetLife {
 
   static int constructedBase;  // set by the agent: the site key base for such objects
 
-  // Whether every frame in (d, sp] is a constructor (method ids with INIT_BIT).
-  private static boolean belowConstructors(DragnetState s, int d, int sp) {
-    for (int i = sp; i > d; i--) {
-      if ((s.keyOf(s.nodeAt(i)) & INIT_BIT) == 0) return false;
-    }
-    return true;
-  }
 
-  static final int INIT_BIT = 1 << 30;
 
   // --- registration ---------------------------------------------------------------------
 
