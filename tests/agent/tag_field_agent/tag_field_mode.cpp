@@ -17,7 +17,6 @@ class Mode final : public agent::Mode {
     host_ = &host;
     const options::Values& v = host.options->values;
     denied_ = v.text("deny") == "object" ? onlyObject : flow::isDeniedTagClass;
-    hide_ = v.on("hide");
     return true;
   }
   std::string startLine(const agent::Host&) const override { return "adding dragnet$tag"; }
@@ -26,10 +25,8 @@ class Mode final : public agent::Mode {
   void transform(agent::ClassLoad& c) override {
     bool changed = flow::addTagField(c.cls, denied_).added;
     if (changed) ++added_;
-    if (hide_ && flow::hideDragnetFields(c.cls)) {
-      changed = true;
-      hidden_ = true;
-    }
+    // The core rewrites the reflection filter (every rewriting mode hides its fields).
+    if (c.name == flow::kReflectionClass && c.mustInstall) hidden_ = true;
     if ((changed || c.mustInstall) && !c.install()) ++failures_;
   }
   void failure(profile::Failure f) override {
@@ -43,14 +40,13 @@ class Mode final : public agent::Mode {
     std::string line = std::to_string(added_.load()) + " tag fields, reflection filter " +
                        (hidden_ ? "rewritten" : "unchanged") + ", " +
                        std::to_string(failures_.load()) + " failures";
-    if (hide_ && !hidden_) host_->say("warning: the reflection filter was not rewritten");
+    if (!hidden_) host_->say("warning: the reflection filter was not rewritten");
     return line;
   }
 
  private:
   agent::Host* host_ = nullptr;
   flow::DenyPredicate denied_ = flow::isDeniedTagClass;
-  bool hide_ = true;
   std::atomic<bool> hidden_{false};
   std::atomic<uint64_t> added_{0}, failures_{0};
 };
@@ -71,11 +67,7 @@ const options::Table& optionTable() {
                    .def = "list",
                    .help = "the classes denied the field: the flow engine's list, or only "
                            "java/lang/Object",
-                   .choices = {"list", "object"}},
-                  {.name = "hide",
-                   .kind = options::Kind::OnOff,
-                   .def = "on",
-                   .help = "hide dragnet$ fields from reflection"}}};
+                   .choices = {"list", "object"}}}};
   return table;
 }
 

@@ -243,6 +243,15 @@ class CopyExtension : public contexts::Extension {
   bool thisHasTag() const {
     return (cls_.access & 0x0200) == 0 && !flow::isDeniedTagClass(cls_.name());
   }
+  // The class to name in `getfield C.dragnet$tag` on `this`: the field's own class for a
+  // root class, else the superclass, which has the field too (by inheritance). Not the
+  // class itself: the JVM's generated reflection accessors (MagicAccessorImpl's subclasses)
+  // cannot resolve their own name through their loader.
+  std::string thisTagOwner() const {
+    if (!thisHasTag()) return "[";  // the side table
+    if (options_.rootClass || cls_.superClass == classfile::CpIndex{}) return std::string(cls_.name());
+    return std::string(cls_.pool.className(cls_.superClass));
+  }
 
   // --- entry -----------------------------------------------------------------------------
 
@@ -271,7 +280,7 @@ class CopyExtension : public contexts::Extension {
     if (context_ == kNone) return;
     Patch c = patch();
     c.add(Op::aload_0);
-    pushTag(c, thisHasTag() ? cls_.name() : std::string_view("["), *m_).invokeStatic(kFlowClass, "context", "(I)I").store("I", context_);
+    pushTag(c, thisTagOwner(), *m_).invokeStatic(kFlowClass, "context", "(I)I").store("I", context_);
     r_->atEntry(c, instrument::ConstructorEntry::AfterSuperCall);
   }
 
