@@ -20,7 +20,6 @@
 
 #include "agent/hidden_classes.h"
 #include "agent/jit_settings.h"
-#include "flow/tag_field.h"
 #include "agent/load_guard.h"
 #include "agent/mode.h"
 #include "agent/options.h"
@@ -28,6 +27,7 @@
 #include "agent/virtual_threads.h"
 #include "classfile/class_file.h"
 #include "contexts/probes.h"
+#include "flow/tag_field.h"
 
 namespace dragnet::agent {
 

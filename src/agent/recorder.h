@@ -9,8 +9,8 @@
 #include <jvmti.h>
 
 #include <atomic>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>

@@ -76,7 +76,8 @@ struct PlanBlock {
 // Instruction indices that carry an original stack-map frame.
 std::vector<bool> framePoints(const Routine& r, size_t n) {
   std::vector<bool> at(n, false);
-  auto* code = classfile::findAttr<classfile::CodeAttr>(const_cast<Routine&>(r).member().attributes);
+  auto* code =
+      classfile::findAttr<classfile::CodeAttr>(const_cast<Routine&>(r).member().attributes);
   if (!code) return at;
   auto* table = classfile::findAttr<classfile::StackMapTableAttr>(code->attributes);
   if (!table) return at;
@@ -99,7 +100,10 @@ std::vector<PlanBlock> planBlocks(const Routine& r) {
     uint32_t start = b.first;
     for (uint32_t i = b.first + 1; i <= b.last; ++i) {
       if (!frame[i]) continue;
-      out.push_back({start, i - 1, {static_cast<uint32_t>(out.size()) + 1}, start == b.first && b.isHandlerEntry});
+      out.push_back({start,
+                     i - 1,
+                     {static_cast<uint32_t>(out.size()) + 1},
+                     start == b.first && b.isHandlerEntry});
       start = i;
     }
     out.push_back({start, b.last, {}, start == b.first && b.isHandlerEntry});
@@ -198,7 +202,8 @@ class Planner {
     }
     if (!e) {
       State s;
-      for (size_t d = 0; d < in.stack.size(); ++d) s.stack.push_back(normalized(in.stack[d], kStackKey + d));
+      for (size_t d = 0; d < in.stack.size(); ++d)
+        s.stack.push_back(normalized(in.stack[d], kStackKey + d));
       for (size_t l = 0; l < in.locals.size(); ++l) s.locals.push_back(normalized(in.locals[l], l));
       e = std::move(s);
       return true;
@@ -325,13 +330,15 @@ class Planner {
     std::vector<Move> moves;
     auto need = [&](const Shadow& want, const Shadow& have) {
       if (want.kind != Shadow::Kind::Local || want == have) return;
-      auto dup = std::find_if(moves.begin(), moves.end(), [&](const Move& m) { return m.to == want.local; });
+      auto dup = std::find_if(moves.begin(), moves.end(),
+                              [&](const Move& m) { return m.to == want.local; });
       if (dup == moves.end()) moves.push_back({want.local, have});
     };
     for (uint32_t succ : b.successors) {
       const State& e = *entries_[succ];
       if (blocks_[succ].isHandlerEntry) continue;
-      for (size_t d = 0; d < e.stack.size() && d < s.stack.size(); ++d) need(e.stack[d], s.stack[d]);
+      for (size_t d = 0; d < e.stack.size() && d < s.stack.size(); ++d)
+        need(e.stack[d], s.stack[d]);
       for (size_t l = 0; l < e.locals.size(); ++l) {
         need(e.locals[l], l < s.locals.size() ? s.locals[l] : Shadow::bottom());
       }
@@ -346,7 +353,8 @@ class Planner {
 
   static bool hasCycle(const std::vector<Move>& moves) {
     std::vector<Move> seq = sequenceMoves(moves, ShadowPlan::kNone);
-    return std::any_of(seq.begin(), seq.end(), [](const Move& m) { return m.to == ShadowPlan::kNone; });
+    return std::any_of(seq.begin(), seq.end(),
+                       [](const Move& m) { return m.to == ShadowPlan::kNone; });
   }
 
   Routine& r_;
@@ -370,9 +378,11 @@ std::vector<Move> sequenceMoves(const std::vector<Move>& moves, uint16_t spare) 
     });
   };
   while (!pending.empty()) {
-    auto ready = std::find_if(pending.begin(), pending.end(), [&](const Move& m) { return !readsLocal(m.to); });
+    auto ready = std::find_if(pending.begin(), pending.end(),
+                              [&](const Move& m) { return !readsLocal(m.to); });
     if (ready != pending.end()) {
-      if (!(ready->from.kind == Shadow::Kind::Local && ready->from.local == ready->to)) out.push_back(*ready);
+      if (!(ready->from.kind == Shadow::Kind::Local && ready->from.local == ready->to))
+        out.push_back(*ready);
       pending.erase(ready);
       continue;
     }

@@ -8,10 +8,8 @@ namespace dragnet::agent {
 
 std::span<const ModeInfo> registeredModes() {
   static const ModeInfo modes[] = {
-      analyses::alloc::exactMode(),
-      analyses::alloc::sampledMode(),
-      analyses::lifetime::exactMode(),
-      analyses::lifetime::sampledMode(),
+      analyses::alloc::exactMode(),    analyses::alloc::sampledMode(),
+      analyses::lifetime::exactMode(), analyses::lifetime::sampledMode(),
       analyses::copy::copyMode(),
   };
   return modes;

@@ -52,8 +52,7 @@ class TagFieldAgent : public ::testing::TestWithParam<std::string> {
     fs::path prof = work / ("tagfield-" + tag + ".dragnet");
     std::string agent;
     if (!agentOptions.empty()) {
-      agent = " -agentpath:'" + library + "'=" + agentOptions +
-              ",out='" + prof.string() + "'";
+      agent = " -agentpath:'" + library + "'=" + agentOptions + ",out='" + prof.string() + "'";
     }
     // A crash report goes with the test's files, not into the working directory.
     std::string errorFile = " -XX:ErrorFile='" + (work / "tagfield-hs_err_%p.log").string() + "'";
@@ -95,7 +94,6 @@ TEST_P(TagFieldAgent, ProgramSeesTheClassesAsTheyWere) {
     }
   }
 }
-
 
 // The same under the real agent's mode copy, whose probes also set the tags: the program
 // sees its classes, and serializes them, as without the agent.

@@ -25,8 +25,9 @@ const options::Table& optionTable() {
   static const options::Table table{
       .title = "mode copy",
       .modes = {"copy"},
-      .about = "copy profiling (Xu et al.): which data is copied from one heap location to "
-               "another, along which chains, how often, and which objects only carry it",
+      .about =
+          "copy profiling (Xu et al.): which data is copied from one heap location to "
+          "another, along which chains, how often, and which objects only carry it",
       .options = {{.name = "slots",
                    .kind = Kind::Number,
                    .def = "16",

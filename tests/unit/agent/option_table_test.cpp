@@ -103,8 +103,8 @@ TEST(OptionTables, HelpListsEveryOption) {
       std::string p = dragnet::options::placeholder(s, optionTables());
       if (!p.empty()) head += "=" + p;
       // A head too long for the column has its text on the next line.
-      bool listed = help.find(head + " ") != std::string::npos ||
-                    help.find(head + "\n") != std::string::npos;
+      bool listed =
+          help.find(head + " ") != std::string::npos || help.find(head + "\n") != std::string::npos;
       EXPECT_TRUE(listed) << head << "\n" << help;
       for (std::string_view alias : s.aliases) {
         EXPECT_NE(help.find("old name: " + std::string(alias)), std::string::npos) << alias;

@@ -1,13 +1,14 @@
 // The flow engine's shadow plan (src/flow/shadow_plan.h) on javac's code for
 // tests/data/java/dragnet/testdata/Shadows.java: where shadows stay static, where they need
 // canonical locals and moves, and the parallel moves' sequencing.
+#include "flow/shadow_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
 #include "../support/javac_fixture.h"
-#include "flow/shadow_plan.h"
 #include "instrument/bit.h"
 
 namespace dragnet::test {
@@ -104,7 +105,8 @@ TEST_F(ShadowPlanTest, AMergeOfProducersLivesInTheCanonicalLocal) {
 TEST_F(ShadowPlanTest, ComputedValuesHaveNoNode) {
   plan("computed", [](inst::Routine& r, const ShadowPlan& p) {
     EXPECT_TRUE(top(p, first(r, cf::Op::ireturn)).isBottom());
-    EXPECT_TRUE(top(p, first(r, cf::Op::iadd)).isBottom());  // the parameter's shadow is 0 at run time
+    EXPECT_TRUE(
+        top(p, first(r, cf::Op::iadd)).isBottom());  // the parameter's shadow is 0 at run time
   });
 }
 
@@ -135,9 +137,10 @@ TEST_F(ShadowPlanTest, ASwapAroundALoopIsACycleThroughTheSpare) {
 }
 
 // Runs `moves` on a register file and returns it.
-std::map<uint16_t, uint64_t> run(const std::vector<Move>& moves, std::map<uint16_t, uint64_t> regs) {
+std::map<uint16_t, uint64_t> run(const std::vector<Move>& moves,
+                                 std::map<uint16_t, uint64_t> regs) {
   for (const Move& m : moves) {
-    regs[m.to] = m.from.kind == Shadow::Kind::Local ? regs[m.from.local]
+    regs[m.to] = m.from.kind == Shadow::Kind::Local   ? regs[m.from.local]
                  : m.from.kind == Shadow::Kind::Const ? m.from.value
                                                       : 0;
   }
@@ -146,7 +149,9 @@ std::map<uint16_t, uint64_t> run(const std::vector<Move>& moves, std::map<uint16
 
 TEST(SequenceMoves, ReadsEverySourceBeforeItIsOverwritten) {
   // a <- b, b <- c, c <- 7, d <- d: a chain, a constant and a self move.
-  std::vector<Move> m{{1, Shadow::inLocal(2)}, {2, Shadow::inLocal(3)}, {3, Shadow::constant(7)},
+  std::vector<Move> m{{1, Shadow::inLocal(2)},
+                      {2, Shadow::inLocal(3)},
+                      {3, Shadow::constant(7)},
                       {4, Shadow::inLocal(4)}};
   auto out = run(flow::sequenceMoves(m, 99), {{1, 10}, {2, 20}, {3, 30}, {4, 40}});
   EXPECT_EQ(out[1], 20u);

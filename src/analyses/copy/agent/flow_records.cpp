@@ -19,12 +19,9 @@ constexpr size_t kSlot = 3;  // longs per table slot
 bool FlowRecords::init(JNIEnv* jni, std::string& error) {
   using agent::binding::Member;
   const Member members[] = {
-      {kStateClass, "fedges", "J", &edges_},
-      {kStateClass, "fedgeCap", "I", &edgeCap_},
-      {kStateClass, "fcopies", "J", &copiesAt_},
-      {kStateClass, "fcopyCap", "I", &copyCap_},
-      {kStateClass, "fdropped", "J", &droppedAt_},
-      {kCopyRt, "NAMES", "[I", &names_},
+      {kStateClass, "fedges", "J", &edges_},       {kStateClass, "fedgeCap", "I", &edgeCap_},
+      {kStateClass, "fcopies", "J", &copiesAt_},   {kStateClass, "fcopyCap", "I", &copyCap_},
+      {kStateClass, "fdropped", "J", &droppedAt_}, {kCopyRt, "NAMES", "[I", &names_},
       {kCopyRt, "namesUsed", "I", &namesUsed_},
   };
   return agent::binding::bind(jni, members, error);
@@ -94,7 +91,8 @@ void FlowRecords::flushDefinitions(JNIEnv* jni) {
 void FlowRecords::flushDefinitionsLocked(JNIEnv* jni) {
   std::vector<profile::FieldDef> fields;
   for (flow::FieldName& f : ids_.takeNewFields()) {
-    fields.push_back({f.id, std::move(f.cls), std::move(f.name), std::move(f.descriptor), f.isStatic});
+    fields.push_back(
+        {f.id, std::move(f.cls), std::move(f.name), std::move(f.descriptor), f.isStatic});
   }
   std::vector<profile::ObjectName> names;
   jint used = jni->GetStaticIntField(namesUsed_.cls, namesUsed_);

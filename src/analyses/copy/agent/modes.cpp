@@ -156,7 +156,7 @@ class CopyMode : public agent::ContextsMode {
   flow::FlowIds flowIds_;
   std::unique_ptr<FlowRecords> records_;
   uint32_t constructedBase_ = 0;  // sites of objects constructed without a visible `new`
-  uint64_t* table_ = nullptr;  // lives until the process ends: probes may run until then
+  uint64_t* table_ = nullptr;     // lives until the process ends: probes may run until then
   bool ready_ = false;
 };
 

@@ -26,7 +26,9 @@ constexpr const char* kStateDesc = contexts::kStateDesc;
 constexpr uint16_t kNone = kNoLocal;
 
 int opIndex(Op op) { return static_cast<int>(op); }
-bool between(Op op, Op lo, Op hi) { return opIndex(op) >= opIndex(lo) && opIndex(op) <= opIndex(hi); }
+bool between(Op op, Op lo, Op hi) {
+  return opIndex(op) >= opIndex(lo) && opIndex(op) <= opIndex(hi);
+}
 
 bool isArrayLoad(Op op) { return between(op, Op::iaload, Op::saload); }
 bool isArrayStore(Op op) { return between(op, Op::iastore, Op::sastore); }
@@ -41,15 +43,15 @@ const char* arrayValueDesc(Op op) {
 // Instructions whose operands are consumed (computations, predicates): their operands'
 // nodes flow to C.
 bool consumes(Op op) {
-  if (between(op, Op::iadd, Op::lxor)) return true;        // arithmetic, shifts, logic
-  if (between(op, Op::i2l, Op::i2s)) return true;          // conversions
-  if (between(op, Op::lcmp, Op::if_acmpne)) return true;   // compares and branches
+  if (between(op, Op::iadd, Op::lxor)) return true;       // arithmetic, shifts, logic
+  if (between(op, Op::i2l, Op::i2s)) return true;         // conversions
+  if (between(op, Op::lcmp, Op::if_acmpne)) return true;  // compares and branches
   switch (op) {
     case Op::ifnull:
     case Op::ifnonnull:
     case Op::tableswitch:
     case Op::lookupswitch:
-    case Op::instanceof:
+    case Op:: instanceof:
       return true;
     default:
       return false;
@@ -126,9 +128,7 @@ class CopyExtension : public contexts::Extension {
     return true;
   }
   const char* receiverEnter(Routine&) override { return nullptr; }
-  bool site(Routine&, const instrument::Instruction&, uint32_t, uint16_t) override {
-    return false;
-  }
+  bool site(Routine&, const instrument::Instruction&, uint32_t, uint16_t) override { return false; }
   // A summarised copy (Arrays.copyOf*) is named by its call.
   bool callSite(Routine& r, const instrument::Instruction& in, std::string& type) override {
     const classfile::Insn& insn = r.insn(in.index);
@@ -177,7 +177,8 @@ class CopyExtension : public contexts::Extension {
   const flow::ShadowPlan* planFor(Routine& r) {
     if (planned_ != &r) {
       planned_ = &r;
-      unshadowed_ = flow::bodyUnshadowed(cls_.name(), r.name(), r.descriptor(), intrinsicCandidate(r));
+      unshadowed_ =
+          flow::bodyUnshadowed(cls_.name(), r.name(), r.descriptor(), intrinsicCandidate(r));
       plan_ = {};
       if (!unshadowed_ && !light_) {
         CopyRules rules(ids_);
@@ -228,12 +229,14 @@ class CopyExtension : public contexts::Extension {
       if (op == Op::new_) {
         if (flow::isDeniedTagClass(r_->pool().className(r_->insn(in.index).cp()))) continue;
         p.load(kObjectDesc, state_).pushInt(static_cast<int32_t>(site->second)).add(Op::iconst_0);
-        p.invokeStatic(kFlowClass, "newObject", std::string("(") + kStateDesc + "II)J").add(Op::pop2);
+        p.invokeStatic(kFlowClass, "newObject", std::string("(") + kStateDesc + "II)J")
+            .add(Op::pop2);
         r_->before(in.index, p);
       } else if (op == Op::newarray || op == Op::anewarray || op == Op::multianewarray) {
         p.add(Op::dup).load(kObjectDesc, state_).pushInt(static_cast<int32_t>(site->second));
-        p.add(Op::iconst_0).invokeStatic(kFlowClass, "newArray",
-                                         std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
+        p.add(Op::iconst_0)
+            .invokeStatic(kFlowClass, "newArray",
+                          std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
         r_->after(in.index, p.add(Op::pop2));
       }
     }
@@ -249,7 +252,8 @@ class CopyExtension : public contexts::Extension {
   // cannot resolve their own name through their loader.
   std::string thisTagOwner() const {
     if (!thisHasTag()) return "[";  // the side table
-    if (options_.rootClass || cls_.superClass == classfile::CpIndex{}) return std::string(cls_.name());
+    if (options_.rootClass || cls_.superClass == classfile::CpIndex{})
+      return std::string(cls_.name());
     return std::string(cls_.pool.className(cls_.superClass));
   }
 
@@ -280,7 +284,9 @@ class CopyExtension : public contexts::Extension {
     if (context_ == kNone) return;
     Patch c = patch();
     c.add(Op::aload_0);
-    pushTag(c, thisTagOwner(), *m_).invokeStatic(kFlowClass, "context", "(I)I").store("I", context_);
+    pushTag(c, thisTagOwner(), *m_)
+        .invokeStatic(kFlowClass, "context", "(I)I")
+        .store("I", context_);
     r_->atEntry(c, instrument::ConstructorEntry::AfterSuperCall);
   }
 
@@ -298,7 +304,8 @@ class CopyExtension : public contexts::Extension {
     loadState(save, *m_).invokeStatic(kFlowClass, "save", std::string("(") + kStateDesc + ")V");
     r_->atEntry(save, instrument::ConstructorEntry::BeforeSuperCall);
     Patch restore = patch();
-    loadState(restore, *m_).invokeStatic(kFlowClass, "restore", std::string("(") + kStateDesc + ")V");
+    loadState(restore, *m_)
+        .invokeStatic(kFlowClass, "restore", std::string("(") + kStateDesc + ")V");
     r_->beforeReturns(restore);
     r_->onExceptionalExit(restore);
   }
@@ -322,7 +329,8 @@ class CopyExtension : public contexts::Extension {
     if (ref.owner == cls_.name()) return;  // this(...): the constructor it calls claims
     Patch p = patch();
     p.add(Op::aload_0).add(Op::aload_0);
-    p.load(kObjectDesc, state_).invokeStatic(kFlowClass, "claim", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
+    p.load(kObjectDesc, state_)
+        .invokeStatic(kFlowClass, "claim", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
     p.putField(cls_.name(), flow::kTagField, "I");
     r_->atEntry(p, instrument::ConstructorEntry::AfterSuperCall);
   }
@@ -417,9 +425,11 @@ class CopyExtension : public contexts::Extension {
     pushShadow(after, v);
     if (beforeSuper(i)) {
       // `this` is not initialized yet (this$0 and the like): the tag is still pending.
-      loadState(after, *m_).invokeStatic(kFlowClass, "pendingTag", std::string("(") + kStateDesc + ")I");
+      loadState(after, *m_)
+          .invokeStatic(kFlowClass, "pendingTag", std::string("(") + kStateDesc + ")I");
     } else {
-      std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc : ref.descriptor);
+      std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc
+                                                                            : ref.descriptor);
       uint16_t val = m_->scratch(desc, 'v'), x = m_->scratch(kObjectDesc);
       Patch before = patch();
       before.store(desc, val).add(Op::dup).store(kObjectDesc, x).load(desc, val);
@@ -437,7 +447,8 @@ class CopyExtension : public contexts::Extension {
     if (v.isBottom()) return;
     Patch after = patch();
     loadState(after, *m_);
-    pushShadow(after, v).pushLong(static_cast<int64_t>(flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))));
+    pushShadow(after, v).pushLong(static_cast<int64_t>(
+        flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))));
     r_->after(i, callRecord(after, "store"));
   }
 
@@ -467,7 +478,6 @@ class CopyExtension : public contexts::Extension {
     r_->after(i, callRecord(pushElementNode(after, *m_), "store"));
   }
 
-
   void newObject(uint32_t i) {
     auto site = sites_.find(i);
     if (site == sites_.end() || plan_.produced[i] == kNone) return;
@@ -477,7 +487,7 @@ class CopyExtension : public contexts::Extension {
     Patch p = patch();
     loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
     pushContext(p, *m_).invokeStatic(kFlowClass, denied ? "newDenied" : "newObject",
-                                std::string("(") + kStateDesc + "II)J");
+                                     std::string("(") + kStateDesc + "II)J");
     r_->before(i, p.store("J", plan_.produced[i]));
   }
 
@@ -506,7 +516,8 @@ class CopyExtension : public contexts::Extension {
       p.pushInt(in.b).invokeStatic(kFlowClass, "newMulti",
                                    std::string("(Ljava/lang/Object;") + kStateDesc + "III)J");
     } else {
-      p.invokeStatic(kFlowClass, "newArray", std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
+      p.invokeStatic(kFlowClass, "newArray",
+                     std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
     }
     r_->after(i, p.store("J", plan_.produced[i]));
   }
@@ -576,7 +587,7 @@ class CopyExtension : public contexts::Extension {
     if (ret == 'L' || ret == '[') {
       z.add(Op::dup);
       loadState(z, *m_).invokeStatic(kFlowClass, "nodeOf",
-                                      std::string("(Ljava/lang/Object;") + kStateDesc + ")J");
+                                     std::string("(Ljava/lang/Object;") + kStateDesc + ")J");
     } else {
       z.add(Op::lconst_0);
     }
@@ -605,8 +616,9 @@ class CopyExtension : public contexts::Extension {
     }
     loadState(after, *m_).pushInt(static_cast<int32_t>(sites_[i]));
     pushContext(after, *m_).add(field ? Op::iconst_1 : Op::iconst_0);
-    after.invokeStatic(kCopyClass, "cloned",
-                       std::string("(Ljava/lang/Object;Ljava/lang/Object;I") + kStateDesc + "IIZ)I");
+    after.invokeStatic(
+        kCopyClass, "cloned",
+        std::string("(Ljava/lang/Object;Ljava/lang/Object;I") + kStateDesc + "IIZ)I");
     after.store("I", t);
     if (field) {
       std::string name(cls_.name());  // the pool may grow below
@@ -623,7 +635,8 @@ class CopyExtension : public contexts::Extension {
   void returnValue(uint32_t i) {
     Patch p = patch();
     loadState(p, *m_);
-    pushShadow(p, m_->operand(i, r_->insn(i).op == Op::lreturn || r_->insn(i).op == Op::dreturn ? 2 : 1));
+    pushShadow(
+        p, m_->operand(i, r_->insn(i).op == Op::lreturn || r_->insn(i).op == Op::dreturn ? 2 : 1));
     p.pushInt(selector_).invokeStatic(kFlowClass, "ret", std::string("(") + kStateDesc + "JI)V");
     r_->before(i, p);
   }
@@ -646,7 +659,8 @@ class CopyExtension : public contexts::Extension {
     if (r_->name() != "<init>") return false;
     if (!superCall_) {
       auto* code = classfile::findAttr<classfile::CodeAttr>(r_->member().attributes);
-      std::vector<uint32_t> calls = code ? instrument::findSuperCalls(cls_, *code) : std::vector<uint32_t>{};
+      std::vector<uint32_t> calls =
+          code ? instrument::findSuperCalls(cls_, *code) : std::vector<uint32_t>{};
       superCall_ = calls.empty() ? 0 : calls.front();
     }
     return i < *superCall_;
@@ -658,7 +672,7 @@ class CopyExtension : public contexts::Extension {
   Routine* r_ = nullptr;
   uint16_t state_ = kNone, context_ = kNone;
   std::map<uint32_t, uint32_t> sites_;  // instruction index -> allocation site index
-  std::optional<MethodProbes> m_;  // the method's probes' context, once planned
+  std::optional<MethodProbes> m_;       // the method's probes' context, once planned
   std::optional<uint32_t> superCall_;
   std::vector<uint16_t> deniedNews_;  // the produced locals of `new`s of denied classes
   flow::ShadowPlan plan_;

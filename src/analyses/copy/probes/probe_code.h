@@ -18,8 +18,8 @@ inline constexpr uint16_t kNoLocal = flow::ShadowPlan::kNone;
 
 struct MethodProbes {
   instrument::Routine& r;
-  uint16_t state;                        // the frame's DragnetState local
-  uint16_t context;                      // the frame's context local (kNoLocal: 0)
+  uint16_t state;    // the frame's DragnetState local
+  uint16_t context;  // the frame's context local (kNoLocal: 0)
   const flow::ShadowPlan& plan;
   flow::FlowIds& ids;
   const std::map<uint32_t, uint32_t>& sites;  // instruction -> allocation site index

@@ -62,7 +62,9 @@ std::vector<uint16_t> park(MethodProbes& m, uint32_t i, const Args& a) {
 }
 
 bool has(int8_t pos, const Args& a) { return pos >= 0 && static_cast<size_t>(pos) < a.desc.size(); }
-bool isRef(int8_t pos, const Args& a) { return has(pos, a) && a.desc[static_cast<size_t>(pos)] == kObjectDesc; }
+bool isRef(int8_t pos, const Args& a) {
+  return has(pos, a) && a.desc[static_cast<size_t>(pos)] == kObjectDesc;
+}
 
 // The produced local of the call's result, or kNoLocal.
 uint16_t result(const MethodProbes& m, uint32_t i) { return m.plan.produced[i]; }
@@ -105,7 +107,8 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
     case K::ArrayCopy:
       if (s.rawUnits || !isRef(s.src, a) || !isRef(s.dst, a) || !has(s.length, a)) break;
       loadState(after, m).load(kObjectDesc, l[static_cast<size_t>(s.src)]);
-      after.load(kObjectDesc, l[static_cast<size_t>(s.dst)]).load("I", l[static_cast<size_t>(s.length)]);
+      after.load(kObjectDesc, l[static_cast<size_t>(s.dst)])
+          .load("I", l[static_cast<size_t>(s.length)]);
       after.invokeStatic(kCopyClass, "arraycopy",
                          "(" + kState + "Ljava/lang/Object;Ljava/lang/Object;I)V");
       break;
@@ -164,7 +167,8 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
       consumeElements(m, after, a, l, s.elements);
       if (out != kNoLocal && s.resultIsObject) {
         after.add(Op::dup);
-        loadState(after, m).invokeStatic(kFlowClass, "nodeOf", "(Ljava/lang/Object;" + kState + ")J");
+        loadState(after, m).invokeStatic(kFlowClass, "nodeOf",
+                                         "(Ljava/lang/Object;" + kState + ")J");
         after.store("J", out);
         out = kNoLocal;
       }
