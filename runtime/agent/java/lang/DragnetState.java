@@ -299,6 +299,15 @@ public final class DragnetState {
     retire(x, h, e);
     retire(s, h, e);
     retire0(h);
+    // Mode copy's tables (DragnetCopy): none grows again on this thread.
+    long fe = fedges, fc = fcopies;
+    fstarved = true;
+    fedges = 0;
+    fedgeCap = 0;
+    fcopies = 0;
+    fcopyCap = 0;
+    if (fe != 0) retire0(fe);
+    if (fc != 0) retire0(fc);
   }
 
   // Gives a table back unless it is part of the first block (given back by release()).
