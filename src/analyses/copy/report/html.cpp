@@ -4,6 +4,7 @@
 // reports (the header comes from copyHeader); the page's script only formats, sorts and
 // draws them.
 #include <set>
+#include <unordered_map>
 
 #include "analyses/copy/report/report.h"
 #include "report/coverage.h"
@@ -132,7 +133,23 @@ class ViewWriter {
   std::set<uint32_t> used_;
 };
 
-Json profilesJson(const Model& m, size_t rows) {
+// Frames repeat across contexts (a context's stack holds its callers'): each frame's name is
+// stored once in "strings" and a context's frames are indices into it.
+class Strings {
+ public:
+  uint32_t id(const std::string& s) {
+    auto [it, fresh] = index_.try_emplace(s, static_cast<uint32_t>(all_.size()));
+    if (fresh) all_.push_back(s);
+    return it->second;
+  }
+  const std::vector<std::string>& all() const { return all_; }
+
+ private:
+  std::unordered_map<std::string, uint32_t> index_;
+  std::vector<std::string> all_;
+};
+
+Json profilesJson(const Model& m, size_t rows, Strings& strings) {
   const auto& c = m.copies;
   Json methods = Json::array();
   for (const auto& x : c.methods) {
@@ -154,7 +171,7 @@ Json profilesJson(const Model& m, size_t rows) {
   for (uint32_t n : hottest) {
     Json frames = Json::array();
     for (uint32_t x = n; x != 0; x = m.tree.nodes[x].parent) {
-      frames.push_back(methodName(m, m.tree.nodes[x].key));
+      frames.push_back(strings.id(methodName(m, m.tree.nodes[x].key)));
     }
     contexts.push_back({{"frames", std::move(frames)},
                         {"self", c.contexts[n].self},
@@ -174,7 +191,9 @@ std::string copyHtmlData(const Model& m, const CopyHtmlOptions& o) {
   j["format"] = "dragnet-copy-html";
   j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
   j["meta"] = p.meta;
-  j["profiles"] = profilesJson(m, o.rows);
+  Strings strings;
+  j["profiles"] = profilesJson(m, o.rows, strings);
+  j["strings"] = strings.all();
   Json ccr = Json::array();
   for (const auto& [slots, ratio] : m.conflictRatios) ccr.push_back({slots, ratio});
   j["conflictRatios"] = std::move(ccr);

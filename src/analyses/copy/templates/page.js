@@ -184,7 +184,7 @@
     table('contexts', [
       ['Cumulative', (c) => fmt(c.total), true],
       ['Self', (c) => fmt(c.self), true],
-      ['Context (innermost first)', (c) => c.frames.join(' < ')],
+      ['Context (innermost first)', (c) => c.frames.map((i) => data.strings[i]).join(' < ')],
     ], p.contexts);
   }
 
