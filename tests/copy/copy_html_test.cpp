@@ -188,5 +188,18 @@ TEST_F(CopyHtml, InsensitiveNamingAndASelectedChain) {
       std::string::npos);
 }
 
+// A profile recorded with slots=1 has one graph: the page shows the insensitive naming and
+// offers no other.
+TEST_F(CopyHtml, OneSlotHasOnlyTheInsensitiveNaming) {
+  REQUIRE_CHROMIUM();
+  profile_ = test::copy::readProfile(test::copy::writeFig6(dir_, 1));
+  model_ = analyses::copy::buildModel(profile_);
+  std::string dom = render("naming=sensitive");
+  EXPECT_TRUE(test::pressed(dom, "naming-insensitive"));
+  EXPECT_FALSE(test::pressed(dom, "naming-sensitive"));
+  EXPECT_NE(tagOf(dom, "naming-sensitive").find("disabled"), std::string::npos);
+  EXPECT_EQ(textOf(dom, "graph-title"), "The top 3 hot copy chains, context-insensitive");
+}
+
 }  // namespace
 }  // namespace dragnet

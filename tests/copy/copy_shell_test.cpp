@@ -291,5 +291,18 @@ TEST_F(CopyShellTest, ExportWritesEveryTable) {
   EXPECT_FALSE(report::exportCopySqlite((dir_ / "no" / "such" / "dir.db").string(), model_, error));
 }
 
+// With slots=1 the one graph is the insensitive naming: the default of every command.
+TEST_F(CopyShellTest, OneSlotDefaultsToTheInsensitiveNaming) {
+  profile::Profile one = test::copy::readProfile(test::copy::writeFig6(dir_, 1));
+  Model m = analyses::copy::buildModel(one);
+  std::ostringstream out;
+  CopyShell shell(m, out);
+  EXPECT_EQ(shell.execute("chains @1").status, Status::Ok);
+  EXPECT_EQ(out.str().rfind("Hot copy chains, context-insensitive (3 chains", 0), 0u) << out.str();
+  out.str("");
+  EXPECT_EQ(shell.execute("node 0 @1").status, Status::Ok);
+  EXPECT_EQ(out.str().rfind("node 0 (insensitive): C\n", 0), 0u) << out.str();
+}
+
 }  // namespace
 }  // namespace dragnet
