@@ -41,4 +41,17 @@ std::string formatList(const Analysis& a) {
   return out;
 }
 
+std::string shellAnalysisList() {
+  std::vector<std::string_view> names;
+  for (const Analysis& a : registeredAnalyses()) {
+    if (a.shell) names.push_back(a.name);
+  }
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
 }  // namespace dragnet::report

@@ -27,6 +27,12 @@ struct Command {
   std::function<int()> run;
 };
 
+// `dragnet shell FILE` as the analysis of FILE runs it.
+struct ShellSettings {
+  std::string input;  // the profile's path, for the banner
+  size_t rows = 20;   // rows of a table without @N
+};
+
 struct Analysis {
   std::string_view name;
   // Whether `p` is a profile of this analysis (asked in the registry's order).
@@ -40,6 +46,12 @@ struct Analysis {
   void (*commands)(CLI::App& app, std::vector<Command>& out) = nullptr;
   // Whether several of its profiles (the JVMs of one run) can be reported as their sum.
   bool merges = false;
+  // `dragnet shell` on one of its profiles: the session's exit status (null: no shell).
+  int (*shell)(const profile::Profile& p, const ShellSettings& s) = nullptr;
+  // `dragnet export --sqlite PATH`: its tables into a new database file; false with `error`
+  // (null: no tables).
+  bool (*exportSqlite)(const profile::Profile& p, const std::string& path,
+                       std::string& error) = nullptr;
 };
 
 // Every registered analysis (src/registry/report_analyses.cpp).
@@ -56,6 +68,9 @@ bool writes(const Analysis& a, std::string_view format);
 
 // Every format some analysis writes, in the registry's order, once each.
 std::vector<std::string> allFormats();
+
+// The analyses with a shell (and tables): "lifetime or copy".
+std::string shellAnalysisList();
 
 // "text, json or html".
 std::string formatList(const Analysis& a);

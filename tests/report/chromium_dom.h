@@ -118,16 +118,18 @@ inline std::vector<std::string> rowsOf(const std::string& dom, const std::string
 
 // The DOM of `html` (with `hash`) after its script ran, at 1200x900, written into `dir` as
 // dom<N>.html; empty without Chromium.
+// `flags` are more command-line flags (e.g. "--enable-logging=stderr --v=0", which writes
+// the page's console messages and uncaught errors to dir/chromium.log as ":CONSOLE" lines).
 inline std::string renderDom(const std::filesystem::path& html, const std::filesystem::path& dir,
-                             int n, const std::string& hash = "") {
+                             int n, const std::string& hash = "", const std::string& flags = "") {
   std::string chromium = findChromium();
   if (chromium.empty()) return "";
   std::filesystem::path dom = dir / ("dom" + std::to_string(n) + ".html");
   std::string cmd = "'" + chromium + "' --headless --no-sandbox --disable-gpu " +
-                    "--disable-dev-shm-usage --user-data-dir='" + (dir / "chromium").string() +
-                    "' --window-size=1200,900 --dump-dom 'file://" + html.string() +
-                    (hash.empty() ? "" : "#" + hash) + "' > '" + dom.string() + "' 2> '" +
-                    (dir / "chromium.log").string() + "'";
+                    "--disable-dev-shm-usage " + flags + " --user-data-dir='" +
+                    (dir / "chromium").string() + "' --window-size=1200,900 --dump-dom 'file://" +
+                    html.string() + (hash.empty() ? "" : "#" + hash) + "' > '" + dom.string() +
+                    "' 2> '" + (dir / "chromium.log").string() + "'";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd << "\n" << slurp(dir / "chromium.log");
   return slurp(dom);
 }

@@ -121,9 +121,10 @@ TEST(ShellCli, OtherProfilesAreRefused) {
   fs::path dir = dragnet::test::testDir();
   lifetimeFile(dir, {{"mode", "alloc"}});
   EXPECT_EQ(dragnet(dir, "shell lifetime.dragnet", "stat\n"), 2);
-  EXPECT_EQ(readFile(dir / "err.txt"),
-            "dragnet: error: lifetime.dragnet is not a lifetime profile (dragnet shell needs one "
-            "recorded with mode lifetime)\n");
+  EXPECT_EQ(
+      readFile(dir / "err.txt"),
+      "dragnet: error: lifetime.dragnet is not a lifetime or copy profile (dragnet shell needs one "
+      "recorded with mode lifetime or copy)\n");
   EXPECT_EQ(readFile(dir / "out.txt"), "");
   EXPECT_EQ(dragnet(dir, "export --sqlite x.db lifetime.dragnet"), 2);
   EXPECT_FALSE(fs::exists(dir / "x.db"));

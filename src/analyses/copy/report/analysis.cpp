@@ -2,11 +2,12 @@
 
 #include "analyses/copy/model/model.h"
 #include "analyses/copy/report/report.h"
+#include "analyses/copy/report/shell.h"
 
 namespace dragnet::analyses::copy {
 namespace {
 
-constexpr std::string_view kFormats[] = {"text", "json"};
+constexpr std::string_view kFormats[] = {"text", "json", "html"};
 
 // Not summed: each JVM numbers its allocation sites, and so its objects' tags, on its own.
 constexpr bool kMerges = false;
@@ -16,6 +17,8 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
   Model m = buildModel(p);
   if (format == "json") {
     report::writeCopyJson(out, m, {});
+  } else if (format == "html") {
+    report::writeCopyHtml(out, m, {.top = s.top});
   } else {
     report::writeCopyText(out, m, {.top = s.top});
   }
@@ -24,6 +27,15 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
 
 }  // namespace
 
-report::Analysis reports() { return {"copy", isCopyProfile, kFormats, write, nullptr, kMerges}; }
+report::Analysis reports() {
+  return {"copy",
+          isCopyProfile,
+          kFormats,
+          write,
+          nullptr,
+          kMerges,
+          report::copyShellOn,
+          report::copyExportOn};
+}
 
 }  // namespace dragnet::analyses::copy

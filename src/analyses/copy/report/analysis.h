@@ -1,5 +1,5 @@
-// Mode copy as the dragnet command sees it (report/analysis.h): its profiles in text and
-// JSON.
+// Mode copy as the dragnet command sees it (report/analysis.h): its profiles in text, JSON
+// and HTML, its shell (`dragnet shell`) and tables (`dragnet export --sqlite`).
 #pragma once
 
 #include "report/analysis.h"

@@ -18,9 +18,7 @@ using analyses::copy::NodeKind;
 using analyses::copy::View;
 using Json = nlohmann::ordered_json;
 
-namespace {
-
-const char* kindName(NodeKind k) {
+const char* copyNodeKind(NodeKind k) {
   switch (k) {
     case NodeKind::Consumer:
       return "consumer";
@@ -34,9 +32,9 @@ const char* kindName(NodeKind k) {
   return "?";
 }
 
-Json nodeJson(const Model& m, const Graph& g, uint32_t n) {
+Json copyNodeJson(const Model& m, const Graph& g, uint32_t n) {
   const Node& x = g.node(n);
-  Json j{{"name", analyses::copy::nodeName(m, g, n)}, {"kind", kindName(x.kind)}};
+  Json j{{"name", analyses::copy::nodeName(m, g, n)}, {"kind", copyNodeKind(x.kind)}};
   if (x.kind == NodeKind::Alloc || x.kind == NodeKind::Field) {
     j["site"] = x.object.site;
     j["context"] = x.object.context;
@@ -46,6 +44,10 @@ Json nodeJson(const Model& m, const Graph& g, uint32_t n) {
   }
   return j;
 }
+
+namespace {
+
+Json nodeJson(const Model& m, const Graph& g, uint32_t n) { return copyNodeJson(m, g, n); }
 
 }  // namespace
 

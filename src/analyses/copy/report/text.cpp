@@ -75,13 +75,15 @@ void writeSettings(std::ostream& out, const Model& m) {
       << num(m.totals.unknownTags) << " accesses to objects without a tag\n";
 }
 
-void writeProfiles(std::ostream& out, const Model& m, const CopyTextOptions& o) {
+}  // namespace
+
+void writeCopyMethods(std::ostream& out, const Model& m, size_t top) {
   const auto& c = m.copies;
-  out << "\nCopies per method (flat: copies it stored; cumulative: with its callees)\n";
+  out << "Copies per method (flat: copies it stored; cumulative: with its callees)\n";
   out << "         self        %   cumulative  method\n";
   size_t rows = 0;
   for (const auto& x : c.methods) {
-    if (rows++ == o.top) break;
+    if (rows++ == top) break;
     out << right(num(x.self), 13) << " " << percent(x.self, c.total) << right(num(x.total), 13)
         << "  " << method(m, x.method) << "\n";
   }
@@ -90,13 +92,17 @@ void writeProfiles(std::ostream& out, const Model& m, const CopyTextOptions& o) 
         << "% of the copies, the top 5 " << fixed(100 * c.share(5), "%.2f") << "%, the top 10 "
         << fixed(100 * c.share(10), "%.2f") << "%\n";
   }
-  out << "\nCopies per calling context (cumulative), innermost frame first\n"
+}
+
+void writeCopyContexts(std::ostream& out, const Model& m, size_t top, size_t frames) {
+  const auto& c = m.copies;
+  out << "Copies per calling context (cumulative), innermost frame first\n"
       << "   cumulative         self  context\n";
-  for (uint32_t n : c.hottestContexts(o.top)) {
+  for (uint32_t n : c.hottestContexts(top)) {
     out << right(num(c.contexts[n].total), 13) << right(num(c.contexts[n].self), 13) << "  ";
     size_t shown = 0;
     for (uint32_t x = n; x != 0; x = m.tree.nodes[x].parent) {
-      if (o.frames && shown == o.frames) {
+      if (frames && shown == frames) {
         out << " < ...";
         break;
       }
@@ -106,16 +112,16 @@ void writeProfiles(std::ostream& out, const Model& m, const CopyTextOptions& o) 
   }
 }
 
-void writeChains(std::ostream& out, const Model& m, const View& v, const CopyTextOptions& o) {
+void writeCopyChains(std::ostream& out, const Model& m, const View& v, size_t top) {
   const auto& ch = v.chains;
   const auto& g = v.graph;
-  out << "\nHot copy chains, " << namingName(g.naming()) << " (" << num(ch.total)
+  out << "Hot copy chains, " << namingName(g.naming()) << " (" << num(ch.total)
       << " chains of at most " << m.options.chainMax << " copies";
   if (ch.cut) out << "; " << num(ch.cut) << " extensions not followed (limit)";
   out << ")\n             WF        freq  bytes  length  chain\n";
   size_t rows = 0;
   for (const auto& c : ch.top) {
-    if (rows++ == o.top) break;
+    if (rows++ == top) break;
     out << right(num(c.wf), 15) << right(num(c.freq), 12) << right(std::to_string(c.bytes), 7)
         << right(std::to_string(c.length()), 8) << "  ";
     for (size_t i = 0; i < c.nodes.size(); ++i) {
@@ -132,9 +138,9 @@ void writeChains(std::ostream& out, const Model& m, const View& v, const CopyTex
   }
 }
 
-void writeClones(std::ostream& out, const Model& m, const View& v, const CopyTextOptions& o) {
+void writeCopyClones(std::ostream& out, const Model& m, const View& v, size_t top) {
   const auto& g = v.graph;
-  out << "\nClone pairs, " << namingName(g.naming()) << " (bytes copied from the first's structure "
+  out << "Clone pairs, " << namingName(g.naming()) << " (bytes copied from the first's structure "
       << "to the second's, within " << m.options.cloneDepth << " references";
   if (v.clones.cut) out << "; " << num(v.clones.cut) << " smallest flows left out (limit)";
   if (v.clones.truncated) out << "; " << num(v.clones.truncated) << " searches cut short";
@@ -142,46 +148,59 @@ void writeClones(std::ostream& out, const Model& m, const View& v, const CopyTex
       << "         volume       direct  from -> to\n";
   size_t rows = 0;
   for (const auto& p : v.clones.top) {
-    if (rows++ == o.top) break;
+    if (rows++ == top) break;
     out << right(num(p.volume), 15) << right(num(p.direct), 13) << "  "
         << analyses::copy::nodeName(m, g, p.from) << " -> " << analyses::copy::nodeName(m, g, p.to)
         << "\n";
   }
 }
 
-void writeNath(std::ostream& out, const Model& m, const View& v, const CopyTextOptions& o) {
+void writeCopyNath(std::ostream& out, const Model& m, const View& v, size_t top) {
   const auto& g = v.graph;
-  out << "\nNot assigned to heap, " << namingName(g.naming())
+  out << "Not assigned to heap, " << namingName(g.naming())
       << " (objects whose references no field or element received)\n"
       << "        objects     consumed  allocation\n";
   size_t rows = 0;
   for (const auto& r : v.nath) {
-    if (rows++ == o.top) break;
+    if (rows++ == top) break;
     out << right(num(r.births), 15) << right(num(r.consumed), 13) << "  "
         << analyses::copy::nodeName(m, g, r.node) << "\n";
   }
 }
 
-}  // namespace
+void writeCopyCuts(std::ostream& out, const Model& m, size_t top) {
+  out << "Flows cut at a callee's entry (its caller's arguments did not reach it)\n"
+      << "          count  callee\n";
+  size_t rows = 0;
+  for (const auto& [id, count] : m.cuts) {
+    if (rows++ == top) break;
+    out << right(num(count), 15) << "  " << method(m, id) << "\n";
+  }
+}
 
-void writeCopyText(std::ostream& out, const Model& m, const CopyTextOptions& o) {
+void writeCopySummary(std::ostream& out, const Model& m) {
   writeHeading(out, copyHeader(m), "copy");
   writeSettings(out, m);
-  writeProfiles(out, m, o);
+}
+
+void writeCopyText(std::ostream& out, const Model& m, const CopyTextOptions& o) {
+  writeCopySummary(out, m);
+  out << "\n";
+  writeCopyMethods(out, m, o.top);
+  out << "\n";
+  writeCopyContexts(out, m, o.top, o.frames);
   for (const View* v : {&m.sensitive, &m.insensitive}) {
     if (v == &m.sensitive && m.settings.slots == 1) continue;  // the same graph
-    writeChains(out, m, *v, o);
-    writeClones(out, m, *v, o);
-    writeNath(out, m, *v, o);
+    out << "\n";
+    writeCopyChains(out, m, *v, o.top);
+    out << "\n";
+    writeCopyClones(out, m, *v, o.top);
+    out << "\n";
+    writeCopyNath(out, m, *v, o.top);
   }
   if (!m.cuts.empty()) {
-    out << "\nFlows cut at a callee's entry (its caller's arguments did not reach it)\n"
-        << "          count  callee\n";
-    size_t rows = 0;
-    for (const auto& [id, count] : m.cuts) {
-      if (rows++ == o.top) break;
-      out << right(num(count), 15) << "  " << method(m, id) << "\n";
-    }
+    out << "\n";
+    writeCopyCuts(out, m, o.top);
   }
   writeNotRewritten(out, *m.profile, o.top);
 }

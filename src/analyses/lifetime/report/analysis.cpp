@@ -37,7 +37,7 @@ void commands(CLI::App& app, std::vector<report::Command>& out) {
 }  // namespace
 
 report::Analysis reports() {
-  return {"lifetime", isLifetimeProfile, kFormats, write, commands, kMerges};
+  return {"lifetime", isLifetimeProfile, kFormats, write, commands, kMerges, shellOn, exportOn};
 }
 
 }  // namespace dragnet::analyses::lifetime

@@ -29,11 +29,6 @@ namespace lt = lifetime_text;
 
 namespace {
 
-// A command's mistake (unknown id, bad arguments): reported, and the shell goes on.
-struct ShellError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 constexpr const char* kHelp =
     "help                            this list\n"
     "write FILE                      write the output of the next command to FILE\n"
@@ -81,24 +76,6 @@ ShellError usageError(const std::string& cmd) {
 }
 
 std::string num(uint64_t v) { return grouped(v); }
-
-std::vector<std::string> split(std::string_view line) {
-  std::vector<std::string> words;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    size_t start = i;
-    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    if (i > start) words.emplace_back(line.substr(start, i - start));
-  }
-  return words;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool allDigits(std::string_view s) {
   return !s.empty() && s.size() <= 19 &&
@@ -446,53 +423,11 @@ void rank(std::ostream& out, const Model& m, const RankArgs& a, size_t frames) {
 }  // namespace
 
 LifetimeShell::LifetimeShell(const Model& m, std::ostream& out, ShellOptions o)
-    : m_(m), console_(out), options_(o) {}
+    : CommandShell(out), m_(m), options_(o) {}
 
 LifetimeShell::~LifetimeShell() = default;
 
 const char* LifetimeShell::help() { return kHelp; }
-
-LifetimeShell::Outcome LifetimeShell::execute(std::string_view line) {
-  line = trim(line);
-  if (line.empty() || line.front() == '#') return {};
-  std::vector<std::string> words = split(line);
-  std::string_view rest = trim(line.substr(words[0].size()));
-  if (words[0] == "write") {
-    try {
-      redirect(rest);
-    } catch (const ShellError& e) {
-      return {Status::Failed, e.what()};
-    }
-    return {};
-  }
-  if (words[0] == "exit" && words.size() == 1) return {Status::Exit, ""};
-  Outcome outcome;
-  try {
-    run(words, rest, next_ ? *next_ : console_);
-  } catch (const ShellError& e) {
-    outcome = {Status::Failed, e.what()};
-  }
-  if (next_) {
-    next_->close();
-    if (!*next_ && outcome.status == Status::Ok) {
-      outcome = {Status::Failed, "cannot write " + nextPath_};
-    } else if (outcome.status == Status::Ok) {
-      console_ << "(output written to " << nextPath_ << ")\n";
-    }
-    next_.reset();
-  }
-  return outcome;
-}
-
-// HUP's `write FILE`: the output of the next command goes to FILE (created or truncated
-// now, so that a bad path is reported at once).
-void LifetimeShell::redirect(std::string_view path) {
-  if (path.empty()) throw ShellError("usage: write FILE");
-  auto file = std::make_unique<std::ofstream>(std::string(path), std::ios::binary);
-  if (!*file) throw ShellError("cannot write " + std::string(path) + ": " + std::strerror(errno));
-  next_ = std::move(file);
-  nextPath_ = path;
-}
 
 void LifetimeShell::run(const std::vector<std::string>& w, std::string_view rest,
                         std::ostream& out) {

@@ -1,8 +1,8 @@
 // `dragnet shell FILE`: HUP's analysis commands (HUP appendix A.3: help, write, stat, obj,
 // class, method, nested, lag|drag|void class|method|nested, exit) on a lifetime model, plus
 // `sql QUERY` on the tables of sql.h. One command line in, its output out; line
-// editing and the loop are the CLI's (src/analyses/lifetime/report/shell_command.cpp). docs/SHELL.md describes
-// the commands.
+// editing and the loop are the CLI's (src/analyses/lifetime/report/shell_command.cpp).
+// docs/SHELL.md describes the commands.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analyses/lifetime/model/aggregate.h"
+#include "report/shell_session.h"
 
 namespace dragnet::report {
 
@@ -24,34 +25,22 @@ struct ShellOptions {
   size_t frames = 4;  // frames of a stack in a ranking table (0: all; entity views: all)
 };
 
-class LifetimeShell {
+class LifetimeShell : public CommandShell {
  public:
-  enum class Status { Ok, Failed, Exit };
-  struct Outcome {
-    Status status = Status::Ok;
-    std::string error;  // Failed: what went wrong, one line
-  };
-
   // `m` (and its profile) must outlive the shell; output goes to `out`, or for the command
   // after `write FILE` to FILE.
   LifetimeShell(const analyses::lifetime::Model& m, std::ostream& out, ShellOptions o = {});
-  ~LifetimeShell();
-
-  // Runs one command line. Blank lines and lines starting with '#' do nothing.
-  Outcome execute(std::string_view line);
+  ~LifetimeShell() override;
 
   // The commands' synopses, one a line (what `help` prints).
   static const char* help();
 
  private:
-  void run(const std::vector<std::string>& words, std::string_view rest, std::ostream& out);
-  void redirect(std::string_view path);
+  void run(const std::vector<std::string>& words, std::string_view rest,
+           std::ostream& out) override;
 
   const analyses::lifetime::Model& m_;
-  std::ostream& console_;
   ShellOptions options_;
-  std::unique_ptr<std::ofstream> next_;  // `write FILE`: the next command's output
-  std::string nextPath_;
   std::unique_ptr<SqlDb> db_;  // built by the first `sql` command
 };
 

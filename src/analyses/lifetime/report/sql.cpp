@@ -23,23 +23,11 @@ using analyses::lifetime::Stats;
 
 namespace {
 
-// Thrown inside this file only; the public functions turn it into their `error`.
-struct SqlError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 void check(sqlite3* db, int rc, int expected = SQLITE_OK) {
   if (rc != expected) throw SqlError(sqlite3_errmsg(db));
 }
 
-void exec(sqlite3* db, const std::string& sql) {
-  char* message = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-    std::string text = message ? message : sqlite3_errmsg(db);
-    sqlite3_free(message);
-    throw SqlError(text + " (in: " + sql + ")");
-  }
-}
+void exec(sqlite3* db, const std::string& sql) { sqlExec(db, sql); }
 
 // Finalizes a prepared statement when it goes out of scope.
 struct Statement {
@@ -256,139 +244,35 @@ void metaTable(sqlite3* db, const Model& m) {
   for (const auto& [key, value] : m.profile->meta) t.text(key).text(value).row();
 }
 
-// ---- query results
+}  // namespace
 
-struct ResultTable {
-  std::vector<std::string> columns;
-  std::vector<std::vector<std::string>> rows;
-  std::vector<bool> numeric;  // per column: right-aligned (every non-NULL value a number)
-};
+namespace {
 
-ResultTable collect(sqlite3* db, sqlite3_stmt* st) {
-  ResultTable t;
-  int n = sqlite3_column_count(st);
-  for (int c = 0; c < n; ++c) t.columns.emplace_back(sqlite3_column_name(st, c));
-  t.numeric.assign(n, true);
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    std::vector<std::string>& row = t.rows.emplace_back();
-    for (int c = 0; c < n; ++c) {
-      int type = sqlite3_column_type(st, c);
-      const unsigned char* text = sqlite3_column_text(st, c);
-      row.emplace_back(type == SQLITE_NULL ? "NULL" : reinterpret_cast<const char*>(text));
-      if (type == SQLITE_TEXT || type == SQLITE_BLOB) t.numeric[c] = false;
-    }
+void fill(sqlite3* h, const Model& m) {
+  objectsTable(h, m);
+  classesTable(h, m);
+  methodsTable(h, m);
+  nestedTable(h, m);
+  patternsTable(h, m);
+  gcsTable(h, m);
+  totalsTable(h, m);
+  metaTable(h, m);
+  // The objects of a group, without a scan of all objects.
+  for (const char* column : {"class", "method", "nested"}) {
+    exec(h, std::string("CREATE INDEX objects_") + column + " ON objects(" + column + ")");
   }
-  check(db, rc, SQLITE_DONE);
-  return t;
-}
-
-// The columns a cell takes on a terminal: its characters, not its bytes (names are UTF-8).
-size_t columnsOf(const std::string& cell) {
-  return static_cast<size_t>(
-      std::count_if(cell.begin(), cell.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
-
-void writeResult(std::ostream& out, const ResultTable& t) {
-  std::vector<size_t> width(t.columns.size());
-  for (size_t c = 0; c < width.size(); ++c) {
-    width[c] = columnsOf(t.columns[c]);
-    for (const auto& row : t.rows) width[c] = std::max(width[c], columnsOf(row[c]));
-  }
-  auto line = [&](const std::vector<std::string>& cells) {
-    std::string s = " ";
-    for (size_t c = 0; c < cells.size(); ++c) {
-      std::string pad(width[c] - columnsOf(cells[c]), ' ');
-      bool right = t.numeric[c];  // numbers and their column titles
-      bool last = c + 1 == cells.size();
-      s += " " + (right ? pad + cells[c] : last ? cells[c] : cells[c] + pad) + (last ? "" : " ");
-    }
-    out << s << "\n";
-  };
-  line(t.columns);
-  std::vector<std::string> rules;
-  for (size_t w : width) rules.emplace_back(w, '-');
-  line(rules);
-  for (const auto& row : t.rows) line(row);
-  out << "(" << t.rows.size() << (t.rows.size() == 1 ? " row)\n" : " rows)\n");
 }
 
 }  // namespace
 
-std::unique_ptr<SqlDb> SqlDb::open(const std::string& path, std::string& error) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
-    error = "cannot open " + path + ": " + (db ? sqlite3_errmsg(db) : "out of memory");
-    sqlite3_close(db);
-    return nullptr;
-  }
-  return std::unique_ptr<SqlDb>(new SqlDb(db));
-}
-
-SqlDb::~SqlDb() { sqlite3_close(db_); }
-
 bool writeLifetimeTables(SqlDb& db, const Model& m, std::string& error) {
-  sqlite3* h = db.handle();
-  try {
-    exec(h, "BEGIN");
-    objectsTable(h, m);
-    classesTable(h, m);
-    methodsTable(h, m);
-    nestedTable(h, m);
-    patternsTable(h, m);
-    gcsTable(h, m);
-    totalsTable(h, m);
-    metaTable(h, m);
-    // The objects of a group, without a scan of all objects.
-    for (const char* column : {"class", "method", "nested"}) {
-      exec(h, std::string("CREATE INDEX objects_") + column + " ON objects(" + column + ")");
-    }
-    exec(h, "COMMIT");
-    return true;
-  } catch (const SqlError& e) {
-    sqlite3_exec(h, "ROLLBACK", nullptr, nullptr, nullptr);
-    error = e.what();
-    return false;
-  }
-}
-
-bool runSqlQuery(SqlDb& db, std::string_view sql, std::ostream& out, std::string& error) {
-  sqlite3* h = db.handle();
-  const char* at = sql.data();
-  const char* end = sql.data() + sql.size();
-  try {
-    while (at < end) {
-      Statement st;
-      const char* next = nullptr;
-      check(h, sqlite3_prepare_v2(h, at, static_cast<int>(end - at), &st.stmt, &next));
-      at = next;
-      if (st.stmt == nullptr) continue;  // white space or a comment
-      ResultTable t = collect(h, st.stmt);
-      if (!t.columns.empty()) writeResult(out, t);
-    }
-    return true;
-  } catch (const SqlError& e) {
-    error = e.what();
-    return false;
-  }
+  return fillTables(
+      db, [&](sqlite3* h) { fill(h, m); }, error);
 }
 
 bool exportLifetimeSqlite(const std::string& path, const Model& m, std::string& error) {
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
-  if (ec) {
-    error = "cannot replace " + path + ": " + ec.message();
-    return false;
-  }
-  std::unique_ptr<SqlDb> db = SqlDb::open(path, error);
-  if (!db) return false;
-  // A fresh file written once: no journal needed (a failed export is removed below).
-  sqlite3_exec(db->handle(), "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", nullptr, nullptr,
-               nullptr);
-  if (writeLifetimeTables(*db, m, error)) return true;
-  db.reset();
-  std::filesystem::remove(path, ec);
-  return false;
+  return writeSqliteFile(
+      path, [&](sqlite3* h) { fill(h, m); }, error);
 }
 
 }  // namespace dragnet::report
