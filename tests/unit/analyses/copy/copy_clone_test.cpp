@@ -130,7 +130,8 @@ TEST_F(CloneRecords, ACloneRecordIsOneCopyPerInstanceField) {
   Model m = buildModel(profile_);
   using P = std::pair<uint64_t, uint32_t>;
   auto edge = [&](const Graph& g, const Node& a, const Node& b) {
-    const Edge* e = g.edge(g.find(a), g.find(b));
+    uint32_t from = g.find(a), to = g.find(b);
+    const Edge* e = from == kNoNode || to == kNoNode ? nullptr : g.edge(from, to);
     return e ? P{e->freq, e->bytes} : P{0, 0};
   };
   const Node c{NodeKind::Consumer, {}, 0};
@@ -141,6 +142,7 @@ TEST_F(CloneRecords, ACloneRecordIsOneCopyPerInstanceField) {
   EXPECT_EQ(edge(cs, field(kPtSite, 0, kB), field(kCopySite, 1, kB)), (P{3, 1}));
   // Not an edge to C: the record's dst is the copy, not a consumer.
   EXPECT_EQ(edge(cs, {NodeKind::Alloc, {kPtSite, 0}, 0}, c), (P{0, 0}));
+  ASSERT_NE(cs.allocOf({kPtSite, 0}), kNoNode);
   EXPECT_EQ(cs.out(cs.allocOf({kPtSite, 0})).size(), 0u);
   // The copy is its own tag's object (a NATH candidate: it has no edge to the heap).
   EXPECT_NE(cs.allocOf({kCopySite, 1}), kNoNode);
@@ -163,12 +165,14 @@ TEST_F(CloneRecords, AFieldNamedThroughASubclassIsOneNode) {
   for (const Graph* g : {&m.sensitive.graph, &m.insensitive.graph}) {
     uint32_t ctx = g == &m.sensitive.graph ? 1 : 0;
     // Pt.x, Sub.x and Base.x of the original: one node, 2 + 5 reads.
+    ASSERT_NE(g->find(field(kPtSite, 0, kX)), kNoNode);
     const Edge* e = g->edge(g->find(field(kPtSite, 0, kX)), kConsumer);
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->freq, 7u);
     EXPECT_EQ(g->find(field(kPtSite, 0, kSubX)), kNoNode);
     // The copy's x read through Pt.x is the node the clone copied into.
     EXPECT_EQ(g->find(field(kCopySite, ctx, kPtX)), kNoNode);
+    ASSERT_NE(g->find(field(kCopySite, ctx, kX)), kNoNode);
     const Edge* read = g->edge(g->find(field(kCopySite, ctx, kX)), g->find(c));
     ASSERT_NE(read, nullptr);
     EXPECT_EQ(read->freq, 1u);
