@@ -188,8 +188,8 @@ class Namer {
     return Node{field == 0 ? NodeKind::Alloc : NodeKind::Field, o.value_or(Object{}), field};
   }
 
-  // The instance fields an Object.clone copied from the object of tag `orig` into that of
-  // tag `copy`: the copy's class's, else the original's (null: neither is known).
+  // The instance fields an Object.clone copied from object `orig` into object `made`: the
+  // copy's class's, else the original's (null: neither is known).
   const std::vector<uint32_t>* fieldsCloned(std::optional<Object> orig,
                                             std::optional<Object> made) const {
     const std::vector<uint32_t>* f = nullptr;
