@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace dragnet::flow {
@@ -35,6 +37,12 @@ struct FieldName {
   bool isStatic = false;
 };
 
+// A class's instance fields as the profile gives them (profile::ClassLayout).
+struct ClassFields {
+  std::string name, super;
+  std::vector<uint32_t> fields;
+};
+
 class FlowIds {
  public:
   // The id of field `cls.name:descriptor` as a field reference names it (ids from 2).
@@ -42,14 +50,26 @@ class FlowIds {
                  bool isStatic);
   // The selector of a method name and descriptor (ids from 1; 0 is "no call").
   int32_t selector(std::string_view name, std::string_view descriptor);
+  // Notes class `cls` (superclass `super`, "" for none) and the instance fields it declares
+  // (name, descriptor), interned with the class as their owner. Once per class name: a
+  // class loaded again (by another loader, or retransformed) keeps its first layout.
+  void classFields(std::string_view cls, std::string_view super,
+                   const std::vector<std::pair<std::string, std::string>>& fields);
   // The fields interned since the last call, for the profile.
   std::vector<FieldName> takeNewFields();
+  // The class layouts noted since the last call, for the profile.
+  std::vector<ClassFields> takeNewClasses();
 
  private:
+  uint32_t fieldLocked(std::string_view cls, std::string_view name, std::string_view descriptor,
+                       bool isStatic);
+
   std::mutex mu_;
   std::map<std::tuple<std::string, std::string, std::string>, uint32_t> fields_;
   std::map<std::string, int32_t, std::less<>> selectors_;
   std::vector<FieldName> fresh_;
+  std::set<std::string, std::less<>> classes_;
+  std::vector<ClassFields> freshClasses_;
 };
 
 }  // namespace dragnet::flow

@@ -40,7 +40,7 @@ enum class ChunkType : uint8_t {
   Objects = 8,      // mode lifetime: objects whose life ended (freed, or alive at the end)
   Gcs = 9,          // mode lifetime: garbage collections (the times deaths are found at)
   Live = 10,        // mode lifetime: objects alive at a flush (what was known of them then)
-  FlowDefs = 11,    // mode copy: field definitions and (slots=0) object names
+  FlowDefs = 11,    // mode copy: field definitions, (slots=0) object names, class layouts
   FlowThread = 12,  // mode copy: one thread's flow counters (edges, births, copies, cuts)
 };
 inline constexpr uint8_t kMaxChunkType = 12;
@@ -236,6 +236,17 @@ struct FieldDef {
   bool operator==(const FieldDef&) const = default;
 };
 
+// A class's instance fields (mode copy): its superclass and the fields it declares, as
+// FieldDef ids whose owner is the class itself. What Object.clone copies (the fields of the
+// class and its superclasses), and the declaring class of a field a reference names through
+// a subclass.
+struct ClassLayout {
+  std::string name;              // internal name
+  std::string super;             // internal name of the superclass; empty: none (java/lang/Object)
+  std::vector<uint32_t> fields;  // declared instance fields, without the agent's own
+  bool operator==(const ClassLayout&) const = default;
+};
+
 // The name of tag `tag` in a profile recorded with slots=0 (exact contexts): an allocation
 // site index and the site index of the allocating method's receiver (0: none).
 struct ObjectName {
@@ -244,6 +255,12 @@ struct ObjectName {
   uint32_t context = 0;
   bool operator==(const ObjectName&) const = default;
 };
+
+// The field id of a clone record's dst: an edge (the original's allocation node ->
+// flowNode(Consumer, kClonedField, the copy's tag)) counts instance clones (Object.clone of
+// an object, not an array) from one object to another; the analyzer expands it into one copy
+// per instance field of the object's class (ClassLayout).
+inline constexpr uint32_t kClonedField = 2;
 
 struct FlowEdge {
   uint64_t src = 0, dst = 0;  // nodes (flowNode)
@@ -258,6 +275,15 @@ struct FlowBirth {
   bool operator==(const FlowBirth&) const = default;
 };
 
+// Instance clones made in context node `node` of the thread's tree whose copies have
+// allocation site `site` (the copy's runtime class's site): their field copies belong to
+// that context.
+struct FlowClones {
+  uint32_t node = 0, site = 0;
+  uint64_t count = 0;
+  bool operator==(const FlowClones&) const = default;
+};
+
 // One FlowThread chunk. Values are absolute: a later chunk of the same thread replaces the
 // value of each key it gives (like ThreadChunk counters); keys it does not give keep theirs.
 struct FlowThreadChunk {
@@ -266,6 +292,7 @@ struct FlowThreadChunk {
   std::vector<FlowBirth> births;
   std::vector<std::pair<uint32_t, uint64_t>> copies;  // context node -> heap-to-heap copies
   std::vector<std::pair<uint32_t, uint64_t>> cuts;    // callee method id -> flows cut at entry
+  std::vector<FlowClones> clones;
   bool ended = false;
 };
 

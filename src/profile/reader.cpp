@@ -239,9 +239,28 @@ std::string decodeFlowDefs(Decoder& d, Profile& p) {
     if (d.ok() && o.tag == 0) return "object name for tag 0";
     names.push_back(o);
   }
+  std::vector<ClassLayout> classes;
+  // Absent in profiles written before layouts were, and when empty.
+  for (uint64_t n = d.ok() && !d.atEnd() ? d.count() : 0; n > 0 && d.ok(); --n) {
+    ClassLayout c;
+    c.name = d.str();
+    c.super = d.str();
+    for (uint64_t k = d.count(); k > 0 && d.ok(); --k) {
+      uint32_t id = d.u32();
+      if (d.ok() && (id <= kElmField || id > kFieldMask)) {
+        return "field id " + std::to_string(id) + " of class " + c.name + " out of range";
+      }
+      c.fields.push_back(id);
+    }
+    classes.push_back(std::move(c));
+  }
   if (!d.ok()) return d.error();
   for (FieldDef& f : fields) p.fields[f.id] = std::move(f);
   for (const ObjectName& o : names) p.objectNames[o.tag] = o;
+  for (ClassLayout& c : classes) {
+    std::string name = c.name;
+    p.classes.insert_or_assign(std::move(name), std::move(c));
+  }
   return {};
 }
 
@@ -269,6 +288,14 @@ std::string decodeFlowThread(Decoder& d, Profile& p) {
       list->emplace_back(key, d.u());
     }
   }
+  // Absent in profiles written before clones were counted per context, and when empty.
+  for (uint64_t n = d.ok() && !d.atEnd() ? d.count() : 0; n > 0 && d.ok(); --n) {
+    FlowClones k;
+    k.node = d.u32();
+    k.site = d.u32();
+    k.count = d.u();
+    c.clones.push_back(k);
+  }
   if (!d.ok()) return d.error();
   ThreadFlows& t = p.flows[c.thread];
   t.ended = t.ended || c.ended;
@@ -276,6 +303,7 @@ std::string decodeFlowThread(Decoder& d, Profile& p) {
   for (const FlowBirth& b : c.births) t.births[{b.site, b.context}] = b.count;
   for (const auto& [node, n] : c.copies) t.copies[node] = n;
   for (const auto& [method, n] : c.cuts) t.cuts[method] = n;
+  for (const FlowClones& k : c.clones) t.clones[{k.node, k.site}] = k.count;
   return {};
 }
 

@@ -32,6 +32,7 @@ struct ThreadFlows {
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> births;  // (site, context) -> objects
   std::map<uint32_t, uint64_t> copies;                       // context node -> copies
   std::map<uint32_t, uint64_t> cuts;                         // callee method id -> cuts
+  std::map<std::pair<uint32_t, uint32_t>, uint64_t> clones;  // (node, copy's site) -> clones
   bool ended = false;
 };
 
@@ -56,9 +57,11 @@ struct Profile {
   uint64_t liveAtFlush = 0;
   uint64_t liveTime = 0;     // the clock at the latest flush whose Live chunks were read
   std::vector<GcEvent> gcs;  // mode lifetime; GC n is gcs[n - 1]
-  // Mode copy: field definitions by id, object names by tag (slots=0), flows by thread id.
+  // Mode copy: field definitions by id, object names by tag (slots=0), class layouts by
+  // name, flows by thread id.
   std::unordered_map<uint32_t, FieldDef> fields;
   std::unordered_map<uint32_t, ObjectName> objectNames;
+  std::unordered_map<std::string, ClassLayout> classes;
   std::map<uint32_t, ThreadFlows> flows;
   std::map<std::string, std::string> totals;  // from the End chunk
   bool complete = false;                      // the End chunk was read

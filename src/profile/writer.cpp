@@ -236,8 +236,9 @@ void Writer::gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs) {
   chunk(ChunkType::Gcs, e);
 }
 
-void Writer::flowDefs(const std::vector<FieldDef>& fields, const std::vector<ObjectName>& names) {
-  if (fields.empty() && names.empty()) return;
+void Writer::flowDefs(const std::vector<FieldDef>& fields, const std::vector<ObjectName>& names,
+                      const std::vector<ClassLayout>& classes) {
+  if (fields.empty() && names.empty() && classes.empty()) return;
   Encoder e;
   e.u(fields.size());
   for (const FieldDef& f : fields) {
@@ -252,6 +253,15 @@ void Writer::flowDefs(const std::vector<FieldDef>& fields, const std::vector<Obj
     e.u(o.tag);
     e.u(o.site);
     e.u(o.context);
+  }
+  if (!classes.empty()) {
+    e.u(classes.size());
+    for (const ClassLayout& c : classes) {
+      e.str(c.name);
+      e.str(c.super);
+      e.u(c.fields.size());
+      for (uint32_t f : c.fields) e.u(f);
+    }
   }
   chunk(ChunkType::FlowDefs, e);
 }
@@ -277,6 +287,14 @@ void Writer::flowThread(const FlowThreadChunk& t) {
     for (const auto& [key, n] : *list) {
       e.u(key);
       e.u(n);
+    }
+  }
+  if (!t.clones.empty()) {
+    e.u(t.clones.size());
+    for (const FlowClones& c : t.clones) {
+      e.u(c.node);
+      e.u(c.site);
+      e.u(c.count);
     }
   }
   chunk(ChunkType::FlowThread, e);

@@ -45,9 +45,11 @@ class Writer {
   // Returns the bytes of the chunk.
   uint64_t live(uint64_t time, const std::vector<ObjectRecord>& records);
 
-  // Mode copy: field definitions and (slots=0) object names, as they become known (a
-  // chunk of each batch); one thread's flow counters (absolute values, format.h).
-  void flowDefs(const std::vector<FieldDef>& fields, const std::vector<ObjectName>& names);
+  // Mode copy: field definitions, (slots=0) object names and class layouts, as they become
+  // known (a chunk of each batch); one thread's flow counters (absolute values, format.h).
+  // A chunk's last list is left out when empty, as the format allows.
+  void flowDefs(const std::vector<FieldDef>& fields, const std::vector<ObjectName>& names,
+                const std::vector<ClassLayout>& classes = {});
   void flowThread(const FlowThreadChunk& chunk);
 
   uint64_t bytesWritten() const { return written_; }

@@ -66,7 +66,8 @@ fs::path writeFlows(const fs::path& dir) {
   if (!w.open(path.string(), error)) throw std::runtime_error(error);
   w.meta({{"mode", "copy"}, {"flow.slots", "0"}, {"flow.refBytes", "4"}});
   w.flowDefs({{2, "List", "elems", "[Ljava/lang/Object;", false}}, {{7, 3, 39}, {9, 3, 0}});
-  w.flowDefs({{3, "app/Main", "COUNT", "I", true}}, {});
+  w.flowDefs({{3, "app/Main", "COUNT", "I", true}, {4, "app/Sub", "x", "J", false}}, {},
+             {{"app/Sub", "List", {4}}, {"List", "", {2}}});
   ThreadChunk t;
   t.thread = 1;
   t.name = "main";
@@ -80,11 +81,13 @@ fs::path writeFlows(const fs::path& dir) {
   f.births = {{3, 39, 1}, {3, 0, 2}};
   f.copies = {{2, 10}};
   f.cuts = {{6, 1}};
+  f.clones = {{2, 134217000, 3}, {1, 5, 1}};
   w.flowThread(f);
   f.edges = {{kObjElm, kObjElm, 999}};  // replaces 10; the other edges stay
   f.births = {{3, 0, 5}};
   f.copies = {{1, 2}, {2, 999}};
   f.cuts = {};
+  f.clones = {{2, 134217000, 4}};  // replaces 3; (1, 5) stays
   f.ended = true;
   w.flowThread(f);
   FlowThreadChunk g;
@@ -100,9 +103,12 @@ TEST_F(FlowChunks, RoundTripAndLaterValuesReplaceEarlierOnes) {
   EXPECT_FALSE(p.corrupt());
   EXPECT_TRUE(p.complete);
   EXPECT_EQ(p.chunks, 8u);
-  ASSERT_EQ(p.fields.size(), 2u);
+  ASSERT_EQ(p.fields.size(), 3u);
   EXPECT_EQ(p.fields.at(2), (FieldDef{2, "List", "elems", "[Ljava/lang/Object;", false}));
   EXPECT_EQ(p.fields.at(3), (FieldDef{3, "app/Main", "COUNT", "I", true}));
+  ASSERT_EQ(p.classes.size(), 2u);
+  EXPECT_EQ(p.classes.at("app/Sub"), (ClassLayout{"app/Sub", "List", {4}}));
+  EXPECT_EQ(p.classes.at("List"), (ClassLayout{"List", "", {2}}));
   ASSERT_EQ(p.objectNames.size(), 2u);
   EXPECT_EQ(p.objectNames.at(7), (ObjectName{7, 3, 39}));
   EXPECT_EQ(p.objectNames.at(9), (ObjectName{9, 3, 0}));
@@ -115,9 +121,11 @@ TEST_F(FlowChunks, RoundTripAndLaterValuesReplaceEarlierOnes) {
   EXPECT_EQ(t1.births, (BirthMap{{{3, 0}, 5}, {{3, 39}, 1}}));
   EXPECT_EQ(t1.copies, (std::map<uint32_t, uint64_t>{{1, 2}, {2, 999}}));
   EXPECT_EQ(t1.cuts, (std::map<uint32_t, uint64_t>{{6, 1}}));
+  EXPECT_EQ(t1.clones, (BirthMap{{{1, 5}, 1}, {{2, 134217000}, 4}}));
   EXPECT_TRUE(t1.ended);
   const ThreadFlows& t2 = p.flows.at(2);
   EXPECT_EQ(t2.edges, (EdgeMap{{{kObjElm, kC}, 1ull << 40}}));
+  EXPECT_TRUE(t2.clones.empty());
   EXPECT_FALSE(t2.ended);
   EXPECT_EQ(p.totals.at("flow.cuts"), "1");
 }
@@ -175,12 +183,14 @@ TEST_F(FlowChunks, AFlippedBitCostsItsChunkOnly) {
       EXPECT_EQ(got.skipped[0].bytes, c.size);
       EXPECT_EQ(got.fields.size(), want.fields.size());
       EXPECT_EQ(got.objectNames.size(), want.objectNames.size());
+      EXPECT_EQ(got.classes, want.classes);
       ASSERT_EQ(got.flows.size(), want.flows.size());
       for (const auto& [id, f] : want.flows) {
         EXPECT_EQ(got.flows.at(id).edges, f.edges);
         EXPECT_EQ(got.flows.at(id).births, f.births);
         EXPECT_EQ(got.flows.at(id).copies, f.copies);
         EXPECT_EQ(got.flows.at(id).cuts, f.cuts);
+        EXPECT_EQ(got.flows.at(id).clones, f.clones);
       }
     }
   }
@@ -219,14 +229,60 @@ TEST_F(FlowChunks, ReservedIdsMakeAMalformedChunk) {
     w.flowDefs({{kElmField, "C", "f", "I", false}}, {});
     w.flowDefs({{2, "C", "g", "I", false}}, {{0, 1, 2}});
     w.flowDefs({{3, "C", "h", "J", false}}, {{5, 1, 2}});
+    w.flowDefs({{4, "C", "k", "J", false}}, {}, {{"C", "", {4, kElmField}}});
+    w.flowDefs({}, {}, {{"D", "C", {}}});
   }
   Profile p = read(path);
-  ASSERT_EQ(p.skipped.size(), 2u);
+  ASSERT_EQ(p.skipped.size(), 3u);
   EXPECT_EQ(p.skipped[0].reason, "malformed FlowDefs chunk: field id 1 out of range");
   EXPECT_EQ(p.skipped[1].reason, "malformed FlowDefs chunk: object name for tag 0");
+  EXPECT_EQ(p.skipped[2].reason, "malformed FlowDefs chunk: field id 1 of class C out of range");
   ASSERT_EQ(p.fields.size(), 1u);
   EXPECT_EQ(p.fields.at(3).descriptor, "J");
   EXPECT_EQ(p.objectNames.at(5), (ObjectName{5, 1, 2}));
+  ASSERT_EQ(p.classes.size(), 1u);
+  EXPECT_EQ(p.classes.at("D"), (ClassLayout{"D", "C", {}}));
+}
+
+// FlowDefs and FlowThread chunks as written before class layouts and clones per context
+// (their last lists absent) read as before, with none of either.
+TEST_F(FlowChunks, ChunksWithoutTheirNewListsRead) {
+  fs::path path = dir_ / "old.dragnet";
+  {
+    Writer w;
+    std::string error;
+    ASSERT_TRUE(w.open(path.string(), error)) << error;
+    w.meta({{"mode", "copy"}});
+  }
+  Encoder defs;
+  for (uint64_t v : {1, 2}) defs.u(v);  // one field: id 2
+  for (const char* v : {"List", "elems", "[Ljava/lang/Object;"}) defs.str(v);
+  for (uint64_t v : {0, 1, 7, 3, 39}) defs.u(v);  // not static; one name: 7 = (3, 39)
+  Encoder flows;
+  for (uint64_t v : {1, 0, 1}) flows.u(v);  // thread 1, not ended, one edge
+  for (uint64_t v : {kAlloc, kObjElems, uint64_t{5}}) flows.u(v);
+  for (uint64_t v : {0, 1, 2, 8, 0}) flows.u(v);  // no births, copies {2: 8}, no cuts
+  Bytes file = slurp(path);
+  for (const auto& [type, e] :
+       {std::pair{ChunkType::FlowDefs, &defs}, {ChunkType::FlowThread, &flows}}) {
+    const std::vector<uint8_t>& payload = e->bytes();
+    uint8_t head[kChunkHeaderSize] = {static_cast<uint8_t>(type),
+                                      static_cast<uint8_t>(payload.size()), 0, 0, 0};
+    uint32_t crc = chunkCrc(kVersion, head, payload.data(), payload.size());
+    for (int i = 0; i < 4; ++i) head[5 + i] = static_cast<uint8_t>(crc >> (8 * i));
+    file.append(reinterpret_cast<const char*>(head), sizeof head);
+    file.append(payload.begin(), payload.end());
+  }
+  spit(path, file);
+  Profile p = read(path);
+  EXPECT_FALSE(p.corrupt());
+  EXPECT_EQ(p.fields.at(2).name, "elems");
+  EXPECT_EQ(p.objectNames.at(7), (ObjectName{7, 3, 39}));
+  EXPECT_TRUE(p.classes.empty());
+  const ThreadFlows& t = p.flows.at(1);
+  EXPECT_EQ(t.edges.at({kAlloc, kObjElems}), 5u);
+  EXPECT_EQ(t.copies, (std::map<uint32_t, uint64_t>{{2, 8}}));
+  EXPECT_TRUE(t.clones.empty());
 }
 
 // A chunk of a type this reader does not know, with a CRC that holds, is what a newer
@@ -249,7 +305,7 @@ TEST_F(FlowChunks, UnknownChunkTypeIsSkippedNotCorrupt) {
   EXPECT_FALSE(p.corrupt());
   EXPECT_EQ(p.unknownChunks, 1u);
   EXPECT_EQ(p.chunks, chunks.size());
-  EXPECT_EQ(p.fields.size(), 2u);
+  EXPECT_EQ(p.fields.size(), 3u);
   EXPECT_EQ(p.flows.at(1).edges.size(), 3u);
   // Its CRC broken, it is corrupt as any chunk.
   with[chunks[2].offset + kChunkHeaderSize] ^= 1;

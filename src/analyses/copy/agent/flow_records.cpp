@@ -11,6 +11,7 @@ constexpr const char* kCopyRt = "java/lang/DragnetCopy";
 constexpr uint64_t kSpecialMask = uint64_t{7} << 61;
 constexpr uint64_t kBirth = uint64_t{7} << 61;
 constexpr uint64_t kCut = uint64_t{6} << 61;
+constexpr uint64_t kClones = uint64_t{5} << 61;  // src = CLONES | node << 27 | site
 constexpr uint64_t kSiteMask = (uint64_t{1} << 27) - 1;
 constexpr size_t kSlot = 3;  // longs per table slot
 
@@ -49,6 +50,9 @@ void FlowRecords::flushState(JNIEnv* jni, jobject state, uint32_t thread, bool e
       if (dst == 0 && (src & kSpecialMask) == kBirth) {
         chunk.births.push_back({static_cast<uint32_t>(src & kSiteMask),
                                 static_cast<uint32_t>(src >> 27 & kSiteMask), count});
+      } else if (dst == 0 && (src & kSpecialMask) == kClones) {
+        chunk.clones.push_back({static_cast<uint32_t>(src >> 27 & 0xFFFFFFFFu),
+                                static_cast<uint32_t>(src & kSiteMask), count});
       } else if (dst == 0 && (src & kSpecialMask) == kCut) {
         cuts_ += count - was;
         chunk.cuts.emplace_back(static_cast<uint32_t>(src), count);
@@ -77,7 +81,7 @@ void FlowRecords::flushState(JNIEnv* jni, jobject state, uint32_t thread, bool e
   dropped_ += dropped - last.dropped;
   last.dropped = dropped;
   if (!chunk.edges.empty() || !chunk.births.empty() || !chunk.copies.empty() ||
-      !chunk.cuts.empty() || ended) {
+      !chunk.cuts.empty() || !chunk.clones.empty() || ended) {
     writer_.flowThread(chunk);
   }
   if (ended) last_.erase(thread);
@@ -89,6 +93,12 @@ void FlowRecords::flushDefinitions(JNIEnv* jni) {
 }
 
 void FlowRecords::flushDefinitionsLocked(JNIEnv* jni) {
+  // Classes first: the fields of a class taken here were interned before it, so they are
+  // taken below too.
+  std::vector<profile::ClassLayout> classes;
+  for (flow::ClassFields& c : ids_.takeNewClasses()) {
+    classes.push_back({std::move(c.name), std::move(c.super), std::move(c.fields)});
+  }
   std::vector<profile::FieldDef> fields;
   for (flow::FieldName& f : ids_.takeNewFields()) {
     fields.push_back(
@@ -109,7 +119,7 @@ void FlowRecords::flushDefinitionsLocked(JNIEnv* jni) {
     }
     if (arr) jni->DeleteLocalRef(arr);
   }
-  if (!fields.empty() || !names.empty()) writer_.flowDefs(fields, names);
+  writer_.flowDefs(fields, names, classes);
 }
 
 }  // namespace dragnet::analyses::copy

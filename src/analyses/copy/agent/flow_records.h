@@ -1,6 +1,6 @@
 // Mode copy's records in the agent: each thread's flow tables (DragnetCopy, native memory)
-// read through their DragnetState and written as FlowThread chunks; the field names and
-// (slots=0) object names as FlowDefs chunks.
+// read through their DragnetState and written as FlowThread chunks; the field names,
+// (slots=0) object names and class layouts as FlowDefs chunks.
 #pragma once
 
 #include <jni.h>
@@ -26,7 +26,8 @@ class FlowRecords {
   // A state the recorder flushes (Recorder::observeStates): its records since its last
   // flush.
   void flushState(JNIEnv* jni, jobject state, uint32_t thread, bool ended);
-  // Field names interned since the last call, and the object names of slots=0.
+  // Field names and class layouts noted since the last call, and the object names of
+  // slots=0.
   void flushDefinitions(JNIEnv* jni);
 
   uint64_t edges() const { return edgesSeen_; }

@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "agent/contexts_mode.h"
 #include "agent/jni_table.h"
@@ -23,6 +26,26 @@ using agent::ModeEvents;
 constexpr int kTableBits = 22;
 constexpr int kTableWays = 4;  // DragnetFlow.WAYS
 
+// The class's superclass and declared instance fields, for the profile's class layouts
+// (what Object.clone copies; the declaring class of a field named through a subclass).
+// The agent's own fields (dragnet$tag, the core's) are no fields of the program.
+void noteClassFields(const classfile::ClassFile& cls, flow::FlowIds& ids) {
+  constexpr uint16_t kAccInterface = 0x0200;
+  if ((cls.access & kAccInterface) != 0) return;
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (const classfile::Member& f : cls.fields) {
+    std::string_view name = cls.memberName(f);
+    if ((f.access & classfile::kAccStatic) != 0 || name.starts_with(flow::kHiddenFieldPrefix)) {
+      continue;
+    }
+    fields.emplace_back(name, cls.memberDescriptor(f));
+  }
+  std::string_view super = cls.superClass == classfile::CpIndex{}
+                               ? std::string_view()
+                               : cls.pool.className(cls.superClass);
+  ids.classFields(cls.name(), super, fields);
+}
+
 class CopyMode : public agent::ContextsMode {
  public:
   std::string startLine(const Host& host) const override {
@@ -34,6 +57,7 @@ class CopyMode : public agent::ContextsMode {
 
   contexts::ClassResult instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
                                    bool bytecodes) override {
+    noteClassFields(cls, flowIds_);
     // The field first: the constructors' probes set it.
     flow::TagFieldOutcome tag = flow::addTagField(cls);
     contexts::ClassResult r = instrumentClass(

@@ -74,17 +74,27 @@ std::vector<MethodCopies> byMethod(const contexts::AllocModel& tree,
 }  // namespace
 
 CopyProfile copyProfile(const profile::Profile& p, const contexts::AllocModel& tree,
-                        const contexts::ThreadNodes& threadNodes) {
+                        const contexts::ThreadNodes& threadNodes, const SiteIndex& sites,
+                        const Layouts& layouts) {
   CopyProfile out;
   out.contexts.resize(tree.nodes.size());
   for (const auto& [thread, flows] : p.flows) {
     auto nodes = threadNodes.find(thread);
-    for (const auto& [node, count] : flows.copies) {
+    auto place = [&](uint32_t node, uint64_t count) {
       if (nodes == threadNodes.end() || node >= nodes->second.size()) {
         out.lost += count;
-        continue;
+      } else {
+        out.contexts[nodes->second[node]].self += count;
       }
-      out.contexts[nodes->second[node]].self += count;
+    };
+    for (const auto& [node, count] : flows.copies) place(node, count);
+    for (const auto& [key, count] : flows.clones) {
+      const std::vector<uint32_t>* fields = clonedFields(sites, layouts, key.second);
+      if (fields) {
+        place(key.first, count * fields->size());
+      } else {
+        out.unsizedClones += count;
+      }
     }
   }
   sumSubtrees(tree, out.contexts);

@@ -151,8 +151,9 @@ namespace {
 // Turns the profile's nodes into both namings' nodes, and types them.
 class Namer {
  public:
-  Namer(const profile::Profile& p, const Settings& s, const SiteIndex& sites)
-      : p_(p), s_(s), sites_(sites) {}
+  Namer(const profile::Profile& p, const Settings& s, const SiteIndex& sites,
+        const Layouts& layouts)
+      : p_(p), s_(s), sites_(sites), layouts_(layouts) {}
 
   // An object of tag `tag`, sensitive naming (nullopt: unknown).
   std::optional<Object> object(uint32_t tag) const {
@@ -183,7 +184,18 @@ class Namer {
     if (field > profile::kElmField && !p_.fields.count(field)) return std::nullopt;
     std::optional<Object> o = object(profile::flowTag(n));
     unknown = unknown || !o;
+    if (field > profile::kElmField) field = layouts_.canonical(field);
     return Node{field == 0 ? NodeKind::Alloc : NodeKind::Field, o.value_or(Object{}), field};
+  }
+
+  // The instance fields an Object.clone copied from object `orig` into object `made`: the
+  // copy's class's, else the original's (null: neither is known).
+  const std::vector<uint32_t>* fieldsCloned(std::optional<Object> orig,
+                                            std::optional<Object> made) const {
+    const std::vector<uint32_t>* f = nullptr;
+    if (made) f = clonedFields(sites_, layouts_, made->site);
+    if (!f && orig) f = clonedFields(sites_, layouts_, orig->site);
+    return f;
   }
 
   // The descriptor of the values a heap node holds ("" if not known).
@@ -213,6 +225,7 @@ class Namer {
   const profile::Profile& p_;
   const Settings& s_;
   const SiteIndex& sites_;
+  const Layouts& layouts_;
 };
 
 Node insensitive(Node n) {
@@ -220,17 +233,64 @@ Node insensitive(Node n) {
   return n;
 }
 
+void addToBoth(Graphs& out, const Node& src, const Node& dst, uint64_t count, uint32_t bytes) {
+  for (Graph* g : {&out.sensitive, &out.insensitive}) {
+    Node a = g == &out.sensitive ? src : insensitive(src);
+    Node b = g == &out.sensitive ? dst : insensitive(dst);
+    uint32_t from = g->intern(a);
+    g->addEdge(from, g->intern(b), count, bytes);
+  }
+}
+
+bool isCloneRecord(uint64_t dst) {
+  return profile::flowKind(dst) == FlowKind::Consumer &&
+         profile::flowField(dst) == profile::kClonedField;
+}
+
+// An instance clone record: one copy per field of the class, the original's field to the
+// copy's. Only an original's allocation node can be its source.
+void expandClone(Graphs& out, const Namer& namer, uint64_t src, uint64_t dst, uint64_t count) {
+  if (profile::flowKind(src) != FlowKind::Object || profile::flowField(src) != 0) {
+    ++out.stats.dropped;
+    return;
+  }
+  std::optional<Object> orig = namer.object(profile::flowTag(src));
+  std::optional<Object> made = namer.object(profile::flowTag(dst));
+  const std::vector<uint32_t>* fields = namer.fieldsCloned(orig, made);
+  if (!fields) {
+    ++out.stats.dropped;
+    return;
+  }
+  if (!orig || !made) ++out.stats.unknownEdges;
+  for (uint32_t f : *fields) {
+    Node a{NodeKind::Field, orig.value_or(Object{}), f};
+    Node b{NodeKind::Field, made.value_or(Object{}), f};
+    addToBoth(out, a, b, count, namer.bytes(a, b));
+  }
+}
+
 }  // namespace
 
-Graphs buildGraphs(const profile::Profile& p, const Settings& s, const SiteIndex& sites) {
+const std::vector<uint32_t>* clonedFields(const SiteIndex& sites, const Layouts& layouts,
+                                          uint32_t site) {
+  auto it = sites.find(site);
+  return it == sites.end() ? nullptr : layouts.instanceFields(it->second->type);
+}
+
+Graphs buildGraphs(const profile::Profile& p, const Settings& s, const SiteIndex& sites,
+                   const Layouts& layouts) {
   Graphs out;
   std::map<std::pair<uint64_t, uint64_t>, uint64_t> merged;
   for (const auto& [thread, flows] : p.flows) {
     for (const auto& [key, count] : flows.edges) merged[key] += count;
   }
   out.stats.edges = merged.size();
-  Namer namer(p, s, sites);
+  Namer namer(p, s, sites, layouts);
   for (const auto& [key, count] : merged) {
+    if (isCloneRecord(key.second)) {
+      expandClone(out, namer, key.first, key.second, count);
+      continue;
+    }
     bool unknown = false;
     std::optional<Node> src = namer.node(key.first, unknown);
     std::optional<Node> dst = namer.node(key.second, unknown);
@@ -239,13 +299,7 @@ Graphs buildGraphs(const profile::Profile& p, const Settings& s, const SiteIndex
       continue;
     }
     if (unknown) ++out.stats.unknownEdges;
-    uint32_t bytes = namer.bytes(*src, *dst);
-    for (Graph* g : {&out.sensitive, &out.insensitive}) {
-      Node a = g == &out.sensitive ? *src : insensitive(*src);
-      Node b = g == &out.sensitive ? *dst : insensitive(*dst);
-      uint32_t from = g->intern(a);
-      g->addEdge(from, g->intern(b), count, bytes);
-    }
+    addToBoth(out, *src, *dst, count, namer.bytes(*src, *dst));
   }
   for (const auto& [thread, flows] : p.flows) {
     for (const auto& [key, count] : flows.births) {

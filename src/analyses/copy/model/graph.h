@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyses/copy/model/layouts.h"
 #include "profile/reader.h"
 
 namespace dragnet::analyses::copy {
@@ -112,7 +113,8 @@ SiteIndex sitesByIndex(const profile::Profile& p);
 struct GraphStats {
   uint64_t edges = 0;         // distinct (src, dst) pairs over all threads
   uint64_t dropped = 0;       // edges that cannot be: from bottom or C, to bottom or an
-                              // allocation node, or of a field id not defined
+                              // allocation node, or of a field id not defined; clone
+                              // records of a class without a layout
   uint64_t unknownEdges = 0;  // edges with an end in an unknown object (tag 0, unnamed)
 };
 
@@ -125,8 +127,17 @@ struct Graphs {
 // Both namings of the profile's flows, merged over its threads; births from its birth
 // counts. Bytes per copy come from the destination's static type (a field's descriptor, an
 // array's element type), from the source's when the destination is C, and are a reference's
-// when the source is an allocation.
-Graphs buildGraphs(const profile::Profile& p, const Settings& s, const SiteIndex& sites);
+// when the source is an allocation. Field nodes are the declaring class's fields
+// (Layouts::canonical). An instance clone record (profile::kClonedField) is one copy
+// (original, f) -> (copy, f) per instance field f of the copy's class (its site's type; the
+// original's when the copy's site is not known), as often as the record's count.
+Graphs buildGraphs(const profile::Profile& p, const Settings& s, const SiteIndex& sites,
+                   const Layouts& layouts);
+
+// The instance fields an Object.clone copies into an object of site `site` (its type's);
+// null when the site or its class's layout is not known.
+const std::vector<uint32_t>* clonedFields(const SiteIndex& sites, const Layouts& layouts,
+                                          uint32_t site);
 
 // Bytes of a value of type descriptor `d` ("I", "[J", "Ljava/lang/String;"); 0: unknown.
 uint32_t bytesOfDescriptor(std::string_view d, uint32_t refBytes);

@@ -39,13 +39,14 @@ Model buildModel(const profile::Profile& p, const Options& o) {
   contexts::ThreadNodes threadNodes;
   m.tree = contexts::buildModel(p, &threadNodes);
   m.sites = sitesByIndex(p);
-  Graphs graphs = buildGraphs(p, m.settings, m.sites);
+  Layouts layouts(p);
+  Graphs graphs = buildGraphs(p, m.settings, m.sites, layouts);
   m.insensitive.graph = std::move(graphs.insensitive);
   m.sensitive.graph = std::move(graphs.sensitive);
   m.graphStats = graphs.stats;
   analyse(m.insensitive, o, m.sites);
   analyse(m.sensitive, o, m.sites);
-  m.copies = copyProfile(p, m.tree, threadNodes);
+  m.copies = copyProfile(p, m.tree, threadNodes, m.sites, layouts);
   m.cuts = cutsByCallee(p);
 
   std::map<uint32_t, std::set<uint32_t>> contexts;

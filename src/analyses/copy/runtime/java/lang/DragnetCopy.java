@@ -11,9 +11,11 @@ import jdk.internal.vm.annotation.ForceInline;
  * (src/analyses/copy/agent/copy_records.cpp).
  *
  * <p>A table slot is (src, dst, count). Besides the graph's edges (src a node, dst a
- * location or the consumer C) the table holds, with dst 0: births, src = BIRTH | ctx <<
- * 27 | site (objects allocated at a site in a context); and cuts, src = CUT | method
- * (flows cut at the method's entry).
+ * location or the consumer C) the table holds instance clones, src = the original's
+ * allocation node, dst = CLONED | the copy's tag; and, with dst 0: births, src = BIRTH | ctx
+ * << 27 | site (objects allocated at a site in a context); cuts, src = CUT | method (flows
+ * cut at the method's entry); and clones per context, src = CLONES | node << 27 | site
+ * (instance clones made in context node `node` whose copies have site `site`).
  *
  * <p>Like DragnetState, this class must never call instrumented code.
  */
@@ -23,6 +25,7 @@ public final class DragnetCopy {
   static final long CUT = CONSUMER;
   // dst of a clone record: the copy's tag in the low bits (src: the original's node).
   static final long CLONED = CONSUMER | 2L << 32;
+  static final long CLONES = 5L << 61;
   static final long KIND = 3L << 62;
   static final int SLOT = 24;
 
@@ -100,9 +103,12 @@ public final class DragnetCopy {
     } else {
       if (!field) DragnetFlow.put(copy, t, s);
       // Object.clone copied every instance field: the analyzer expands this record into one
-      // copy per field of the original's class (the agent writes the classes' fields).
+      // copy per field of the class (the agent writes the classes' fields), and the clones
+      // per context into the copies of this context (copied() for arrays): how many fields a
+      // class has is not known here without calling instrumented code (reflection).
       int from = origTag != 0 ? origTag : DragnetFlow.tagOf(orig, s);
       if (from != 0) count(s, DragnetFlow.OBJECT | (from & 0xFFFFFFFFL), CLONED | (t & 0xFFFFFFFFL), 1);
+      count(s, CLONES | (s.current() & 0xFFFFFFFFL) << 27 | (site & DragnetFlow.SITE_MASK), 0, 1);
     }
     return t;
   }
