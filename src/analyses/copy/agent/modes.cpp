@@ -21,8 +21,8 @@ using agent::AgentScope;
 using agent::Host;
 using agent::ModeEvents;
 
-// The side table of tags (DragnetFlow: arrays and denied classes' objects): 2^22 entries
-// of 8 bytes, untouched pages cost nothing.
+// The side table of tags (DragnetFlow: arrays and denied classes' objects): 2^22 slots of
+// 16 bytes; untouched pages cost nothing.
 constexpr int kTableBits = 22;
 constexpr int kTableWays = 4;  // DragnetFlow.WAYS
 
@@ -135,7 +135,7 @@ class CopyMode : public agent::ContextsMode {
     }
     jobject unsafe = jni->GetStaticObjectField(state, u);
     size_t entries = (size_t{1} << kTableBits) + kTableWays;
-    table_ = static_cast<uint64_t*>(std::calloc(entries, sizeof(uint64_t)));
+    table_ = static_cast<uint64_t*>(std::calloc(2 * entries, sizeof(uint64_t)));  // 16 B each
     if (!table_) {
       error = "no memory for the tag table";
       return false;
@@ -151,6 +151,7 @@ class CopyMode : public agent::ContextsMode {
          Setting("table", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(table_))),
          Setting("mask", "I", static_cast<jint>((1 << kTableBits) - 1)),
          Setting("constructedBase", "I", static_cast<jint>(constructedBase_)),
+         Setting("stringTag", "J", stringTagOffset(jni, unsafe)),
          Setting("on", "Z", true)},
         error);
   }
@@ -165,6 +166,24 @@ class CopyMode : public agent::ContextsMode {
     if (sizes && jni->GetArrayLength(sizes) > 1) jni->GetIntArrayRegion(sizes, 1, 1, &size);
     if (jni->ExceptionCheck()) jni->ExceptionClear();
     return size > 0 ? size : 4;
+  }
+
+  // Unsafe.objectFieldOffset(String.class, "dragnet$tag"), or 0 (then Strings an
+  // invokedynamic returns are looked up in the side table, where they are not).
+  static jlong stringTagOffset(JNIEnv* jni, jobject unsafe) {
+    jclass string = jni->FindClass("java/lang/String");
+    jclass u = unsafe ? jni->GetObjectClass(unsafe) : nullptr;
+    jmethodID offset = u ? jni->GetMethodID(u, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J")
+                         : nullptr;
+    jlong out = 0;
+    if (string && offset) {
+      out = jni->CallLongMethod(unsafe, offset, string, jni->NewStringUTF(std::string(flow::kTagField).c_str()));
+    }
+    if (jni->ExceptionCheck()) {
+      jni->ExceptionClear();
+      out = 0;
+    }
+    return out;
   }
 
   static void readStatic(JNIEnv* jni, const char* name, jlong& out) {

@@ -35,11 +35,18 @@ public final class DragnetFlow {
     return field | (tag & 0xFFFFFFFFL);
   }
 
-  /** The allocation node of an array or of an object of a denied class (side table). */
+  // The offset of String's tag field (set by the agent; 0: none): a String returned by an
+  // invokedynamic (string concatenation) has its tag there.
+  static long stringTag;
+
+  /**
+   * The allocation node of an object a call site got without knowing its class (an
+   * invokedynamic's result): a String's from its field, others' from the side table.
+   */
   @DontInline
   public static long nodeOf(Object o, DragnetState s) {
     if (!on || s == DragnetRt.SINK || o == null) return 0;
-    int t = tagOf(o, s);
+    int t = o instanceof String && stringTag != 0 ? U.getInt(o, stringTag) : tagOf(o, s);
     return t == 0 ? 0 : OBJECT | (t & 0xFFFFFFFFL);
   }
 
@@ -50,9 +57,12 @@ public final class DragnetFlow {
   }
 
   // --- the side table: tags of arrays and of denied classes' objects ----------------------
-  // Native memory: 2^TABLE_BITS longs, each (identity hash << 32 | tag), 0 empty; a hash's
-  // entry is in one of the WAYS slots from hash & mask. Written by any thread without a
-  // lock: a slot is one 8-byte store. A new entry that finds its ways full replaces the
+  // Native memory: 2^TABLE_BITS slots of 16 bytes: the key (identity hash << 32 | length:
+  // an array's length, -1 for other objects; 0: empty) and the tag. A hash's entry is in
+  // one of the WAYS slots from hash & mask. Written by any thread without a lock, the tag
+  // before the key. Entries of dead objects stay until a new entry takes their slot, so a
+  // lookup of an untagged object may find one with its hash and length (counted neither way;
+  // the key's length makes that rare); a new entry that finds its ways full replaces the
   // first (counted: that object's tag may be lost).
   static final int WAYS = 4;
   static long table;
@@ -66,17 +76,24 @@ public final class DragnetFlow {
     return lookup(o, s);
   }
 
+  // The side table's key of o (never 0: an identity hash is never 0).
+  private static long key(Object o, int h) {
+    int length = o.getClass().isArray() ? java.lang.reflect.Array.getLength(o) : -1;
+    return (long) h << 32 | (length & 0xFFFFFFFFL);
+  }
+
   @DontInline
   private static int lookup(Object o, DragnetState s) {
     if (table == 0 || o == null) return 0;
     int h = System.identityHashCode(o);
-    long a = table + 8L * (h & mask);
+    long k = key(o, h);
+    long a = table + 16L * (h & mask);
     for (int w = 0; w < WAYS; w++) {
-      long e = U.getLong(null, a + 8L * w);
-      if ((int) (e >>> 32) == h) {
+      if (U.getLong(null, a + 16L * w) == k) {
+        int t = (int) U.getLong(null, a + 16L * w + 8);
         s.ftagged = o;
-        s.ftag = (int) e;
-        return (int) e;
+        s.ftag = t;
+        return t;
       }
     }
     missed++;
@@ -88,17 +105,19 @@ public final class DragnetFlow {
     s.ftag = tag;
     if (table == 0) return;
     int h = System.identityHashCode(o);
-    long a = table + 8L * (h & mask);
-    long e = (long) h << 32 | (tag & 0xFFFFFFFFL);
+    long k = key(o, h);
+    long a = table + 16L * (h & mask);
+    long at = a;
     for (int w = 0; w < WAYS; w++) {
-      long old = U.getLong(null, a + 8L * w);
-      if (old == 0 || (int) (old >>> 32) == h) {
-        U.putLong(null, a + 8L * w, e);
-        return;
+      long old = U.getLong(null, a + 16L * w);
+      if (old == 0 || old == k) {
+        at = a + 16L * w;
+        break;
       }
+      if (w == WAYS - 1) evicted++;
     }
-    evicted++;
-    U.putLong(null, a, e);
+    U.putLong(null, at + 8, tag & 0xFFFFFFFFL);
+    U.putLong(null, at, k);
   }
 
   // --- allocations and contexts ------------------------------------------------------------
