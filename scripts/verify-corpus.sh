@@ -162,6 +162,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 [[ -z "$keep" ]] || mkdir -p "$keep"
+: >"$tmp/locations.txt"
 
 # The harness, compiled with the JDK that runs it.
 mkdir -p "$tmp/harness"
@@ -302,7 +303,7 @@ agent_counts() {
       if ($1 != "F") next
       c = $2; gsub("/", ".", c)
       if ($3 == "") failedClass[c] = $4
-      else if ($4 ~ /^partly rewritten: /) partly[c]++
+      else if ($4 ~ /^partly rewritten: /) { partly[c]++; pwhy[c] = pwhy[c] "\n" $4 }
       else { failedMethods[c]++; why[c] = why[c] "\n" $4 }
       next
     }
@@ -312,7 +313,10 @@ agent_counts() {
       if (seen(n)) rw++
       else if (c in failedClass) { nr++; print failedClass[c] >> reasons }
       else if (outcome[n] ~ /^OK($| )/) un++
-      if (c in partly) pm += partly[c]
+      if (c in partly) {
+        pm += partly[c]; k = split(substr(pwhy[c], 2), r, "\n")
+        for (i = 1; i <= k; i++) print "method " r[i] >> reasons
+      }
       if (c in failedMethods) {
         fm += failedMethods[c]; k = split(substr(why[c], 2), r, "\n")
         for (i = 1; i <= k; i++) print "method: " r[i] >> reasons
@@ -395,6 +399,9 @@ compare() {
     printf '    %s %s: %s\n' "$what" "$name" "$rest"
     [[ "$what" == FIXED ]] || "$save" "$name"
   done <"$tmp/diff.txt"
+  # Where the verifier failed: one bad method makes every class that needs it fail.
+  sed -n 's/^\(NEW\|CHANGED\)\t.*\[Location: \([^ ]*\) @[0-9]*: .*/\2/p' "$tmp/diff.txt" \
+    >>"$tmp/locations.txt"
   if [[ "${8:-}" == recheck ]]; then
     group[rechecked]=$((group[rechecked] + n))
     group[recheck_ok_before]=$((group[recheck_ok_before] + okb))
@@ -561,6 +568,7 @@ run_jdk() {
       for f in list before after; do cp "$tmp/$f.txt" "$keep/jdk-$jdk_version-$variant/$mod.$f.txt"; done
       if [[ -n "$agent" ]]; then
         cp "$tmp/pf.txt" "$keep/jdk-$jdk_version-$variant/$mod.agent-failures.txt"
+        cp "$tmp/dumped.txt" "$keep/jdk-$jdk_version-$variant/$mod.agent-rewritten.txt"
       else
         cp "$tmp/dragnet.txt" "$keep/jdk-$jdk_version-$variant/$mod.dragnet.txt"
       fi
@@ -676,6 +684,7 @@ run_jars() {
       for f in list before after; do cp "$tmp/$f.txt" "$base.$f.txt"; done
       if [[ -n "$agent" ]]; then
         cp "$tmp/pf.txt" "$base.agent-failures.txt"
+        cp "$tmp/dumped.txt" "$base.agent-rewritten.txt"
       else
         cp "$tmp/dragnet.txt" "$base.dragnet.txt"
       fi
@@ -726,6 +735,10 @@ run_jars() {
     "${total[instrumented]}" "${words[1]}" "${total[dragnet_failed]}" "${words[2]}" \
     "${total[unchanged_methods]}" "${total[errors]}" $((SECONDS - start_all))
   [[ -z "$agent" ]] || agent_line total
+  if [[ -s "$tmp/locations.txt" ]]; then
+    echo "new failures by the method the verifier rejected ($(sort -u "$tmp/locations.txt" | wc -l) methods; classes failing there):"
+    sort "$tmp/locations.txt" | uniq -c | sort -rn | sed 's/^ */  /'
+  fi
   if ((total[new] + total[changed] + total[fixed] + total[errors] > 0)); then
     if ((total[new] + total[changed] > 0)); then
       echo "verify-corpus: class files of the new failures are in $failures_dir"
