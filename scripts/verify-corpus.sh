@@ -458,7 +458,8 @@ end_group() {
   [[ -z "$agent" ]] || agent_line group
   if [[ -s "$tmp/reasons.txt" ]]; then
     echo "  what the agent did not rewrite, by reason (checked classes and their methods):"
-    sort "$tmp/reasons.txt" | uniq -c | sort -rn | head -n 10 | sed 's/^ */    /'
+    sed -E 's/[0-9]+ bytes/N bytes/' "$tmp/reasons.txt" | sort | uniq -c | sort -rn | head -n 10 \
+      | sed 's/^ */    /'
   fi
   if [[ -s "$tmp/kinds.txt" ]]; then
     printf '  not linking from the original, by outcome: %s\n' \
