@@ -25,9 +25,10 @@
 #   --jdk JAVA_HOME  the JDK whose modules are checked and whose java runs every check
 #                    (default /usr/lib/jvm/java-17-openjdk-amd64); its image is extracted with
 #                    its own jimage, or build/corpus/<jdk dir name> is reused if present.
-#                    "newest": $DRAGNET_NEWEST_JDK, else the newest JDK newer than 17 under
-#                    /usr/lib/jvm, /opt/*jdk*, /usr/local/*jdk* (tests/agent/newest_jdk.h's
-#                    rule); if there is none, says "skipped: no JDK newer than 17" and exits 0
+#                    "newest": $DRAGNET_NEWEST_JDK, else the JDK of the highest major version
+#                    above 17 under /usr/lib/jvm, /opt/*jdk*, /usr/local/*jdk* (where
+#                    tests/agent/newest_jdk.h looks); if there is none, says "skipped: no JDK
+#                    newer than 17" and exits 0
 #   --jdk-only       only the JDK modules;  --jars-only  only the jars
 #   --sample N       check at most N classes of each module and jar, evenly spread over the
 #                    sorted names (instrumentation still covers the whole module or jar)
@@ -127,7 +128,7 @@ else
   [[ -x "$dragnet" ]] || { echo "verify-corpus: no dragnet binary at $dragnet" >&2; exit 2; }
   variant=$tool
 fi
-# newest_jdk: the newest JDK home newer than 17 (tests/agent/newest_jdk.h's rule), or nothing.
+# newest_jdk: the home of the JDK of the highest major version above 17, or nothing.
 newest_jdk() {
   local home v major best=17 found=
   if [[ -n "${DRAGNET_NEWEST_JDK:-}" ]]; then
@@ -341,7 +342,6 @@ compare() {
   local label=$1 list=$2 before=$3 after=$4 save=$5 stats name
   local secs=$7 dfailed=0 dunchanged=0 dchanged=0 aun=0 apartly=0 ajvms=0 aclosing=0
   local ainstr=0 afail=0
-  # shellcheck disable=SC2086
   [[ -z "$6" ]] || read -r dchanged dfailed dunchanged aun apartly ajvms aclosing ainstr afail \
     <<<"$6"
   stats=$(paste "$before" "$after" | awk -F'\t' -v out="$tmp/diff.txt" '
@@ -724,7 +724,7 @@ run_jars() {
   ((do_jdk == 0)) || run_jdk
   ((do_jars == 0)) || run_jars
 
-  if [[ -n "$agent" && total[classes] -gt 0 && total[instrumented] -eq 0 ]]; then
+  if [[ -n "$agent" ]] && ((total[classes] > 0 && total[instrumented] == 0)); then
     echo "ERROR: the agent rewrote none of the classes checked"
     total[errors]=$((total[errors] + 1))
   fi
