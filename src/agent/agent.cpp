@@ -17,6 +17,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "agent/hidden_classes.h"
 #include "agent/jit_settings.h"
@@ -49,6 +51,7 @@ struct Agent {
   profile::Writer writer;
   Host host;
   std::unique_ptr<Mode> mode;
+  std::string dumpDir;  // dump=DIR, its %p replaced; empty: no dump
   std::atomic<bool> threadFieldAdded{false};
   // The flush thread sleeps on `cv` and stops when `stopping` is set at VM death.
   std::mutex mu;
@@ -68,6 +71,26 @@ bool addRewritingCapabilities(jvmtiEnv* jvmti) {
   return jvmti->AddCapabilities(&caps) == JVMTI_ERROR_NONE;
 }
 
+// dump=DIR: the class as the JVM gets it, to DIR/<name>.class. Written under a name of its
+// own and renamed, so that two loaders defining the same name at once leave one whole file.
+// A name that could climb out of DIR (the hook also sees names taken from the class bytes,
+// before the JVM checks them) is not written.
+void dumpClass(std::string_view name, const std::vector<uint8_t>& bytes) {
+  namespace fs = std::filesystem;
+  if (name.empty() || name.front() == '/' || name.find("..") != std::string_view::npos) return;
+  fs::path file = fs::path(gAgent->dumpDir) / (std::string(name) + ".class");
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  fs::path part = file;
+  part += ".part" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  if (std::FILE* f = std::fopen(part.c_str(), "wb")) {
+    bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    ok = std::fclose(f) == 0 && ok;
+    if (ok) fs::rename(part, file, ec);
+    if (!ok || ec) fs::remove(part, ec);
+  }
+}
+
 // Hands the rewritten class to the JVM; false (the class passes through unchanged, the
 // failure recorded) if it cannot be written.
 bool replaceClass(jvmtiEnv* jvmti, const classfile::ClassFile& cls, std::string_view name,
@@ -82,6 +105,7 @@ bool replaceClass(jvmtiEnv* jvmti, const classfile::ClassFile& cls, std::string_
     return false;
   }
   std::memcpy(mem, out.value().data(), out.value().size());
+  if (!gAgent->dumpDir.empty()) dumpClass(name, out.value());
   *newData = mem;
   *newLen = static_cast<jint>(out.value().size());
   return true;
@@ -301,6 +325,7 @@ jint start(JavaVM* vm, const char* optionText) {
   }
   const ModeInfo* info = chosenMode(a->options);
   if (!info) return JNI_ERR;
+  if (!a->options.dump.empty()) a->dumpDir = withPid(a->options.dump, ::getpid());
   if (vm->GetEnv(reinterpret_cast<void**>(&a->host.jvmti), JVMTI_VERSION_11) != JNI_OK) {
     std::fprintf(stderr, "dragnet: this JVM does not offer JVMTI 11 (Java 11 or newer needed)\n");
     return JNI_ERR;

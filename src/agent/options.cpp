@@ -88,6 +88,12 @@ const options::Table& commonOptions() {
                     "fusion, box elimination), so that counts are the same at every tier; keep "
                     "leaves the JIT as it is, a diagnostic of what compiled code would hide",
             .choices = {"exact", "keep"}},
+           {.name = "dump",
+            .kind = Kind::FilePattern,
+            .help = "write every class the agent rewrites, as the JVM gets it, to "
+                    "DIR/<internal name>.class (%p in DIR is the pid); a diagnostic (same-named "
+                    "classes of several loaders overwrite each other)",
+            .value = "DIR"},
            {.name = "help", .kind = Kind::Flag, .help = "print this text and stop"}},
       .check = checkCommon};
   return table;
@@ -120,6 +126,7 @@ bool parseOptions(std::string_view text, Options& out, std::string& error) {
   out.record = v.on("record");
   out.keepJit = v.text("jit") == "keep";
   out.maxMemory = v.number("max-memory");
+  out.dump = v.text("dump");
   out.help = v.on("help");
   return true;
 }
@@ -129,7 +136,10 @@ std::map<std::string, std::string> optionMeta(const Options& o) {
 }
 
 std::string outPath(const Options& o, long pid) {
-  const std::string pattern = o.out.empty() ? "dragnet-%p.dragnet" : o.out;
+  return withPid(o.out.empty() ? "dragnet-%p.dragnet" : o.out, pid);
+}
+
+std::string withPid(std::string_view pattern, long pid) {
   std::string path;
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (pattern[i] != '%' || i + 1 == pattern.size()) {

@@ -32,6 +32,7 @@ struct Options {
                               // on (a diagnostic; jit_settings.h)
   uint64_t maxMemory = uint64_t{1} << 30;  // native memory the calling-context trees may
                                            // take, all threads together
+  std::string dump;  // dump=DIR: where rewritten classes are written (%p: the pid); empty: not
   bool help = false;
   options::Values values;
 };
@@ -55,6 +56,9 @@ std::map<std::string, std::string> optionMeta(const Options& o);
 
 // The profile's file name: out= (or its default) with %p replaced by `pid` and %% by %.
 std::string outPath(const Options& o, long pid);
+
+// `pattern` with %p replaced by `pid` and %% by %.
+std::string withPid(std::string_view pattern, long pid);
 
 // Where a JVM writes when `path` is being written by another process: the pid before the
 // extension (app.dragnet -> app.<pid>.dragnet), or after the name if it has none.

@@ -147,6 +147,17 @@ TEST(AgentOptions, OutPlaceholders) {
   EXPECT_NE(failure("out=app%").find("option 'out'"), std::string::npos);
 }
 
+// dump=DIR (the verification corpus's view of what the agent rewrote): off unless given,
+// its %p the pid.
+TEST(AgentOptions, DumpDirectory) {
+  using dragnet::agent::withPid;
+  EXPECT_EQ(parsed("").dump, "");
+  EXPECT_EQ(parsed("dump=/tmp/classes-%p").dump, "/tmp/classes-%p");
+  EXPECT_EQ(withPid(parsed("dump=/tmp/classes-%p").dump, 42), "/tmp/classes-42");
+  EXPECT_EQ(withPid("a%%b", 42), "a%b");
+  EXPECT_NE(failure("dump=").find("option 'dump'"), std::string::npos);
+}
+
 TEST(AgentOptions, BusyOutPathNamesThePid) {
   using dragnet::agent::busyOutPath;
   EXPECT_EQ(busyOutPath("/tmp/app.dragnet", 42), "/tmp/app.42.dragnet");
