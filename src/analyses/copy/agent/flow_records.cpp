@@ -1,5 +1,6 @@
 #include "analyses/copy/agent/flow_records.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace dragnet::analyses::copy {
@@ -79,6 +80,16 @@ void FlowRecords::flushState(JNIEnv* jni, jobject state, uint32_t thread, bool e
   }
   auto dropped = static_cast<uint64_t>(jni->GetLongField(state, droppedAt_));
   dropped_ += dropped - last.dropped;
+  uint64_t bytes =
+      (cap > 0 ? uint64_t(cap) * kSlot * 8 : 0) + (copyCap > 0 ? uint64_t(copyCap) * 8 : 0);
+  uint64_t& was = tableBytes_[thread];
+  tables_ = tables_ - was + bytes;
+  was = bytes;
+  peakTables_ = std::max(peakTables_, tables_);
+  if (ended) {
+    tables_ -= bytes;
+    tableBytes_.erase(thread);
+  }
   last.dropped = dropped;
   if (!chunk.edges.empty() || !chunk.births.empty() || !chunk.copies.empty() ||
       !chunk.cuts.empty() || !chunk.clones.empty() || ended) {

@@ -34,6 +34,9 @@ class FlowRecords {
   uint64_t copies() const { return copies_; }
   uint64_t cuts() const { return cuts_; }
   uint64_t dropped() const { return dropped_; }
+  // The largest the threads' flow tables (edges, copies per context) took together, in
+  // bytes, at a flush: the agent's copy graph in memory.
+  uint64_t peakTableBytes() const { return peakTables_; }
 
  private:
   void flushDefinitionsLocked(JNIEnv* jni);
@@ -53,6 +56,9 @@ class FlowRecords {
   };
   std::map<uint32_t, Last> last_;
   uint64_t edgesSeen_ = 0, copies_ = 0, cuts_ = 0, dropped_ = 0;
+  // Table bytes per live thread at its last flush, their sum and its peak.
+  std::map<uint32_t, uint64_t> tableBytes_;
+  uint64_t tables_ = 0, peakTables_ = 0;
 };
 
 }  // namespace dragnet::analyses::copy

@@ -96,6 +96,7 @@ class CopyMode : public agent::ContextsMode {
     readStatic(jni, "evicted", evicted);
     totals["flow.unknownTags"] = std::to_string(missed);
     totals["flow.evictedTags"] = std::to_string(evicted);
+    totals["flow.tableBytes"] = std::to_string(records_->peakTableBytes());
     return "copy profile written";
   }
   // The intrinsics whose Java bodies keep their flow probes (flow/summaries.h) and that
@@ -119,7 +120,8 @@ class CopyMode : public agent::ContextsMode {
     if (!ready_) return line;
     return line + ": " + std::to_string(records_->copies()) + " heap-to-heap copies, " +
            std::to_string(records_->edges()) + " copy-graph edges, " +
-           std::to_string(records_->cuts()) + " flows cut" +
+           std::to_string(records_->cuts()) + " flows cut, tables " +
+           std::to_string((records_->peakTableBytes() + (1 << 19)) >> 20) + " MB" +
            (records_->dropped() ? ", " + std::to_string(records_->dropped()) + " dropped" : "");
   }
 
@@ -151,8 +153,7 @@ class CopyMode : public agent::ContextsMode {
          Setting("table", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(table_))),
          Setting("mask", "I", static_cast<jint>((1 << kTableBits) - 1)),
          Setting("constructedBase", "I", static_cast<jint>(constructedBase_)),
-         Setting("stringTag", "J", stringTagOffset(jni, unsafe)),
-         Setting("on", "Z", true)},
+         Setting("stringTag", "J", stringTagOffset(jni, unsafe)), Setting("on", "Z", true)},
         error);
   }
 
@@ -173,11 +174,13 @@ class CopyMode : public agent::ContextsMode {
   static jlong stringTagOffset(JNIEnv* jni, jobject unsafe) {
     jclass string = jni->FindClass("java/lang/String");
     jclass u = unsafe ? jni->GetObjectClass(unsafe) : nullptr;
-    jmethodID offset = u ? jni->GetMethodID(u, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J")
-                         : nullptr;
+    jmethodID offset =
+        u ? jni->GetMethodID(u, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J")
+          : nullptr;
     jlong out = 0;
     if (string && offset) {
-      out = jni->CallLongMethod(unsafe, offset, string, jni->NewStringUTF(std::string(flow::kTagField).c_str()));
+      out = jni->CallLongMethod(unsafe, offset, string,
+                                jni->NewStringUTF(std::string(flow::kTagField).c_str()));
     }
     if (jni->ExceptionCheck()) {
       jni->ExceptionClear();
