@@ -11,6 +11,8 @@
 #include <iostream>
 #include <optional>
 
+#include "report/sql_db.h"
+
 namespace dragnet::report {
 
 std::vector<std::string> shellWords(std::string_view line) {
@@ -142,6 +144,21 @@ int runShellSession(CommandShell& shell, const std::string& banner) {
   std::cout << banner;
   Terminal terminal;
   return session(shell, &terminal);
+}
+
+CommandShell::~CommandShell() = default;
+
+void CommandShell::sql(std::string_view query, std::ostream& out,
+                       const std::function<bool(SqlDb&, std::string&)>& tables) {
+  std::string error;
+  if (!db_) {
+    db_ = SqlDb::open(":memory:", error);
+    if (!db_ || !tables(*db_, error)) {
+      db_.reset();
+      throw ShellError("cannot build the tables: " + error);
+    }
+  }
+  if (!runSqlQuery(*db_, query, out, error)) throw ShellError("sql: " + error);
 }
 
 }  // namespace dragnet::report

@@ -7,12 +7,15 @@
 #pragma once
 
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "report/sql_db.h"
 
 namespace dragnet::report {
 
@@ -30,7 +33,7 @@ class CommandShell {
   };
 
   explicit CommandShell(std::ostream& out) : console_(out) {}
-  virtual ~CommandShell() = default;
+  virtual ~CommandShell();
   CommandShell(const CommandShell&) = delete;
   CommandShell& operator=(const CommandShell&) = delete;
 
@@ -43,8 +46,15 @@ class CommandShell {
   virtual void run(const std::vector<std::string>& words, std::string_view rest,
                    std::ostream& out) = 0;
 
+  // The `sql QUERY` command: runs `query` on an in-memory database of the analysis's
+  // tables, which `tables` fills at the first query; throws ShellError.
+  void sql(std::string_view query, std::ostream& out,
+           const std::function<bool(SqlDb&, std::string&)>& tables);
+
  private:
   void redirect(std::string_view path);
+
+  std::unique_ptr<SqlDb> db_;  // built by the first `sql` command
 
   std::ostream& console_;
   std::unique_ptr<std::ofstream> next_;  // `write FILE`: the next command's output

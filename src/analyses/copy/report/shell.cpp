@@ -238,15 +238,7 @@ void CopyShell::run(const std::vector<std::string>& w, std::string_view rest, st
   } else if (cmd == "node") {
     node(out, m_, w, rest, rows);
   } else if (cmd == "sql" && !rest.empty()) {
-    std::string error;
-    if (!db_) {
-      db_ = SqlDb::open(":memory:", error);
-      if (!db_ || !writeCopyTables(*db_, m_, error)) {
-        db_.reset();
-        throw ShellError("cannot build the tables: " + error);
-      }
-    }
-    if (!runSqlQuery(*db_, rest, out, error)) throw ShellError("sql: " + error);
+    sql(rest, out, [&](SqlDb& db, std::string& error) { return writeCopyTables(db, m_, error); });
   } else {
     throw usageError(cmd);
   }

@@ -39,7 +39,6 @@ class CopyShell : public CommandShell {
 
   const analyses::copy::Model& m_;
   CopyShellOptions options_;
-  std::unique_ptr<SqlDb> db_;  // built by the first `sql` command
 };
 
 // The analysis hooks (report::Analysis::shell, exportSqlite) of mode copy.

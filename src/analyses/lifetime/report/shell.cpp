@@ -447,15 +447,8 @@ void LifetimeShell::run(const std::vector<std::string>& w, std::string_view rest
   } else if (cmd == "lag" || cmd == "drag" || cmd == "void") {
     rank(out, m_, parseRank(w, options_.rows), options_.frames);
   } else if (cmd == "sql" && !rest.empty()) {
-    std::string error;
-    if (!db_) {
-      db_ = SqlDb::open(":memory:", error);
-      if (!db_ || !writeLifetimeTables(*db_, m_, error)) {
-        db_.reset();
-        throw ShellError("cannot build the tables: " + error);
-      }
-    }
-    if (!runSqlQuery(*db_, rest, out, error)) throw ShellError("sql: " + error);
+    sql(rest, out,
+        [&](SqlDb& db, std::string& error) { return writeLifetimeTables(db, m_, error); });
   } else {
     throw usageError(cmd);
   }

@@ -41,7 +41,6 @@ class LifetimeShell : public CommandShell {
 
   const analyses::lifetime::Model& m_;
   ShellOptions options_;
-  std::unique_ptr<SqlDb> db_;  // built by the first `sql` command
 };
 
 }  // namespace dragnet::report
