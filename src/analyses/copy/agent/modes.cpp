@@ -77,7 +77,7 @@ class CopyMode : public agent::ContextsMode {
   void started(JNIEnv* jni) override {
     std::string error;
     constructedBase_ = recorder_->addNativeBase(ids_, profile::SiteKind::Reflect);
-    if (!records_->init(jni, error) || !configure(jni, error)) {
+    if (!records_->init(jni, error) || !bindRuntime(jni, error) || !configure(jni, error)) {
       host_->say("error: " + error + "; no copies will be recorded");
       return;
     }
@@ -91,11 +91,10 @@ class CopyMode : public agent::ContextsMode {
   std::string finish(JNIEnv* jni, std::map<std::string, std::string>& totals) override {
     if (!ready_) return "";
     records_->flushDefinitions(jni);
-    jlong missed = 0, evicted = 0;
-    readStatic(jni, "missed", missed);
-    readStatic(jni, "evicted", evicted);
-    totals["flow.unknownTags"] = std::to_string(missed);
-    totals["flow.evictedTags"] = std::to_string(evicted);
+    totals["flow.unknownTags"] =
+        std::to_string(jni->GetStaticLongField(rt_.missed.cls, rt_.missed));
+    totals["flow.evictedTags"] =
+        std::to_string(jni->GetStaticLongField(rt_.evicted.cls, rt_.evicted));
     totals["flow.tableBytes"] = std::to_string(records_->peakTableBytes());
     return "copy profile written";
   }
@@ -126,16 +125,30 @@ class CopyMode : public agent::ContextsMode {
   }
 
  private:
+  // The runtime's members the mode reads, and what it needs of the JDK (binding.h).
+  struct Runtime {
+    agent::binding::StaticField unsafe, elemSize, missed, evicted;
+    agent::binding::Class string;
+    agent::binding::Method fieldOffset;
+  };
+
+  bool bindRuntime(JNIEnv* jni, std::string& error) {
+    using agent::binding::Member;
+    const Member members[] = {
+        {"java/lang/DragnetState", "U", "Ljdk/internal/misc/Unsafe;", &rt_.unsafe},
+        {"java/lang/DragnetRt", "ELEM_SIZE", "[I", &rt_.elemSize},
+        {"java/lang/DragnetFlow", "missed", "J", &rt_.missed},
+        {"java/lang/DragnetFlow", "evicted", "J", &rt_.evicted},
+        {"java/lang/String", nullptr, nullptr, &rt_.string},
+        {"jdk/internal/misc/Unsafe", "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J",
+         &rt_.fieldOffset},
+    };
+    return agent::binding::bind(jni, members, error);
+  }
+
   bool configure(JNIEnv* jni, std::string& error) {
     using agent::binding::Setting;
-    jclass state = jni->FindClass("java/lang/DragnetState");
-    jfieldID u = state ? jni->GetStaticFieldID(state, "U", "Ljdk/internal/misc/Unsafe;") : nullptr;
-    if (!u) {
-      jni->ExceptionClear();
-      error = "the runtime helper's Unsafe is missing";
-      return false;
-    }
-    jobject unsafe = jni->GetStaticObjectField(state, u);
+    jobject unsafe = jni->GetStaticObjectField(rt_.unsafe.cls, rt_.unsafe);
     size_t entries = (size_t{1} << kTableBits) + kTableWays;
     table_ = static_cast<uint64_t*>(std::calloc(2 * entries, sizeof(uint64_t)));  // 16 B each
     if (!table_) {
@@ -159,29 +172,18 @@ class CopyMode : public agent::ContextsMode {
 
   // The size of a reference element as the runtime measured the array layout
   // (DragnetRt.ELEM_SIZE[ELEM_REF]): 4 with compressed oops.
-  static int referenceBytes(JNIEnv* jni) {
+  int referenceBytes(JNIEnv* jni) const {
     jint size = 4;
-    jclass c = jni->FindClass("java/lang/DragnetRt");
-    jfieldID f = c ? jni->GetStaticFieldID(c, "ELEM_SIZE", "[I") : nullptr;
-    auto sizes = f ? static_cast<jintArray>(jni->GetStaticObjectField(c, f)) : nullptr;
+    auto sizes = static_cast<jintArray>(jni->GetStaticObjectField(rt_.elemSize.cls, rt_.elemSize));
     if (sizes && jni->GetArrayLength(sizes) > 1) jni->GetIntArrayRegion(sizes, 1, 1, &size);
-    if (jni->ExceptionCheck()) jni->ExceptionClear();
     return size > 0 ? size : 4;
   }
 
   // Unsafe.objectFieldOffset(String.class, "dragnet$tag"), or 0 (then Strings an
   // invokedynamic returns are looked up in the side table, where they are not).
-  static jlong stringTagOffset(JNIEnv* jni, jobject unsafe) {
-    jclass string = jni->FindClass("java/lang/String");
-    jclass u = unsafe ? jni->GetObjectClass(unsafe) : nullptr;
-    jmethodID offset =
-        u ? jni->GetMethodID(u, "objectFieldOffset", "(Ljava/lang/Class;Ljava/lang/String;)J")
-          : nullptr;
-    jlong out = 0;
-    if (string && offset) {
-      out = jni->CallLongMethod(unsafe, offset, string,
-                                jni->NewStringUTF(std::string(flow::kTagField).c_str()));
-    }
+  jlong stringTagOffset(JNIEnv* jni, jobject unsafe) const {
+    jstring name = jni->NewStringUTF(std::string(flow::kTagField).c_str());
+    jlong out = name ? jni->CallLongMethod(unsafe, rt_.fieldOffset, rt_.string.ref, name) : 0;
     if (jni->ExceptionCheck()) {
       jni->ExceptionClear();
       out = 0;
@@ -189,16 +191,7 @@ class CopyMode : public agent::ContextsMode {
     return out;
   }
 
-  static void readStatic(JNIEnv* jni, const char* name, jlong& out) {
-    jclass c = jni->FindClass("java/lang/DragnetFlow");
-    jfieldID f = c ? jni->GetStaticFieldID(c, name, "J") : nullptr;
-    if (f) {
-      out = jni->GetStaticLongField(c, f);
-    } else {
-      jni->ExceptionClear();
-    }
-  }
-
+  Runtime rt_;
   flow::FlowIds flowIds_;
   std::unique_ptr<FlowRecords> records_;
   uint32_t constructedBase_ = 0;  // sites of objects constructed without a visible `new`
