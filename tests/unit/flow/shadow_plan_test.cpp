@@ -105,8 +105,13 @@ TEST_F(ShadowPlanTest, AMergeOfProducersLivesInTheCanonicalLocal) {
 TEST_F(ShadowPlanTest, ComputedValuesHaveNoNode) {
   plan("computed", [](inst::Routine& r, const ShadowPlan& p) {
     EXPECT_TRUE(top(p, first(r, cf::Op::ireturn)).isBottom());
-    EXPECT_TRUE(
-        top(p, first(r, cf::Op::iadd)).isBottom());  // the parameter's shadow is 0 at run time
+    // iadd's operands: the parameter, whose shadow its caller gives (its canonical local),
+    // and the constant 1, which has none.
+    const auto& st = p.stack[first(r, cf::Op::iadd)];
+    ASSERT_EQ(st.size(), 2u);
+    ASSERT_EQ(p.params.size(), 1u);
+    EXPECT_EQ(st[0], Shadow::inLocal(p.params[0].second));
+    EXPECT_TRUE(st[1].isBottom());
   });
 }
 
