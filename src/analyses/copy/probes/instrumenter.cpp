@@ -104,6 +104,7 @@ class CopyExtension : public contexts::Extension {
     planned_ = nullptr;
     deniedNews_.clear();
     superCall_.reset();
+    superCallFound_ = false;
     context_ = kNone;
     light_ = false;
     id_ = r.name() == "<init>" ? id | contexts::kConstructorBit : id;
@@ -321,11 +322,9 @@ class CopyExtension : public contexts::Extension {
 
   // Root classes: this.dragnet$tag = DragnetFlow.claim(this, S) right after super().
   void claimTag() {
-    auto* code = classfile::findAttr<classfile::CodeAttr>(r_->member().attributes);
-    if (!code) return;
-    std::vector<uint32_t> calls = instrument::findSuperCalls(cls_, *code);
-    if (calls.empty()) return;
-    auto ref = r_->pool().memberRef(r_->insn(calls.front()).cp());
+    std::optional<uint32_t> call = superCall();
+    if (!call) return;
+    auto ref = r_->pool().memberRef(r_->insn(*call).cp());
     if (ref.owner == cls_.name()) return;  // this(...): the constructor it calls claims
     Patch p = patch();
     p.add(Op::aload_0).add(Op::aload_0);
@@ -654,16 +653,24 @@ class CopyExtension : public contexts::Extension {
     }
   }
 
-  // In a constructor, an instruction before the super()/this() call.
-  bool beforeSuper(uint32_t i) {
-    if (r_->name() != "<init>") return false;
-    if (!superCall_) {
+  // A constructor's super()/this() call (the first, for unusual code with one per path),
+  // found once per method; nullopt elsewhere.
+  std::optional<uint32_t> superCall() {
+    if (r_->name() != "<init>") return std::nullopt;
+    if (!superCallFound_) {
+      superCallFound_ = true;
       auto* code = classfile::findAttr<classfile::CodeAttr>(r_->member().attributes);
       std::vector<uint32_t> calls =
           code ? instrument::findSuperCalls(cls_, *code) : std::vector<uint32_t>{};
-      superCall_ = calls.empty() ? 0 : calls.front();
+      if (!calls.empty()) superCall_ = calls.front();
     }
-    return i < *superCall_;
+    return superCall_;
+  }
+
+  // In a constructor, an instruction before the super()/this() call.
+  bool beforeSuper(uint32_t i) {
+    std::optional<uint32_t> call = superCall();
+    return call && i < *call;
   }
 
   classfile::ClassFile& cls_;
@@ -674,6 +681,7 @@ class CopyExtension : public contexts::Extension {
   std::map<uint32_t, uint32_t> sites_;  // instruction index -> allocation site index
   std::optional<MethodProbes> m_;       // the method's probes' context, once planned
   std::optional<uint32_t> superCall_;
+  bool superCallFound_ = false;
   std::vector<uint16_t> deniedNews_;  // the produced locals of `new`s of denied classes
   flow::ShadowPlan plan_;
   const Routine* planned_ = nullptr;  // the routine plan_ belongs to

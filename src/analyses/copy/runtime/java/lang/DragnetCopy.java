@@ -84,15 +84,17 @@ public final class DragnetCopy {
   public static int cloned(Object copy, Object orig, int origTag, DragnetState s, int site, int ctx,
       boolean field) {
     if (!DragnetFlow.on || s == DragnetRt.SINK || copy == null) return 0;
-    if (!copy.getClass().isArray()) {
+    Class<?> c = copy.getClass();
+    boolean array = c.isArray();
+    if (!array) {
       // super.clone(): its site is a base the copy's runtime class makes a site of, as
       // mode alloc records it (DragnetRt.dyn).
-      int key = s.dynKey(0x80000000 | site << 4, copy.getClass(), 0);
+      int key = s.dynKey(0x80000000 | site << 4, c, 0);
       if (key != 0) site = key >>> 4 & DragnetFlow.SITE_MASK;
     }
     int t = DragnetFlow.tag(site, ctx);
     born(s, site, ctx);
-    if (copy.getClass().isArray()) {
+    if (array) {
       int n = java.lang.reflect.Array.getLength(copy);
       long from = DragnetFlow.elm(orig, s);
       DragnetFlow.put(copy, t, s);
