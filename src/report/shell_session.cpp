@@ -146,6 +146,13 @@ int runShellSession(CommandShell& shell, const std::string& banner) {
   return session(shell, &terminal);
 }
 
+ShellError usageError(std::span<const Synopsis> synopses, const std::string& cmd) {
+  for (const Synopsis& s : synopses) {
+    if (cmd == s.name) return ShellError(std::string("usage: ") + s.usage);
+  }
+  return ShellError("unknown command '" + cmd + "' (help lists the commands)");
+}
+
 CommandShell::~CommandShell() = default;
 
 void CommandShell::sql(std::string_view query, std::ostream& out,

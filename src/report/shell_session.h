@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -60,6 +61,14 @@ class CommandShell {
   std::unique_ptr<std::ofstream> next_;  // `write FILE`: the next command's output
   std::string nextPath_;
 };
+
+// A command's synopsis, for its usage error.
+struct Synopsis {
+  const char* name;
+  const char* usage;
+};
+// "usage: SYNOPSIS" for a known command, else "unknown command 'CMD' (help lists ...)".
+ShellError usageError(std::span<const Synopsis> synopses, const std::string& cmd);
 
 // The words of a line, split at white space.
 std::vector<std::string> shellWords(std::string_view line);

@@ -38,10 +38,7 @@ constexpr const char* kHelp =
     "                              conflict_ratios, totals, meta (docs/SHELL.md)\n"
     "exit                          leave the shell\n";
 
-struct Synopsis {
-  const char* name;
-  const char* usage;
-};
+// The synopsis of each command, for its usage error.
 constexpr Synopsis kSynopses[] = {
     {"help", "help"},
     {"stat", "stat"},
@@ -55,12 +52,7 @@ constexpr Synopsis kSynopses[] = {
     {"exit", "exit"},
 };
 
-ShellError usageError(const std::string& cmd) {
-  for (const Synopsis& s : kSynopses) {
-    if (cmd == s.name) return ShellError(std::string("usage: ") + s.usage);
-  }
-  return ShellError("unknown command '" + cmd + "' (help lists the commands)");
-}
+ShellError usageError(const std::string& cmd) { return report::usageError(kSynopses, cmd); }
 
 bool allDigits(std::string_view s) {
   return !s.empty() && s.size() <= 19 &&

@@ -50,10 +50,6 @@ constexpr const char* kHelp =
     "exit                            leave the shell\n";
 
 // The synopsis of each command, for its usage error.
-struct Synopsis {
-  const char* name;
-  const char* usage;
-};
 constexpr Synopsis kSynopses[] = {
     {"help", "help"},
     {"stat", "stat [long]"},
@@ -68,12 +64,7 @@ constexpr Synopsis kSynopses[] = {
     {"void", "lag|drag|void class|method|nested [ID] [@N]"},
 };
 
-ShellError usageError(const std::string& cmd) {
-  for (const Synopsis& s : kSynopses) {
-    if (cmd == s.name) return ShellError(std::string("usage: ") + s.usage);
-  }
-  return ShellError("unknown command '" + cmd + "' (help lists the commands)");
-}
+ShellError usageError(const std::string& cmd) { return report::usageError(kSynopses, cmd); }
 
 std::string num(uint64_t v) { return grouped(v); }
 
