@@ -149,40 +149,6 @@ class Strings {
   std::vector<std::string> all_;
 };
 
-Json profilesJson(const Model& m, size_t rows, Strings& strings) {
-  const auto& c = m.copies;
-  Json methods = Json::array();
-  for (const auto& x : c.methods) {
-    if (methods.size() == rows) break;
-    Json j{{"method", methodName(m, x.method)}};
-    if (auto def = m.profile->methods.find(x.method); def != m.profile->methods.end()) {
-      j["descriptor"] = def->second.descriptor;
-    }
-    j["self"] = x.self;
-    j["total"] = x.total;
-    methods.push_back(std::move(j));
-  }
-  Json concentration = Json::array();
-  for (size_t k = 1; k <= c.concentration.size() && k <= rows; ++k) {
-    concentration.push_back(c.share(k));
-  }
-  Json contexts = Json::array();
-  std::vector<uint32_t> hottest = c.hottestContexts(rows);
-  for (uint32_t n : hottest) {
-    Json frames = Json::array();
-    for (uint32_t x = n; x != 0; x = m.tree.nodes[x].parent) {
-      frames.push_back(strings.id(methodName(m, m.tree.nodes[x].key)));
-    }
-    contexts.push_back({{"frames", std::move(frames)},
-                        {"self", c.contexts[n].self},
-                        {"total", c.contexts[n].total}});
-  }
-  return {{"methods", std::move(methods)},
-          {"methodCount", c.methods.size()},
-          {"concentration", std::move(concentration)},
-          {"contexts", std::move(contexts)}};
-}
-
 }  // namespace
 
 std::string copyHtmlData(const Model& m, const CopyHtmlOptions& o) {
@@ -192,7 +158,10 @@ std::string copyHtmlData(const Model& m, const CopyHtmlOptions& o) {
   j["corrupt"] = p.corrupt() ? Json(corruptionNote(p)) : Json(nullptr);
   j["meta"] = p.meta;
   Strings strings;
-  j["profiles"] = profilesJson(m, o.rows, strings);
+  Json profiles =
+      copyProfilesJson(m, o.rows, [&](const std::string& name) { return Json(strings.id(name)); });
+  profiles["methodCount"] = m.copies.methods.size();
+  j["profiles"] = std::move(profiles);
   j["strings"] = strings.all();
   Json ccr = Json::array();
   for (const auto& [slots, ratio] : m.conflictRatios) ccr.push_back({slots, ratio});

@@ -1,5 +1,6 @@
 // The JSON report of a copy profile (docs/REPORTS.md, "copy json").
 #include <algorithm>
+#include <functional>
 
 #include "analyses/copy/report/report.h"
 #include "report/coverage.h"
@@ -86,7 +87,10 @@ std::string methodName(const Model& m, uint32_t id) {
   return contexts::frameName(*m.profile, id, -1);
 }
 
-Json profiles(const Model& m, size_t top) {
+}  // namespace
+
+Json copyProfilesJson(const Model& m, size_t top,
+                      const std::function<Json(const std::string&)>& frame) {
   Json methods = Json::array();
   for (const auto& x : m.copies.methods) {
     if (methods.size() == top) break;
@@ -107,7 +111,7 @@ Json profiles(const Model& m, size_t top) {
   for (uint32_t n : m.copies.hottestContexts(top)) {
     Json frames = Json::array();
     for (uint32_t x = n; x != 0; x = m.tree.nodes[x].parent) {
-      frames.push_back(methodName(m, m.tree.nodes[x].key));
+      frames.push_back(frame(methodName(m, m.tree.nodes[x].key)));
     }
     contexts.push_back({{"frames", std::move(frames)},
                         {"self", m.copies.contexts[n].self},
@@ -117,6 +121,8 @@ Json profiles(const Model& m, size_t top) {
           {"concentration", std::move(concentration)},
           {"contexts", std::move(contexts)}};
 }
+
+namespace {
 
 Json chainJson(const Model& m, const Graph& g, const Chain& c) {
   Json nodes = Json::array();
@@ -197,7 +203,7 @@ Json viewJson(const Model& m, const View& v, size_t top) {
 
 Json copyJson(const Model& m, const CopyJsonOptions& o) {
   Json j = copyHeader(m);
-  j["profiles"] = profiles(m, o.top);
+  j["profiles"] = copyProfilesJson(m, o.top, [](const std::string& name) { return Json(name); });
   Json ccr = Json::array();
   for (const auto& [slots, ratio] : m.conflictRatios)
     ccr.push_back({{"slots", slots}, {"ccr", ratio}});

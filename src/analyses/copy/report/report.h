@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <span>
@@ -53,6 +54,11 @@ void writeCopyJson(std::ostream& out, const analyses::copy::Model& m, const Copy
 // A node as the JSON report writes it: {"name", "kind", "site", "context", "field"}.
 nlohmann::ordered_json copyNodeJson(const analyses::copy::Model& m, const analyses::copy::Graph& g,
                                     uint32_t node);
+// The copy profiles: {"methods", "concentration", "contexts"}, the top rows of each; a
+// context's frames as `frame` writes a method's name (the text, or the HTML page's string id).
+nlohmann::ordered_json copyProfilesJson(
+    const analyses::copy::Model& m, size_t top,
+    const std::function<nlohmann::ordered_json(const std::string&)>& frame);
 // "consumer", "alloc", "field" or "static".
 const char* copyNodeKind(analyses::copy::NodeKind k);
 
