@@ -47,7 +47,7 @@ uint64_t cloned(uint32_t site, uint32_t slot) {
 }
 uint32_t key(uint32_t site) { return kAllocBit | site << 4; }  // element kind 0: objects
 
-class CloneRecords : public ::testing::Test {
+class CloneRecords : public test::copy::WrittenProfileTest {
  protected:
   void SetUp() override {
     dir_ = test::copy::freshDir();
@@ -103,12 +103,9 @@ class CloneRecords : public ::testing::Test {
     w.close();
     profile_ = test::copy::readProfile(path);
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-  Profile profile_;
 };
 
-Node field(uint32_t site, uint32_t ctx, uint32_t f) { return {NodeKind::Field, {site, ctx}, f}; }
+using test::copy::fieldNode;
 
 TEST_F(CloneRecords, LayoutsGiveDeclaredFieldsAndInstanceFields) {
   Layouts l(profile_);
@@ -136,10 +133,10 @@ TEST_F(CloneRecords, ACloneRecordIsOneCopyPerInstanceField) {
   };
   const Node c{NodeKind::Consumer, {}, 0};
   const Graph& cs = m.sensitive.graph;
-  EXPECT_EQ(edge(cs, field(kPtSite, 0, kX), field(kCopySite, 1, kX)), (P{3, 4}));
-  EXPECT_EQ(edge(cs, field(kPtSite, 0, kRef), field(kCopySite, 1, kRef)), (P{3, 4}));
-  EXPECT_EQ(edge(cs, field(kPtSite, 0, kY), field(kCopySite, 1, kY)), (P{3, 8}));
-  EXPECT_EQ(edge(cs, field(kPtSite, 0, kB), field(kCopySite, 1, kB)), (P{3, 1}));
+  EXPECT_EQ(edge(cs, fieldNode(kPtSite, 0, kX), fieldNode(kCopySite, 1, kX)), (P{3, 4}));
+  EXPECT_EQ(edge(cs, fieldNode(kPtSite, 0, kRef), fieldNode(kCopySite, 1, kRef)), (P{3, 4}));
+  EXPECT_EQ(edge(cs, fieldNode(kPtSite, 0, kY), fieldNode(kCopySite, 1, kY)), (P{3, 8}));
+  EXPECT_EQ(edge(cs, fieldNode(kPtSite, 0, kB), fieldNode(kCopySite, 1, kB)), (P{3, 1}));
   // Not an edge to C: the record's dst is the copy, not a consumer.
   EXPECT_EQ(edge(cs, {NodeKind::Alloc, {kPtSite, 0}, 0}, c), (P{0, 0}));
   ASSERT_NE(cs.allocOf({kPtSite, 0}), kNoNode);
@@ -147,14 +144,14 @@ TEST_F(CloneRecords, ACloneRecordIsOneCopyPerInstanceField) {
   // The copy is its own tag's object (a NATH candidate: it has no edge to the heap).
   EXPECT_NE(cs.allocOf({kCopySite, 1}), kNoNode);
   // The copy's site not defined: the original's class gives the fields.
-  EXPECT_EQ(edge(cs, field(kPtSite, 1, kY), field(kUndefinedSite, 0, kY)), (P{2, 8}));
-  EXPECT_EQ(edge(cs, field(kPtSite, 1, kX), field(kUndefinedSite, 0, kX)), (P{2, 4}));
+  EXPECT_EQ(edge(cs, fieldNode(kPtSite, 1, kY), fieldNode(kUndefinedSite, 0, kY)), (P{2, 8}));
+  EXPECT_EQ(edge(cs, fieldNode(kPtSite, 1, kX), fieldNode(kUndefinedSite, 0, kX)), (P{2, 4}));
   // Dropped: a clone record from a field, one of a class without a layout.
   EXPECT_EQ(m.graphStats.dropped, 2u);
-  EXPECT_EQ(cs.find(field(kNoLayout, 0, kX)), kNoNode);
+  EXPECT_EQ(cs.find(fieldNode(kNoLayout, 0, kX)), kNoNode);
   const Graph& ci = m.insensitive.graph;
-  EXPECT_EQ(edge(ci, field(kPtSite, 0, kY), field(kCopySite, 0, kY)), (P{3, 8}));
-  EXPECT_EQ(edge(ci, field(kPtSite, 0, kY), field(kUndefinedSite, 0, kY)), (P{2, 8}));
+  EXPECT_EQ(edge(ci, fieldNode(kPtSite, 0, kY), fieldNode(kCopySite, 0, kY)), (P{3, 8}));
+  EXPECT_EQ(edge(ci, fieldNode(kPtSite, 0, kY), fieldNode(kUndefinedSite, 0, kY)), (P{2, 8}));
   // 4 fields x 3 clones, 4 fields x 2 clones.
   EXPECT_EQ(m.totals.heapCopies, 20u);
 }
@@ -165,22 +162,22 @@ TEST_F(CloneRecords, AFieldNamedThroughASubclassIsOneNode) {
   for (const Graph* g : {&m.sensitive.graph, &m.insensitive.graph}) {
     uint32_t ctx = g == &m.sensitive.graph ? 1 : 0;
     // Pt.x, Sub.x and Base.x of the original: one node, 2 + 5 reads.
-    ASSERT_NE(g->find(field(kPtSite, 0, kX)), kNoNode);
-    const Edge* e = g->edge(g->find(field(kPtSite, 0, kX)), kConsumer);
+    ASSERT_NE(g->find(fieldNode(kPtSite, 0, kX)), kNoNode);
+    const Edge* e = g->edge(g->find(fieldNode(kPtSite, 0, kX)), kConsumer);
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->freq, 7u);
-    EXPECT_EQ(g->find(field(kPtSite, 0, kSubX)), kNoNode);
+    EXPECT_EQ(g->find(fieldNode(kPtSite, 0, kSubX)), kNoNode);
     // The copy's x read through Pt.x is the node the clone copied into.
-    EXPECT_EQ(g->find(field(kCopySite, ctx, kPtX)), kNoNode);
-    ASSERT_NE(g->find(field(kCopySite, ctx, kX)), kNoNode);
-    const Edge* read = g->edge(g->find(field(kCopySite, ctx, kX)), g->find(c));
+    EXPECT_EQ(g->find(fieldNode(kCopySite, ctx, kPtX)), kNoNode);
+    ASSERT_NE(g->find(fieldNode(kCopySite, ctx, kX)), kNoNode);
+    const Edge* read = g->edge(g->find(fieldNode(kCopySite, ctx, kX)), g->find(c));
     ASSERT_NE(read, nullptr);
     EXPECT_EQ(read->freq, 1u);
     // References the layouts cannot resolve keep their ids.
-    EXPECT_NE(g->find(field(kPtSite, 0, kUnknownOwner)), kNoNode);
-    EXPECT_NE(g->find(field(kPtSite, 0, kUndeclared)), kNoNode);
+    EXPECT_NE(g->find(fieldNode(kPtSite, 0, kUnknownOwner)), kNoNode);
+    EXPECT_NE(g->find(fieldNode(kPtSite, 0, kUndeclared)), kNoNode);
   }
-  EXPECT_EQ(nodeName(m, m.insensitive.graph, m.insensitive.graph.find(field(kPtSite, 0, kX))),
+  EXPECT_EQ(nodeName(m, m.insensitive.graph, m.insensitive.graph.find(fieldNode(kPtSite, 0, kX))),
             "<app.Pt app.Main.run(Main.java:10)>.x");
 }
 

@@ -24,7 +24,7 @@ uint64_t obj(uint32_t site, uint32_t slot, uint32_t field) {
   return flowNode(FlowKind::Object, field, slot << kTagSiteBits | site);
 }
 
-class CopyGraph : public ::testing::Test {
+class CopyGraph : public test::copy::WrittenProfileTest {
  protected:
   void SetUp() override {
     dir_ = test::copy::freshDir();
@@ -86,12 +86,9 @@ class CopyGraph : public ::testing::Test {
     w.close();
     profile_ = test::copy::readProfile(path);
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-  Profile profile_;
 };
 
-Node field(uint32_t site, uint32_t ctx, uint32_t f) { return {NodeKind::Field, {site, ctx}, f}; }
+using test::copy::fieldNode;
 
 TEST_F(CopyGraph, EdgesTheirBytesAndWhatIsDropped) {
   Model m = buildModel(profile_);
@@ -108,17 +105,17 @@ TEST_F(CopyGraph, EdgesTheirBytesAndWhatIsDropped) {
   using P = std::pair<uint64_t, uint32_t>;
   const Node s{NodeKind::Static, {}, kStaticChar};
   const Node c{NodeKind::Consumer, {}, 0};
-  EXPECT_EQ(edge(cs, field(6, 0, kLong), field(6, 1, kLong)), (P{7, 8}));  // both threads
-  EXPECT_EQ(edge(cs, field(6, 0, kByte), c), (P{4, 1}));
-  EXPECT_EQ(edge(cs, s, field(5, 1, kElmField)), (P{5, 2}));
-  EXPECT_EQ(edge(cs, {NodeKind::Alloc, {6, 0}, 0}, field(6, 1, kRef)), (P{6, 8}));
-  EXPECT_EQ(edge(cs, field(5, 0, kElmField), s), (P{7, 2}));
-  EXPECT_EQ(edge(cs, field(0, 0, kLong), field(6, 0, kLong)), (P{8, 8}));
+  EXPECT_EQ(edge(cs, fieldNode(6, 0, kLong), fieldNode(6, 1, kLong)), (P{7, 8}));  // both threads
+  EXPECT_EQ(edge(cs, fieldNode(6, 0, kByte), c), (P{4, 1}));
+  EXPECT_EQ(edge(cs, s, fieldNode(5, 1, kElmField)), (P{5, 2}));
+  EXPECT_EQ(edge(cs, {NodeKind::Alloc, {6, 0}, 0}, fieldNode(6, 1, kRef)), (P{6, 8}));
+  EXPECT_EQ(edge(cs, fieldNode(5, 0, kElmField), s), (P{7, 2}));
+  EXPECT_EQ(edge(cs, fieldNode(0, 0, kLong), fieldNode(6, 0, kLong)), (P{8, 8}));
   EXPECT_EQ(cs.edges().size(), 6u);
   // CI: slots dropped; O6.l -> O6.l becomes a self edge.
   const Graph& ci = m.insensitive.graph;
-  EXPECT_EQ(edge(ci, field(6, 0, kLong), field(6, 0, kLong)), (P{7, 8}));
-  EXPECT_EQ(edge(ci, field(0, 0, kLong), field(6, 0, kLong)), (P{8, 8}));
+  EXPECT_EQ(edge(ci, fieldNode(6, 0, kLong), fieldNode(6, 0, kLong)), (P{7, 8}));
+  EXPECT_EQ(edge(ci, fieldNode(0, 0, kLong), fieldNode(6, 0, kLong)), (P{8, 8}));
   EXPECT_EQ(ci.edges().size(), 6u);
   // Births: receiver site 3 lands in slot 1 (3 mod 2), with receiver 1's objects.
   EXPECT_EQ(cs.births(cs.allocOf({6, 1})), 5u);

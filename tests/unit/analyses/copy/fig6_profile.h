@@ -19,9 +19,12 @@
 //       ListClient.<init> [1 copy]
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <filesystem>
 
+#include "analyses/copy/model/graph.h"
 #include "profile/reader.h"
 
 namespace dragnet::test::copy {
@@ -55,5 +58,19 @@ profile::Profile readProfile(const std::filesystem::path& path);
 
 // A fresh temporary directory for the current test (removed by the caller).
 std::filesystem::path freshDir();
+
+// A test whose SetUp writes a profile into dir_ (freshDir()) and reads it into profile_;
+// the directory goes with the test.
+class WrittenProfileTest : public ::testing::Test {
+ protected:
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+  profile::Profile profile_;
+};
+
+// The node of field `f` of the object (site, context).
+inline analyses::copy::Node fieldNode(uint32_t site, uint32_t ctx, uint32_t f) {
+  return {analyses::copy::NodeKind::Field, {site, ctx}, f};
+}
 
 }  // namespace dragnet::test::copy
