@@ -100,6 +100,7 @@ class CopyExtension : public contexts::Extension {
   // Asked first for every method: a new routine begins.
   uint32_t methodId(Routine& r, uint32_t id) override {
     sites_.clear();
+    summaries_.clear();
     m_.reset();
     planned_ = nullptr;
     deniedNews_.clear();
@@ -131,10 +132,12 @@ class CopyExtension : public contexts::Extension {
   const char* receiverEnter(Routine&) override { return nullptr; }
   bool site(Routine&, const instrument::Instruction&, uint32_t, uint16_t) override { return false; }
   // A summarised copy (Arrays.copyOf*) is named by its call.
+  // (Asked for every call of the method: its summary is looked up here, once.)
   bool callSite(Routine& r, const instrument::Instruction& in, std::string& type) override {
     const classfile::Insn& insn = r.insn(in.index);
     auto ref = r.pool().memberRef(insn.cp());
     auto s = flow::summaryAt(ref.owner, ref.name, ref.descriptor, insn.op == Op::invokestatic);
+    summaries_[in.index] = s;
     if (!s || s->kind != flow::Summary::Kind::CopyOf) return false;
     type = std::string(ref.descriptor.substr(ref.descriptor.find(')') + 1));
     return true;
@@ -529,7 +532,7 @@ class CopyExtension : public contexts::Extension {
     const classfile::Insn& in = r_->insn(i);
     auto ref = r_->pool().memberRef(in.cp());
     if (contexts::isCloneCall(r_->pool(), in) && sites_.count(i)) return cloneCall(i);
-    if (auto s = flow::summaryAt(ref.owner, ref.name, ref.descriptor, in.op == Op::invokestatic)) {
+    if (auto s = summaryAt(i, ref, in.op == Op::invokestatic)) {
       return applySummary(*m_, i, *s);
     }
     auto md = instrument::parseMethodDescriptor(ref.descriptor);
@@ -653,6 +656,14 @@ class CopyExtension : public contexts::Extension {
     }
   }
 
+  // The summary of the call at instruction i (callSite looked it up).
+  std::optional<flow::Summary> summaryAt(uint32_t i, const classfile::ConstantPool::Member& ref,
+                                         bool isStatic) {
+    auto known = summaries_.find(i);
+    if (known != summaries_.end()) return known->second;
+    return flow::summaryAt(ref.owner, ref.name, ref.descriptor, isStatic);
+  }
+
   // A constructor's super()/this() call (the first, for unusual code with one per path),
   // found once per method; nullopt elsewhere.
   std::optional<uint32_t> superCall() {
@@ -678,8 +689,10 @@ class CopyExtension : public contexts::Extension {
   const ProbeOptions& options_;
   Routine* r_ = nullptr;
   uint16_t state_ = kNone, context_ = kNone;
-  std::map<uint32_t, uint32_t> sites_;  // instruction index -> allocation site index
-  std::optional<MethodProbes> m_;       // the method's probes' context, once planned
+  std::map<uint32_t, uint32_t> sites_;
+  std::map<uint32_t, std::optional<flow::Summary>>
+      summaries_;  // instruction -> its call's  // instruction index -> allocation site index
+  std::optional<MethodProbes> m_;  // the method's probes' context, once planned
   std::optional<uint32_t> superCall_;
   bool superCallFound_ = false;
   std::vector<uint16_t> deniedNews_;  // the produced locals of `new`s of denied classes
