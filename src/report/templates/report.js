@@ -86,5 +86,15 @@ const dragnetReport = (function () {
     }
   }
 
-  return { el, fmt, pct, count, card, writeHeading, writeHiddenClasses, loadHash, saveHash };
+  // A two-column table of [key, value] rows (the settings, the meta data) into table `t`.
+  function kvTable(t, rows) {
+    const body = t.appendChild(el('tbody'));
+    for (const [k, v] of rows) {
+      const tr = body.appendChild(el('tr'));
+      tr.appendChild(el('td', '', k));
+      tr.appendChild(el('td', '', v));
+    }
+  }
+
+  return { el, fmt, pct, count, card, kvTable, writeHeading, writeHiddenClasses, loadHash, saveHash };
 })();

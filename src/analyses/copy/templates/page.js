@@ -9,8 +9,8 @@
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const $ = (id) => document.getElementById(id);
-  const { el, fmt, pct, count, card, writeHeading, writeHiddenClasses, loadHash, saveHash } =
-    dragnetReport;
+  const { el, fmt, pct, count, card, kvTable, writeHeading, writeHiddenClasses, loadHash,
+    saveHash } = dragnetReport;
   const SVG = 'http://www.w3.org/2000/svg';
   const NAMINGS = { sensitive: '1-object-sensitive', insensitive: 'context-insensitive' };
   const GRAPH_COUNTS = [1, 3, 5, 10, 20];
@@ -70,15 +70,6 @@
       s.cloneDepth + ' references']);
     kvTable($('settings'), rows);
     kvTable($('meta'), Object.keys(data.meta).sort().map((k) => [k, data.meta[k]]));
-  }
-
-  function kvTable(t, rows) {
-    const body = t.appendChild(el('tbody'));
-    for (const [k, v] of rows) {
-      const tr = body.appendChild(el('tr'));
-      tr.appendChild(el('td', '', k));
-      tr.appendChild(el('td', '', v));
-    }
   }
 
   // ---- tables ---------------------------------------------------------------------------

@@ -8,8 +8,8 @@
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const $ = (id) => document.getElementById(id);
-  const { el, fmt, pct, count, card, writeHeading, writeHiddenClasses, loadHash, saveHash } =
-    dragnetReport;
+  const { el, fmt, pct, count, card, kvTable, writeHeading, writeHiddenClasses, loadHash,
+    saveHash } = dragnetReport;
   const T = data.totals;
   const SAMPLE = data.settings.sample;  // 0: every object tracked; else data.sampled says so
   const PHASES = ['lag', 'use', 'drag', 'void'];
@@ -110,15 +110,6 @@
     if (SAMPLE) rows.splice(1, 0, ['sampled', data.sampled]);
     kvTable($('settings'), rows);
     kvTable($('meta'), Object.keys(data.meta).sort().map((k) => [k, data.meta[k]]));
-  }
-
-  function kvTable(t, rows) {
-    const body = t.appendChild(el('tbody'));
-    for (const [k, v] of rows) {
-      const tr = body.appendChild(el('tr'));
-      tr.appendChild(el('td', '', k));
-      tr.appendChild(el('td', '', v));
-    }
   }
 
   // ---- the heap over time (HUP Fig. 5) --------------------------------------------------
