@@ -23,18 +23,6 @@ using analyses::lifetime::Stats;
 
 namespace {
 
-void check(sqlite3* db, int rc, int expected = SQLITE_OK) {
-  if (rc != expected) throw SqlError(sqlite3_errmsg(db));
-}
-
-void exec(sqlite3* db, const std::string& sql) { sqlExec(db, sql); }
-
-// Finalizes a prepared statement when it goes out of scope.
-struct Statement {
-  sqlite3_stmt* stmt = nullptr;
-  ~Statement() { sqlite3_finalize(stmt); }
-};
-
 // The counts and spaces every group table ends with (a group's Stats).
 const std::vector<std::string> kCountColumns = {"objects INTEGER", "lagged INTEGER",
                                                 "dragged INTEGER", "void INTEGER", "bytes INTEGER"};
@@ -48,41 +36,31 @@ std::vector<std::string> withStats(std::vector<std::string> columns) {
   return columns;
 }
 
-// Creates a table and inserts its rows value by value, in column order.
+// The lifetime tables' rows on a SqlTable: spaces, times, and a group's counts and spaces.
 class Inserter {
  public:
   Inserter(sqlite3* db, const std::string& table, const std::vector<std::string>& columns)
-      : db_(db) {
-    std::string create = "CREATE TABLE " + table + " (";
-    std::string insert = "INSERT INTO " + table + " VALUES (";
-    for (size_t i = 0; i < columns.size(); ++i) {
-      create += (i ? ", " : "") + columns[i];
-      insert += i ? ", ?" : "?";
-    }
-    exec(db, create + ")");
-    check(db, sqlite3_prepare_v2(db, (insert + ")").c_str(), -1, &stmt_.stmt, nullptr));
-  }
+      : t_(db, table, columns) {}
 
-  // Spaces can pass 2^63 (SQLite integers are signed 64 bits): beyond it, a REAL.
+  // Spaces can pass 2^64: beyond it, a REAL (SqlTable makes one past 2^63).
   Inserter& number(Space v) {
-    if (v <= static_cast<Space>(std::numeric_limits<int64_t>::max())) {
-      check(db_, sqlite3_bind_int64(stmt_.stmt, next_++, static_cast<int64_t>(v)));
+    if (v <= static_cast<Space>(std::numeric_limits<uint64_t>::max())) {
+      t_.integer(static_cast<uint64_t>(v));
     } else {
-      check(db_, sqlite3_bind_double(stmt_.stmt, next_++, analyses::lifetime::toDouble(v)));
+      t_.real(analyses::lifetime::toDouble(v));
     }
     return *this;
   }
   Inserter& real(double v) {
-    check(db_, sqlite3_bind_double(stmt_.stmt, next_++, v));
+    t_.real(v);
     return *this;
   }
   Inserter& text(std::string_view s) {
-    check(db_, sqlite3_bind_text(stmt_.stmt, next_++, s.data(), static_cast<int>(s.size()),
-                                 SQLITE_TRANSIENT));
+    t_.text(s);
     return *this;
   }
   Inserter& null() {
-    check(db_, sqlite3_bind_null(stmt_.stmt, next_++));
+    t_.null();
     return *this;
   }
   // A time, NULL when the event did not happen.
@@ -97,17 +75,10 @@ class Inserter {
     return *this;
   }
   Inserter& stats(const Stats& s) { return counts(s).spaces(s); }
-
-  void row() {
-    check(db_, sqlite3_step(stmt_.stmt), SQLITE_DONE);
-    check(db_, sqlite3_reset(stmt_.stmt));
-    next_ = 1;
-  }
+  void row() { t_.row(); }
 
  private:
-  sqlite3* db_;
-  Statement stmt_;
-  int next_ = 1;
+  SqlTable t_;
 };
 
 std::string framesText(const std::vector<std::string>& frames) {
@@ -259,7 +230,7 @@ void fill(sqlite3* h, const Model& m) {
   metaTable(h, m);
   // The objects of a group, without a scan of all objects.
   for (const char* column : {"class", "method", "nested"}) {
-    exec(h, std::string("CREATE INDEX objects_") + column + " ON objects(" + column + ")");
+    sqlExec(h, std::string("CREATE INDEX objects_") + column + " ON objects(" + column + ")");
   }
 }
 
