@@ -266,6 +266,8 @@ class Planner {
     switch (rule.kind) {
       case ResultRule::Kind::Const:
         return Shadow::constant(rule.value);
+      case ResultRule::Kind::Frame:
+        return Shadow::frame(rule.value);
       case ResultRule::Kind::Produced:
         if (plan_.produced[i] == ShadowPlan::kNone) plan_.produced[i] = r_.scratchLocal(2);
         return Shadow::inLocal(plan_.produced[i]);
@@ -296,12 +298,12 @@ class Planner {
       if (static_cast<int>(s.stack.size()) < words) return failed("stack underflow");
       Shadow v = s.stack[s.stack.size() - static_cast<size_t>(words)];
       pop(s, words);
-      setLocal(s, st->slot, v);
+      setLocal(s, st->slot, rules_.stored(r_, i, v));
       if (st->wide) setLocal(s, st->slot + 1, Shadow::bottom());
       return true;
     }
     if (in.op == Op::iinc) {
-      setLocal(s, static_cast<uint32_t>(in.a), Shadow::bottom());
+      setLocal(s, static_cast<uint32_t>(in.a), rules_.incremented(r_, i));
       return true;
     }
     if (in.op == Op::checkcast) return true;

@@ -27,13 +27,16 @@
 namespace dragnet::flow {
 
 struct Shadow {
-  enum class Kind : uint8_t { Bottom, Const, Local };
+  // Frame: a node of this frame, the constant `value` with the frame's context added at run
+  // time (the context local of the probes, flow/probe_code.h); otherwise like Const.
+  enum class Kind : uint8_t { Bottom, Const, Local, Frame };
   Kind kind = Kind::Bottom;
   uint16_t local = 0;  // Local: the long local holding the node
-  uint64_t value = 0;  // Const: the node
+  uint64_t value = 0;  // Const, Frame: the node
 
   static Shadow bottom() { return {}; }
   static Shadow constant(uint64_t v) { return {Kind::Const, 0, v}; }
+  static Shadow frame(uint64_t v) { return {Kind::Frame, 0, v}; }
   static Shadow inLocal(uint16_t l) { return {Kind::Local, l, 0}; }
   bool isBottom() const { return kind == Kind::Bottom; }
   bool operator==(const Shadow&) const = default;
@@ -41,7 +44,7 @@ struct Shadow {
 
 // What the node of a value pushed by an instruction is.
 struct ResultRule {
-  enum class Kind : uint8_t { Bottom, Const, Produced };
+  enum class Kind : uint8_t { Bottom, Const, Produced, Frame };
   Kind kind = Kind::Bottom;
   uint64_t value = 0;  // Const
 };
@@ -53,6 +56,11 @@ class ShadowRules {
  public:
   virtual ~ShadowRules() = default;
   virtual ResultRule result(const instrument::Routine& r, uint32_t index) = 0;
+  // The shadow a local store (xstore) gives its local, `value` being the stored value's;
+  // the value's own by default.
+  virtual Shadow stored(const instrument::Routine&, uint32_t, Shadow value) { return value; }
+  // The shadow iinc gives its local (Bottom by default: a computed value).
+  virtual Shadow incremented(const instrument::Routine&, uint32_t) { return Shadow::bottom(); }
 };
 
 // canonical local `to` = `from` (a Local source is read before any move of the same set

@@ -7,7 +7,7 @@ namespace dragnet::analyses::copy {
 namespace {
 
 constexpr const char* kStateClass = "java/lang/DragnetState";
-constexpr const char* kCopyRt = "java/lang/DragnetCopy";
+constexpr const char* kTableRt = "java/lang/DragnetFlowTable";
 // DragnetCopy's records with dst 0: births and cuts (its class comment).
 constexpr uint64_t kSpecialMask = uint64_t{7} << 61;
 constexpr uint64_t kBirth = uint64_t{7} << 61;
@@ -23,8 +23,8 @@ bool FlowRecords::init(JNIEnv* jni, std::string& error) {
   const Member members[] = {
       {kStateClass, "fedges", "J", &edges_},       {kStateClass, "fedgeCap", "I", &edgeCap_},
       {kStateClass, "fcopies", "J", &copiesAt_},   {kStateClass, "fcopyCap", "I", &copyCap_},
-      {kStateClass, "fdropped", "J", &droppedAt_}, {kCopyRt, "NAMES", "[I", &names_},
-      {kCopyRt, "namesUsed", "I", &namesUsed_},
+      {kStateClass, "fdropped", "J", &droppedAt_}, {kTableRt, "NAMES", "[I", &names_},
+      {kTableRt, "namesUsed", "I", &namesUsed_},
   };
   return agent::binding::bind(jni, members, error);
 }

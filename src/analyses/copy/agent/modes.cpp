@@ -155,9 +155,11 @@ class CopyMode : public agent::ContextsMode {
       error = "no memory for the tag table";
       return false;
     }
-    if (!agent::binding::configure(jni, "java/lang/DragnetCopy",
-                                   {Setting("U", "Ljdk/internal/misc/Unsafe;", unsafe)}, error)) {
-      return false;
+    for (const char* cls : {"java/lang/DragnetCopy", "java/lang/DragnetFlowTable"}) {
+      if (!agent::binding::configure(jni, cls, {Setting("U", "Ljdk/internal/misc/Unsafe;", unsafe)},
+                                     error)) {
+        return false;
+      }
     }
     return agent::binding::configure(
         jni, "java/lang/DragnetFlow",

@@ -4,18 +4,19 @@
 #include <map>
 #include <optional>
 
-#include "analyses/copy/probes/probe_code.h"
+#include "analyses/copy/probes/copy_code.h"
 #include "analyses/copy/probes/summary_probes.h"
-#include "flow/shadow_plan.h"
-#include "flow/summaries.h"
+#include "flow/extension.h"
 #include "flow/tag_field.h"
-#include "instrument/code_editor.h"
 #include "instrument/descriptor.h"
 #include "instrument/stack_effect.h"
 
 namespace dragnet::analyses::copy {
 
 using classfile::Op;
+using flow::kNoLocal;
+using flow::kObjectDesc;
+using flow::MethodProbes;
 using flow::Shadow;
 using instrument::Patch;
 using instrument::Routine;
@@ -23,7 +24,6 @@ using instrument::Routine;
 namespace {
 
 constexpr const char* kStateDesc = contexts::kStateDesc;
-constexpr uint16_t kNone = kNoLocal;
 
 int opIndex(Op op) { return static_cast<int>(op); }
 bool between(Op op, Op lo, Op hi) {
@@ -92,25 +92,11 @@ class CopyRules : public flow::ShadowRules {
   flow::FlowIds& ids_;
 };
 
-class CopyExtension : public contexts::Extension {
+class CopyExtension : public flow::FlowExtension {
  public:
   CopyExtension(classfile::ClassFile& cls, flow::FlowIds& ids, const ProbeOptions& o)
-      : cls_(cls), ids_(ids), options_(o) {}
+      : FlowExtension(cls, ids, o.rootClass), rules_(ids) {}
 
-  // Asked first for every method: a new routine begins.
-  uint32_t methodId(Routine& r, uint32_t id) override {
-    sites_.clear();
-    summaries_.clear();
-    m_.reset();
-    planned_ = nullptr;
-    deniedNews_.clear();
-    superCall_.reset();
-    superCallFound_ = false;
-    context_ = kNone;
-    light_ = false;
-    id_ = r.name() == "<init>" ? id | contexts::kConstructorBit : id;
-    return id_;
-  }
   // A leaf (no call, no allocation) keeps a frame only if it may copy (a store of a value
   // with a node): its copies are its own context's. Other leaves with flow probes (getters)
   // get the thread's state without a frame (leafEntry).
@@ -118,80 +104,11 @@ class CopyExtension : public contexts::Extension {
     const flow::ShadowPlan* p = planFor(r);
     return p && storesNodes(r, *p);
   }
-  bool leafEntry(Routine& r, uint32_t methodId) override {
-    if (!planFor(r)) return false;
-    std::optional<uint16_t> s = r.liveLocal(kStateDesc);
-    if (!s) return false;
-    Patch p = r.newPatch();
-    p.pushInt(static_cast<int32_t>(methodId));
-    p.invokeStatic(kFlowClass, "leaf", std::string("(I)") + kStateDesc).store(kObjectDesc, *s);
-    r.atEntry(p, instrument::ConstructorEntry::BeforeSuperCall);
-    method(r, *s);
-    return true;
-  }
-  const char* receiverEnter(Routine&) override { return nullptr; }
-  bool site(Routine&, const instrument::Instruction&, uint32_t, uint16_t) override { return false; }
-  // A summarised copy (Arrays.copyOf*) is named by its call.
-  // (Asked for every call of the method: its summary is looked up here, once.)
-  bool callSite(Routine& r, const instrument::Instruction& in, std::string& type) override {
-    const classfile::Insn& insn = r.insn(in.index);
-    auto ref = r.pool().memberRef(insn.cp());
-    auto s = flow::summaryAt(ref.owner, ref.name, ref.descriptor, insn.op == Op::invokestatic);
-    summaries_[in.index] = s;
-    if (!s || s->kind != flow::Summary::Kind::CopyOf) return false;
-    type = std::string(ref.descriptor.substr(ref.descriptor.find(')') + 1));
-    return true;
-  }
-  void allocation(Routine&, const instrument::Instruction& in, uint32_t key) override {
-    sites_[in.index] = key >> 4 & 0x7FFFFFF;
-  }
-  void unframed(Routine&) override {}
-  bool lighten(Routine&, std::string& what) override {
-    if (light_) return false;
-    light_ = true;
-    what = "its flow probes left out, flows through it are cut";
-    return true;
-  }
 
-  void method(Routine& r, uint16_t state) override {
-    r_ = &r;
-    state_ = state;
-    context_ = kNone;
-    if (options_.rootClass && r.name() == "<init>") claimTag();
-    if (light_) return;
-    if (!planFor(r)) {
-      if (!unshadowed_) return;  // not plannable: flows through it are cut
-      // A summarised call names the object the method makes: nothing to tag here.
-      auto own = flow::summaryAt(cls_.name(), r.name(), r.descriptor(),
-                                 (r.access() & classfile::kAccStatic) != 0);
-      if (own && own->newObject) return;
-      return tagAllocations();
-    }
-    m_.emplace(MethodProbes{r, state, kNoLocal, plan_, ids_, sites_, {}});
-    selector_ = ids_.selector(r.name(), r.descriptor());
-    entry();
-    for (const instrument::Instruction& in : r.instructions()) {
-      if (plan_.reached[in.index]) instruction(in.index);
-    }
-  }
+ protected:
+  flow::ShadowRules& rules() override { return rules_; }
 
  private:
-  // The routine's shadow plan, made once per routine (needsFrame asks before method());
-  // null for a body without flow probes (unshadowed_) or one that cannot be planned.
-  const flow::ShadowPlan* planFor(Routine& r) {
-    if (planned_ != &r) {
-      planned_ = &r;
-      unshadowed_ =
-          flow::bodyUnshadowed(cls_.name(), r.name(), r.descriptor(), intrinsicCandidate(r));
-      plan_ = {};
-      if (!unshadowed_ && !light_) {
-        CopyRules rules(ids_);
-        plan_ = flow::planShadows(r, rules);
-      }
-    }
-    return plan_.ok ? &plan_ : nullptr;
-  }
-
   // Whether a reached heap store may store a value with a node.
   static bool storesNodes(Routine& r, const flow::ShadowPlan& p) {
     for (const instrument::Instruction& in : r.instructions()) {
@@ -210,82 +127,24 @@ class CopyExtension : public contexts::Extension {
     return false;
   }
 
-  // --- patches ---------------------------------------------------------------------------
-
-  Patch patch() { return r_->newPatch(); }
-
-  static bool intrinsicCandidate(Routine& r) {
-    auto* a = classfile::findAttr<classfile::RuntimeVisibleAnnotationsAttr>(r.member().attributes);
-    if (!a) return false;
-    return std::any_of(a->annotations.begin(), a->annotations.end(), [&](const auto& an) {
-      return r.pool().utf8(an.type) == "Ljdk/internal/vm/annotation/IntrinsicCandidate;";
-    });
-  }
-
-  // A body without flow probes (a summarised method's: its calls apply the summary) still
-  // tags what it allocates, so that the objects it returns have names.
-  void tagAllocations() {
-    for (const instrument::Instruction& in : r_->instructions()) {
-      auto site = sites_.find(in.index);
-      if (site == sites_.end()) continue;
-      Op op = r_->insn(in.index).op;
-      Patch p = patch();
-      if (op == Op::new_) {
-        if (flow::isDeniedTagClass(r_->pool().className(r_->insn(in.index).cp()))) continue;
-        p.load(kObjectDesc, state_).pushInt(static_cast<int32_t>(site->second)).add(Op::iconst_0);
-        p.invokeStatic(kFlowClass, "newObject", std::string("(") + kStateDesc + "II)J")
-            .add(Op::pop2);
-        r_->before(in.index, p);
-      } else if (op == Op::newarray || op == Op::anewarray || op == Op::multianewarray) {
-        p.add(Op::dup).load(kObjectDesc, state_).pushInt(static_cast<int32_t>(site->second));
-        p.add(Op::iconst_0)
-            .invokeStatic(kFlowClass, "newArray",
-                          std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
-        r_->after(in.index, p.add(Op::pop2));
-      }
-    }
-  }
-
-  // Whether `getfield ThisClass.dragnet$tag` resolves (not in interfaces' default methods).
-  bool thisHasTag() const {
-    return (cls_.access & 0x0200) == 0 && !flow::isDeniedTagClass(cls_.name());
-  }
-  // The class to name in `getfield C.dragnet$tag` on `this`: the field's own class for a
-  // root class, else the superclass, which has the field too (by inheritance). Not the
-  // class itself: the JVM's generated reflection accessors (MagicAccessorImpl's subclasses)
-  // cannot resolve their own name through their loader.
-  std::string thisTagOwner() const {
-    if (!thisHasTag()) return "[";  // the side table
-    if (options_.rootClass || cls_.superClass == classfile::CpIndex{})
-      return std::string(cls_.name());
-    return std::string(cls_.pool.className(cls_.superClass));
-  }
-
   // --- entry -----------------------------------------------------------------------------
 
-  // Canonical locals zeroed, parameters taken, and the frame's context.
-  void entry() {
-    Patch p = patch();
-    for (uint16_t l : plan_.canonical) p.add(Op::lconst_0).store("J", l);
-    if (vmEntry()) keepTransfer();
+  // The transfer taken, and in a method that allocates, its context: the receiver's
+  // allocation site, after super() in constructors.
+  void enter(Patch& p) override {
     loadState(p, *m_).pushInt(selector_).pushInt(static_cast<int32_t>(methodKey()));
     p.invokeStatic(kFlowClass, "take", std::string("(") + kStateDesc + "II)V");
-    for (auto [slot, canon] : plan_.params) {
-      if (paramIndex(slot) >= kMaxArgs) continue;
-      loadState(p, *m_).pushInt(paramIndex(slot));
-      p.invokeStatic(kFlowClass, "param", std::string("(") + kStateDesc + "I)J").store("J", canon);
-    }
+    takeParams(p);
     bool instance = (r_->access() & classfile::kAccStatic) == 0;
-    if (!sites_.empty() && instance) {
-      std::optional<uint16_t> c = r_->liveLocal("I");
-      if (c) {
-        context_ = *c;
-        m_->context = context_;
-        p.add(Op::iconst_0).store("I", context_);
-      }
-    }
-    r_->atEntry(p, instrument::ConstructorEntry::BeforeSuperCall);
-    if (context_ == kNone) return;
+    if (sites_.empty() || !instance) return;
+    std::optional<uint16_t> c = r_->liveLocal("I");
+    if (!c) return;
+    context_ = *c;
+    m_->context = context_;
+    p.add(Op::iconst_0).store("I", context_);
+  }
+  void entered() override {
+    if (context_ == kNoLocal) return;
     Patch c = patch();
     c.add(Op::aload_0);
     pushTag(c, thisTagOwner(), *m_)
@@ -294,52 +153,9 @@ class CopyExtension : public contexts::Extension {
     r_->atEntry(c, instrument::ConstructorEntry::AfterSuperCall);
   }
 
-  // Methods the JVM calls by itself, possibly between a caller's transfer and its callee's
-  // entry (resolving the call loads a class, initializes one, links a method handle).
-  bool vmEntry() const {
-    std::string_view n = r_->name(), d = r_->descriptor(), c = cls_.name();
-    return n == "<clinit>" || (n == "loadClass" && d == "(Ljava/lang/String;)Ljava/lang/Class;") ||
-           c == "java/lang/invoke/MethodHandleNatives" ||
-           (c == "java/lang/ClassLoader" && n == "addClass");
-  }
-  // DragnetFlow.save at entry, restore at every exit.
-  void keepTransfer() {
-    Patch save = patch();
-    loadState(save, *m_).invokeStatic(kFlowClass, "save", std::string("(") + kStateDesc + ")V");
-    r_->atEntry(save, instrument::ConstructorEntry::BeforeSuperCall);
-    Patch restore = patch();
-    loadState(restore, *m_)
-        .invokeStatic(kFlowClass, "restore", std::string("(") + kStateDesc + ")V");
-    r_->beforeReturns(restore);
-    r_->onExceptionalExit(restore);
-  }
-
-  // The position of the parameter in local `slot` in the transfer area.
-  int32_t paramIndex(uint16_t slot) const {
-    for (size_t k = 0; k < plan_.params.size(); ++k) {
-      if (plan_.params[k].first == slot) return static_cast<int32_t>(k);
-    }
-    return kMaxArgs;
-  }
-  uint32_t methodKey() const { return id_; }
-
-  // Root classes: this.dragnet$tag = DragnetFlow.claim(this, S) right after super().
-  void claimTag() {
-    std::optional<uint32_t> call = superCall();
-    if (!call) return;
-    auto ref = r_->pool().memberRef(r_->insn(*call).cp());
-    if (ref.owner == cls_.name()) return;  // this(...): the constructor it calls claims
-    Patch p = patch();
-    p.add(Op::aload_0).add(Op::aload_0);
-    p.load(kObjectDesc, state_)
-        .invokeStatic(kFlowClass, "claim", std::string("(Ljava/lang/Object;") + kStateDesc + ")I");
-    p.putField(cls_.name(), flow::kTagField, "I");
-    r_->atEntry(p, instrument::ConstructorEntry::AfterSuperCall);
-  }
-
   // --- instructions ----------------------------------------------------------------------
 
-  void instruction(uint32_t i) {
+  void instruction(uint32_t i) override {
     const classfile::Insn& in = r_->insn(i);
     if (consumes(in.op)) useOperands(i);
     if (in.op == Op::iinc) useLocal(i, static_cast<uint32_t>(in.a));
@@ -390,7 +206,7 @@ class CopyExtension : public contexts::Extension {
       Shadow s = m_->operand(i, static_cast<size_t>(w));
       if (s.isBottom()) continue;
       loadState(p, *m_);
-      callRecord(pushShadow(p, s), "use");
+      callRecord(pushShadow(p, s, *m_), "use");
     }
     if (!p.empty()) r_->before(i, p);
   }
@@ -400,7 +216,7 @@ class CopyExtension : public contexts::Extension {
     if (slot >= l.size() || l[slot].isBottom()) return;
     Patch p = patch();
     loadState(p, *m_);
-    callRecord(pushShadow(p, l[slot]), "use");
+    callRecord(pushShadow(p, l[slot], *m_), "use");
     r_->before(i, p);
   }
 
@@ -424,7 +240,7 @@ class CopyExtension : public contexts::Extension {
     uint32_t field = ids_.field(ref.owner, ref.name, ref.descriptor, false);
     Patch after = patch();
     loadState(after, *m_);
-    pushShadow(after, v);
+    pushShadow(after, v, *m_);
     if (beforeSuper(i)) {
       // `this` is not initialized yet (this$0 and the like): the tag is still pending.
       loadState(after, *m_)
@@ -449,8 +265,9 @@ class CopyExtension : public contexts::Extension {
     if (v.isBottom()) return;
     Patch after = patch();
     loadState(after, *m_);
-    pushShadow(after, v).pushLong(static_cast<int64_t>(
-        flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))));
+    pushShadow(after, v, *m_)
+        .pushLong(static_cast<int64_t>(
+            flow::staticNode(ids_.field(ref.owner, ref.name, ref.descriptor, true))));
     r_->after(i, callRecord(after, "store"));
   }
 
@@ -476,55 +293,9 @@ class CopyExtension : public contexts::Extension {
     r_->before(i, before);
     Patch after = patch();
     loadState(after, *m_);
-    pushShadow(after, v).load(kObjectDesc, x);
+    pushShadow(after, v, *m_).load(kObjectDesc, x);
     r_->after(i, callRecord(pushElementNode(after, *m_), "store"));
   }
-
-  void newObject(uint32_t i) {
-    auto site = sites_.find(i);
-    if (site == sites_.end() || plan_.produced[i] == kNone) return;
-    // A denied class has no field: its tag goes to the side table after its constructor.
-    bool denied = flow::isDeniedTagClass(r_->pool().className(r_->insn(i).cp()));
-    if (denied) deniedNews_.push_back(plan_.produced[i]);
-    Patch p = patch();
-    loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
-    pushContext(p, *m_).invokeStatic(kFlowClass, denied ? "newDenied" : "newObject",
-                                     std::string("(") + kStateDesc + "II)J");
-    r_->before(i, p.store("J", plan_.produced[i]));
-  }
-
-  // After `invokespecial <init>` of an object of a denied class made by a `new` of this
-  // method, when its other copy (javac's `new; dup`) is on top: its tag in the side table.
-  void bindDenied(uint32_t i, size_t receiverDepth) {
-    Shadow recv = m_->operand(i, receiverDepth), below = m_->operand(i, receiverDepth + 1);
-    if (recv.kind != Shadow::Kind::Local || !(below == recv)) return;
-    if (std::find(deniedNews_.begin(), deniedNews_.end(), recv.local) == deniedNews_.end()) return;
-    Patch p = patch();
-    p.add(Op::dup);
-    loadState(p, *m_).load("J", recv.local);
-    p.invokeStatic(kFlowClass, "bindNew", std::string("(Ljava/lang/Object;") + kStateDesc + "J)V");
-    r_->after(i, p);
-  }
-
-  void newArray(uint32_t i) {
-    auto site = sites_.find(i);
-    if (site == sites_.end() || plan_.produced[i] == kNone) return;
-    Patch p = patch();
-    p.add(Op::dup);
-    loadState(p, *m_).pushInt(static_cast<int32_t>(site->second));
-    pushContext(p, *m_);
-    const classfile::Insn& in = r_->insn(i);
-    if (in.op == Op::multianewarray) {
-      p.pushInt(in.b).invokeStatic(kFlowClass, "newMulti",
-                                   std::string("(Ljava/lang/Object;") + kStateDesc + "III)J");
-    } else {
-      p.invokeStatic(kFlowClass, "newArray",
-                     std::string("(Ljava/lang/Object;") + kStateDesc + "II)J");
-    }
-    r_->after(i, p.store("J", plan_.produced[i]));
-  }
-
-  static constexpr int32_t kMaxArgs = 8;
 
   // A call through the transfer area: the arguments' shadows and the callee's selector
   // before, the result's shadow after.
@@ -535,17 +306,9 @@ class CopyExtension : public contexts::Extension {
     if (auto s = summaryAt(i, ref, in.op == Op::invokestatic)) {
       return applySummary(*m_, i, *s);
     }
-    auto md = instrument::parseMethodDescriptor(ref.descriptor);
-    if (!md) return;
-    std::vector<Shadow> args;
-    size_t depth = 0;  // words from the top to the last argument's first word
-    std::vector<size_t> starts;
-    for (auto p = md->params.rbegin(); p != md->params.rend(); ++p) {
-      depth += static_cast<size_t>(instrument::slotSize(*p));
-      starts.push_back(depth);
-    }
-    if (in.op != Op::invokestatic) starts.push_back(++depth);
-    for (auto s = starts.rbegin(); s != starts.rend(); ++s) args.push_back(m_->operand(i, *s));
+    size_t depth = 0;  // words from the top to the receiver or first argument
+    std::vector<Shadow> args = arguments(i, ref, in.op == Op::invokestatic, depth);
+    if (args.empty() && !instrument::parseMethodDescriptor(ref.descriptor)) return;
     int32_t selector = ids_.selector(ref.name, ref.descriptor);
     Patch p = patch();
     bool any = std::any_of(args.begin(), args.end(), [](const Shadow& s) { return !s.isBottom(); });
@@ -555,20 +318,20 @@ class CopyExtension : public contexts::Extension {
     } else {
       size_t n = std::min<size_t>(args.size(), kMaxArgs);
       for (size_t k = 4; k < n; ++k) {
-        pushShadow(p, args[k]).pushInt(static_cast<int32_t>(k));
+        pushShadow(p, args[k], *m_).pushInt(static_cast<int32_t>(k));
         p.invokeStatic(kFlowClass, "arg", std::string("(") + kStateDesc + "JI)" + kStateDesc);
       }
       size_t direct = std::min<size_t>(n, 4);
       std::string desc = std::string("(") + kStateDesc;
       for (size_t k = 0; k < direct; ++k) {
-        pushShadow(p, args[k]);
+        pushShadow(p, args[k], *m_);
         desc += 'J';
       }
       p.pushInt(selector).invokeStatic(kFlowClass, "call" + std::to_string(direct), desc + "I)V");
     }
     r_->before(i, p);
     if (in.op == Op::invokespecial && ref.name == "<init>") bindDenied(i, depth);
-    if (plan_.produced[i] == kNone) return;
+    if (plan_.produced[i] == kNoLocal) return;
     Patch after = patch();
     loadState(after, *m_).pushInt(selector);
     after.invokeStatic(kFlowClass, "result", std::string("(") + kStateDesc + "I)J");
@@ -580,7 +343,7 @@ class CopyExtension : public contexts::Extension {
     Patch p = patch();
     loadState(p, *m_).invokeStatic(kFlowClass, "call0", std::string("(") + kStateDesc + ")V");
     r_->before(i, p);
-    if (plan_.produced[i] == kNone) return;
+    if (plan_.produced[i] == kNoLocal) return;
     // A reference result is an object the call site made (string concatenation) or got:
     // its allocation node if it has a tag (a lambda's hidden class has none).
     auto ref = r_->pool().memberRef(r_->insn(i).cp());
@@ -627,7 +390,7 @@ class CopyExtension : public contexts::Extension {
       after.add(Op::dup).add(Op::checkcast, classfile::raw(cls_.pool.addClass(name)));
       after.load("I", t).putField(name, flow::kTagField, "I");
     }
-    if (plan_.produced[i] != kNone) {
+    if (plan_.produced[i] != kNoLocal) {
       after.load("I", t);
       composeNode(after, 0).store("J", plan_.produced[i]);
     }
@@ -638,70 +401,13 @@ class CopyExtension : public contexts::Extension {
     Patch p = patch();
     loadState(p, *m_);
     pushShadow(
-        p, m_->operand(i, r_->insn(i).op == Op::lreturn || r_->insn(i).op == Op::dreturn ? 2 : 1));
+        p, m_->operand(i, r_->insn(i).op == Op::lreturn || r_->insn(i).op == Op::dreturn ? 2 : 1),
+        *m_);
     p.pushInt(selector_).invokeStatic(kFlowClass, "ret", std::string("(") + kStateDesc + "JI)V");
     r_->before(i, p);
   }
 
-  void blockEnd(uint32_t i) {
-    for (const flow::BlockEnd& e : plan_.ends) {
-      if (e.index != i) continue;
-      Patch p = patch();
-      for (const flow::Move& m : e.moves) pushShadow(p, m.from).store("J", m.to);
-      if (e.after) {
-        r_->after(i, p);
-      } else {
-        r_->before(i, p);
-      }
-    }
-  }
-
-  // The summary of the call at instruction i (callSite looked it up).
-  std::optional<flow::Summary> summaryAt(uint32_t i, const classfile::ConstantPool::Member& ref,
-                                         bool isStatic) {
-    auto known = summaries_.find(i);
-    if (known != summaries_.end()) return known->second;
-    return flow::summaryAt(ref.owner, ref.name, ref.descriptor, isStatic);
-  }
-
-  // A constructor's super()/this() call (the first, for unusual code with one per path),
-  // found once per method; nullopt elsewhere.
-  std::optional<uint32_t> superCall() {
-    if (r_->name() != "<init>") return std::nullopt;
-    if (!superCallFound_) {
-      superCallFound_ = true;
-      auto* code = classfile::findAttr<classfile::CodeAttr>(r_->member().attributes);
-      std::vector<uint32_t> calls =
-          code ? instrument::findSuperCalls(cls_, *code) : std::vector<uint32_t>{};
-      if (!calls.empty()) superCall_ = calls.front();
-    }
-    return superCall_;
-  }
-
-  // In a constructor, an instruction before the super()/this() call.
-  bool beforeSuper(uint32_t i) {
-    std::optional<uint32_t> call = superCall();
-    return call && i < *call;
-  }
-
-  classfile::ClassFile& cls_;
-  flow::FlowIds& ids_;
-  const ProbeOptions& options_;
-  Routine* r_ = nullptr;
-  uint16_t state_ = kNone, context_ = kNone;
-  std::map<uint32_t, uint32_t> sites_;
-  std::map<uint32_t, std::optional<flow::Summary>>
-      summaries_;  // instruction -> its call's  // instruction index -> allocation site index
-  std::optional<MethodProbes> m_;  // the method's probes' context, once planned
-  std::optional<uint32_t> superCall_;
-  bool superCallFound_ = false;
-  std::vector<uint16_t> deniedNews_;  // the produced locals of `new`s of denied classes
-  flow::ShadowPlan plan_;
-  const Routine* planned_ = nullptr;  // the routine plan_ belongs to
-  bool unshadowed_ = false;           // its body gets no flow probes (a summarised method)
-  int32_t selector_ = 0;
-  uint32_t id_ = 0;
-  bool light_ = false;
+  CopyRules rules_;
 };
 
 }  // namespace

@@ -29,7 +29,6 @@
 
 namespace dragnet::analyses::copy {
 
-inline constexpr const char* kFlowClass = "java/lang/DragnetFlow";
 inline constexpr const char* kCopyClass = "java/lang/DragnetCopy";
 
 struct ProbeOptions {

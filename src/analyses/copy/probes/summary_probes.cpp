@@ -160,7 +160,7 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
     }
     case K::PassThrough:
       if (out == kNoLocal || !has(s.src, a)) break;
-      pushShadow(after, a.shadow[static_cast<size_t>(s.src)]).store("J", out);
+      pushShadow(after, a.shadow[static_cast<size_t>(s.src)], m).store("J", out);
       out = kNoLocal;
       break;
     case K::Consume:

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "analyses/copy/probes/probe_code.h"
+#include "analyses/copy/probes/copy_code.h"
 #include "flow/summaries.h"
 
 namespace dragnet::analyses::copy {

@@ -7,6 +7,7 @@
 
 #include "../../support/javac_fixture.h"
 #include "analyses/copy/probes/instrumenter.h"
+#include "flow/probe_code.h"
 #include "flow/tag_field.h"
 
 namespace dragnet::test {
@@ -67,9 +68,9 @@ TEST_F(CopyProbesTest, ALoadsNodeReachesTheReturnWithoutAMove) {
     dragnet::contexts::IdSource ids;
     flow::FlowIds flowIds;
     copy::instrumentClass(cls, ids, flowIds, {});
-    EXPECT_EQ(calls(cls, "straight", copy::kFlowClass, "field"), 1);  // the load's node
-    EXPECT_EQ(calls(cls, "straight", copy::kFlowClass, "ret"), 1);
-    EXPECT_EQ(calls(cls, "straight", copy::kFlowClass, "take"), 1);
+    EXPECT_EQ(calls(cls, "straight", flow::kFlowClass, "field"), 1);  // the load's node
+    EXPECT_EQ(calls(cls, "straight", flow::kFlowClass, "ret"), 1);
+    EXPECT_EQ(calls(cls, "straight", flow::kFlowClass, "take"), 1);
     // x + 1: the parameter may carry its caller's node, consumed by iadd (one record); the
     // sum has none, so its return writes bottom and nothing is stored.
     EXPECT_EQ(calls(cls, "computed", copy::kCopyClass, "use"), 1);

@@ -125,7 +125,7 @@ public final class DragnetFlow {
   /** The context an instance method's allocations get: its receiver's allocation site. */
   @ForceInline
   public static int context(int receiverTag) {
-    return slots == 0 ? DragnetCopy.siteOfName(receiverTag) : receiverTag & SITE_MASK;
+    return slots == 0 ? DragnetFlowTable.siteOfName(receiverTag) : receiverTag & SITE_MASK;
   }
 
   // The tag of an object of site `site` allocated in context `ctx` (a site index, 0: none).
@@ -133,7 +133,7 @@ public final class DragnetFlow {
   static int tag(int site, int ctx) {
     int n = slots;
     if (n == 1) return site;
-    if (n == 0) return DragnetCopy.name(site, ctx);
+    if (n == 0) return DragnetFlowTable.name(site, ctx);
     return (ctx % n) << 27 | site;
   }
 
@@ -143,7 +143,7 @@ public final class DragnetFlow {
     if (!on || s == DragnetRt.SINK) return 0;
     int t = tag(site, ctx);
     pend(s, t);
-    DragnetCopy.born(s, site, ctx);
+    DragnetFlowTable.born(s, site, ctx);
     return OBJECT | (t & 0xFFFFFFFFL);
   }
 
@@ -172,7 +172,7 @@ public final class DragnetFlow {
     if (!on || s == DragnetRt.SINK) return 0;
     int t = tag(site, ctx);
     put(array, t, s);
-    DragnetCopy.born(s, site, ctx);
+    DragnetFlowTable.born(s, site, ctx);
     return OBJECT | (t & 0xFFFFFFFFL);
   }
 
@@ -216,7 +216,7 @@ public final class DragnetFlow {
     int key = constructedBase == 0 ? 0 : s.dynKey(constructedBase, o.getClass(), 0);
     if (key == 0) return 0;
     int site = key >>> 4 & SITE_MASK;
-    DragnetCopy.born(s, site, 0);
+    DragnetFlowTable.born(s, site, 0);
     return tag(site, 0);
   }
 
@@ -320,7 +320,7 @@ public final class DragnetFlow {
     int t = s.ftok;
     s.ftaken = t == tok;
     s.ftok = 0;
-    if (t != tok && t != NOTHING) DragnetCopy.cut(s, method);
+    if (t != tok && t != NOTHING) DragnetFlowTable.cut(s, method);
   }
 
   @ForceInline
@@ -409,11 +409,14 @@ public final class DragnetFlow {
     s.fsaveTop = top;
   }
 
-  /** After `new` of a denied class and its constructor: its tag in the side table. */
+  /**
+   * After `new` of a denied class at site `site` in context `ctx` and its constructor: its
+   * tag in the side table.
+   */
   @DontInline
-  public static void bindNew(Object o, DragnetState s, long node) {
-    if (!on || s == DragnetRt.SINK || node == 0) return;
-    put(o, (int) node, s);
+  public static void bindNew(Object o, DragnetState s, int site, int ctx) {
+    if (!on || s == DragnetRt.SINK) return;
+    put(o, tag(site, ctx), s);
   }
 
   /** Before `new` of a denied class: its node (the tag goes to the side table afterwards). */
@@ -421,7 +424,7 @@ public final class DragnetFlow {
   public static long newDenied(DragnetState s, int site, int ctx) {
     if (!on || s == DragnetRt.SINK) return 0;
     int t = tag(site, ctx);
-    DragnetCopy.born(s, site, ctx);
+    DragnetFlowTable.born(s, site, ctx);
     return OBJECT | (t & 0xFFFFFFFFL);
   }
 

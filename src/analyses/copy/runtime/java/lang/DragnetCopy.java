@@ -8,34 +8,32 @@ import jdk.internal.vm.annotation.ForceInline;
  * Mode copy's recording (Xu et al. sec. 3): the edges of the copy graph, counted per
  * thread in a table of the thread's DragnetState (native memory, no lock), which the agent
  * reads when the thread ends, at each flush and at VM death
- * (src/analyses/copy/agent/copy_records.cpp).
+ * (src/analyses/copy/agent/flow_records.cpp).
  *
- * <p>A table slot is (src, dst, count). Besides the graph's edges (src a node, dst a
- * location or the consumer C) the table holds instance clones, src = the original's
- * allocation node, dst = CLONED | the copy's tag; and, with dst 0: births, src = BIRTH | ctx
- * << 27 | site (objects allocated at a site in a context); cuts, src = CUT | method (flows
- * cut at the method's entry); and clones per context, src = CLONES | node << 27 | site
- * (instance clones made in context node `node` whose copies have site `site`).
+ * <p>Its records in the engine's table (DragnetFlowTable, beside the engine's births and
+ * cuts): the graph's edges (src a node, dst a location or the consumer C), counted; instance
+ * clones, src = the original's allocation node, dst = CLONED | the copy's tag; and, with
+ * dst 0, clones per context, src = CLONES | node << 27 | site (instance clones made in
+ * context node `node` whose copies have site `site`).
  *
  * <p>Like DragnetState, this class must never call instrumented code.
  */
 public final class DragnetCopy {
   static final long CONSUMER = 3L << 62;
-  static final long BIRTH = CONSUMER | 1L << 61;
-  static final long CUT = CONSUMER;
   // dst of a clone record: the copy's tag in the low bits (src: the original's node).
   static final long CLONED = CONSUMER | 2L << 32;
   static final long CLONES = 5L << 61;
   static final long KIND = 3L << 62;
-  static final int SLOT = 24;
 
   private DragnetCopy() {}
+
+  static Unsafe U;
 
   /** A heap store of a value whose shadow is `src` into location `dst`. */
   @ForceInline
   public static void store(DragnetState s, long src, long dst) {
     if (src == 0 || !DragnetFlow.on || s == DragnetRt.SINK) return;
-    count(s, src, dst, 1);
+    DragnetFlowTable.count(s, src, dst, 1);
     if ((src & 0xFFFFFFFF00000000L) != DragnetFlow.OBJECT) copied(s, 1);  // a load's node: a copy
   }
 
@@ -43,14 +41,14 @@ public final class DragnetCopy {
   @ForceInline
   public static void use(DragnetState s, long src) {
     if (src == 0 || !DragnetFlow.on || s == DragnetRt.SINK) return;
-    count(s, src, CONSUMER, 1);
+    DragnetFlowTable.count(s, src, CONSUMER, 1);
   }
 
   /** After System.arraycopy(src, _, dst, _, n) returned: n element copies. */
   @DontInline
   public static void arraycopy(DragnetState s, Object src, Object dst, int n) {
     if (n <= 0 || !DragnetFlow.on || s == DragnetRt.SINK) return;
-    count(s, DragnetFlow.elm(src, s), DragnetFlow.elm(dst, s), n);
+    DragnetFlowTable.count(s, DragnetFlow.elm(src, s), DragnetFlow.elm(dst, s), n);
     copied(s, n);
   }
 
@@ -64,11 +62,11 @@ public final class DragnetCopy {
     if (!DragnetFlow.on || s == DragnetRt.SINK || copy == null || src == null) return 0;
     int t = DragnetFlow.tag(site, ctx);
     DragnetFlow.put(copy, t, s);
-    born(s, site, ctx);
+    DragnetFlowTable.born(s, site, ctx);
     int n = java.lang.reflect.Array.getLength(copy), have = java.lang.reflect.Array.getLength(src) - from;
     if (have < n) n = have;
     if (n > 0) {
-      count(s, DragnetFlow.elm(src, s), DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
+      DragnetFlowTable.count(s, DragnetFlow.elm(src, s), DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
       copied(s, n);
     }
     return DragnetFlow.OBJECT | (t & 0xFFFFFFFFL);
@@ -93,13 +91,13 @@ public final class DragnetCopy {
       if (key != 0) site = key >>> 4 & DragnetFlow.SITE_MASK;
     }
     int t = DragnetFlow.tag(site, ctx);
-    born(s, site, ctx);
+    DragnetFlowTable.born(s, site, ctx);
     if (array) {
       int n = java.lang.reflect.Array.getLength(copy);
       long from = DragnetFlow.elm(orig, s);
       DragnetFlow.put(copy, t, s);
       if (n > 0) {
-        count(s, from, DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
+        DragnetFlowTable.count(s, from, DragnetFlow.ELM | (t & 0xFFFFFFFFL), n);
         copied(s, n);
       }
     } else {
@@ -109,20 +107,10 @@ public final class DragnetCopy {
       // per context into the copies of this context (copied() for arrays): how many fields a
       // class has is not known here without calling instrumented code (reflection).
       int from = origTag != 0 ? origTag : DragnetFlow.tagOf(orig, s);
-      if (from != 0) count(s, DragnetFlow.OBJECT | (from & 0xFFFFFFFFL), CLONED | (t & 0xFFFFFFFFL), 1);
-      count(s, CLONES | (s.current() & 0xFFFFFFFFL) << 27 | (site & DragnetFlow.SITE_MASK), 0, 1);
+      if (from != 0) DragnetFlowTable.count(s, DragnetFlow.OBJECT | (from & 0xFFFFFFFFL), CLONED | (t & 0xFFFFFFFFL), 1);
+      DragnetFlowTable.count(s, CLONES | (s.current() & 0xFFFFFFFFL) << 27 | (site & DragnetFlow.SITE_MASK), 0, 1);
     }
     return t;
-  }
-
-  // (Callers checked DragnetFlow.on.)
-  static void born(DragnetState s, int site, int ctx) {
-    count(s, BIRTH | (long) (ctx & DragnetFlow.SITE_MASK) << 27 | site, 0, 1);
-  }
-
-  static void cut(DragnetState s, int method) {
-    if (s == DragnetRt.SINK || !DragnetFlow.on) return;
-    count(s, CUT | (method & 0xFFFFFFFFL), 0, 1);
   }
 
   // --- copies per context ---------------------------------------------------------------
@@ -154,115 +142,4 @@ public final class DragnetCopy {
     return true;
   }
 
-  // --- the edge table -----------------------------------------------------------------------
-
-  static Unsafe U;
-
-  @ForceInline
-  static void count(DragnetState s, long src, long dst, long n) {
-    long t = s.fedges;
-    if (t != 0) {
-      int m = s.fedgeCap - 1;
-      int i = hash(src, dst) & m;
-      long a = t + (long) SLOT * i;
-      if (U.getLong(null, a) == src && U.getLong(null, a + 8) == dst) {
-        U.putLong(null, a + 16, U.getLong(null, a + 16) + n);
-        return;
-      }
-    }
-    countSlow(s, src, dst, n);
-  }
-
-  private static int hash(long src, long dst) {
-    long h = src * 0x9E3779B97F4A7C15L + dst * 0xC2B2AE3D27D4EB4FL;
-    return (int) (h ^ h >>> 29);
-  }
-
-  @DontInline
-  private static void countSlow(DragnetState s, long src, long dst, long n) {
-    if (s.fedges == 0 && !growEdges(s)) {
-      s.fdropped += n;
-      return;
-    }
-    for (;;) {
-      int m = s.fedgeCap - 1;
-      int i = hash(src, dst) & m;
-      long t = s.fedges;
-      for (int probes = 0; probes <= m; probes++, i = (i + 1) & m) {
-        long a = t + (long) SLOT * i;
-        long k = U.getLong(null, a);
-        if (k == src && U.getLong(null, a + 8) == dst) {
-          U.putLong(null, a + 16, U.getLong(null, a + 16) + n);
-          return;
-        }
-        if (k != 0) continue;
-        if (2 * (s.fedgeUsed + 1) > s.fedgeCap) break;  // half full: grow first
-        // The count and dst before the key: a reader that sees the key sees the rest.
-        U.putLong(null, a + 16, n);
-        U.putLong(null, a + 8, dst);
-        U.fullFence();
-        U.putLong(null, a, src);
-        s.fedgeUsed++;
-        return;
-      }
-      if (!growEdges(s)) {
-        s.fdropped += n;
-        return;
-      }
-    }
-  }
-
-  // A table twice as large (1024 slots first), every entry moved. False without memory.
-  private static boolean growEdges(DragnetState s) {
-    if (s.fstarved) return false;
-    int oldCap = s.fedgeCap, cap = oldCap == 0 ? 1024 : 2 * oldCap;
-    long a = DragnetState.grow0(0, 0, (long) SLOT * cap);
-    if (a == 0) {
-      s.fstarved = true;
-      return false;
-    }
-    long old = s.fedges;
-    int m = cap - 1;
-    for (int j = 0; j < oldCap; j++) {
-      long o = old + (long) SLOT * j;
-      long k = U.getLong(null, o);
-      if (k == 0) continue;
-      long d = U.getLong(null, o + 8);
-      int i = hash(k, d) & m;
-      while (U.getLong(null, a + (long) SLOT * i) != 0) i = (i + 1) & m;
-      long b = a + (long) SLOT * i;
-      U.putLong(null, b + 8, d);
-      U.putLong(null, b + 16, U.getLong(null, o + 16));
-      U.putLong(null, b, k);
-    }
-    U.fullFence();
-    s.fedges = a;
-    s.fedgeCap = cap;
-    if (old != 0) DragnetState.retire0(old);
-    return true;
-  }
-
-  // --- object names with exact contexts (slots = 0) ----------------------------------------
-  // name -> (site, ctx) in NAMES (2 ints per name, name 0 unused), interned under a lock:
-  // only in the test setting slots=0. The agent reads NAMES and namesUsed.
-  static int[] NAMES = new int[2048];
-  static int namesUsed = 1;
-  private static final Object NLOCK = new Object();
-
-  static int name(int site, int ctx) {
-    synchronized (NLOCK) {
-      for (int i = 1; i < namesUsed; i++) {
-        if (NAMES[2 * i] == site && NAMES[2 * i + 1] == ctx) return i;
-      }
-      if (2 * namesUsed + 2 > NAMES.length) NAMES = DragnetState.grow(NAMES, 2 * namesUsed);
-      NAMES[2 * namesUsed] = site;
-      NAMES[2 * namesUsed + 1] = ctx;
-      return namesUsed++;
-    }
-  }
-
-  static int siteOfName(int name) {
-    int[] n = NAMES;
-    return name > 0 && 2 * name < n.length ? n[2 * name] : 0;
-  }
 }

@@ -1,5 +1,5 @@
-// Code pieces mode copy's probes share (instrumenter.cpp, summary_probes.cpp): the method
-// being instrumented as a probe sees it.
+// Code pieces the flow analyses' probes share (flow/extension.h and the analyses' probes):
+// the method being instrumented as a probe sees it.
 #pragma once
 
 #include <cstdint>
@@ -11,17 +11,18 @@
 #include "flow/shadow_plan.h"
 #include "instrument/bit.h"
 
-namespace dragnet::analyses::copy {
+namespace dragnet::flow {
 
 inline constexpr const char* kObjectDesc = "Ljava/lang/Object;";
-inline constexpr uint16_t kNoLocal = flow::ShadowPlan::kNone;
+inline constexpr uint16_t kNoLocal = ShadowPlan::kNone;
+inline constexpr const char* kFlowClass = "java/lang/DragnetFlow";
 
 struct MethodProbes {
   instrument::Routine& r;
   uint16_t state;    // the frame's DragnetState local
-  uint16_t context;  // the frame's context local (kNoLocal: 0)
-  const flow::ShadowPlan& plan;
-  flow::FlowIds& ids;
+  uint16_t context;  // the frame's context local, an int (kNoLocal: 0)
+  const ShadowPlan& plan;
+  FlowIds& ids;
   const std::map<uint32_t, uint32_t>& sites;  // instruction -> allocation site index
 
   // A scratch local per descriptor and role, within one instruction's probes.
@@ -31,14 +32,14 @@ struct MethodProbes {
 
   // The shadow of the value whose first word is `fromTop` words below the top of the stack
   // before instruction i (1: the top word).
-  flow::Shadow operand(uint32_t i, size_t fromTop) const;
+  Shadow operand(uint32_t i, size_t fromTop) const;
 
   std::map<std::string, int> scratch_;  // descriptor + role -> local + 1
 };
 
 instrument::Patch& loadState(instrument::Patch& p, const MethodProbes& m);
-// Pushes a shadow as a long.
-instrument::Patch& pushShadow(instrument::Patch& p, const flow::Shadow& s);
+// Pushes a shadow as a long (a Frame shadow with the frame's context or'ed in).
+instrument::Patch& pushShadow(instrument::Patch& p, const Shadow& s, const MethodProbes& m);
 // The tag of the object on top of the stack, whose static class is `cls` (an array type or
 // a denied class: the side table; otherwise the added field).
 instrument::Patch& pushTag(instrument::Patch& p, std::string_view cls, const MethodProbes& m);
@@ -46,11 +47,7 @@ instrument::Patch& pushTag(instrument::Patch& p, std::string_view cls, const Met
 instrument::Patch& pushElementNode(instrument::Patch& p, const MethodProbes& m);
 // The tag on top of the stack -> the node of its field `field` (0: the object itself).
 instrument::Patch& composeNode(instrument::Patch& p, uint32_t field);
-// The frame's context (the receiver's site), 0 where it has none.
+// The frame's context (an int), 0 where it has none.
 instrument::Patch& pushContext(instrument::Patch& p, const MethodProbes& m);
-// DragnetCopy.store(S, src, dst) / use(S, src) with their operands pushed.
-instrument::Patch& callRecord(instrument::Patch& p, const char* what);
-// The shadow of `s` consumed: DragnetCopy.use(S, s) (nothing for Bottom).
-void useShadow(instrument::Patch& p, const flow::Shadow& s, const MethodProbes& m);
 
-}  // namespace dragnet::analyses::copy
+}  // namespace dragnet::flow

@@ -1,14 +1,12 @@
-#include "analyses/copy/probes/probe_code.h"
+#include "flow/probe_code.h"
 
-#include "analyses/copy/probes/instrumenter.h"
 #include "contexts/probes.h"
 #include "flow/tag_field.h"
 #include "instrument/descriptor.h"
 
-namespace dragnet::analyses::copy {
+namespace dragnet::flow {
 
 using classfile::Op;
-using flow::Shadow;
 using instrument::Patch;
 
 uint16_t MethodProbes::scratch(std::string_view desc, char role) {
@@ -30,20 +28,23 @@ Shadow MethodProbes::operand(uint32_t i, size_t fromTop) const {
 
 Patch& loadState(Patch& p, const MethodProbes& m) { return p.load(kObjectDesc, m.state); }
 
-Patch& pushShadow(Patch& p, const Shadow& s) {
+Patch& pushShadow(Patch& p, const Shadow& s, const MethodProbes& m) {
   switch (s.kind) {
     case Shadow::Kind::Local:
       return p.load("J", s.local);
     case Shadow::Kind::Const:
       return p.pushLong(static_cast<int64_t>(s.value));
+    case Shadow::Kind::Frame:
+      p.pushLong(static_cast<int64_t>(s.value));
+      return pushContext(p, m).add(Op::i2l).add(Op::lor);
     default:
       return p.add(Op::lconst_0);
   }
 }
 
 Patch& pushTag(Patch& p, std::string_view cls, const MethodProbes& m) {
-  if (!cls.starts_with("[") && !flow::isDeniedTagClass(cls)) {
-    return p.getField(cls, flow::kTagField, "I");
+  if (!cls.starts_with("[") && !isDeniedTagClass(cls)) {
+    return p.getField(cls, kTagField, "I");
   }
   loadState(p, m);
   return p.invokeStatic(kFlowClass, "tagOf",
@@ -57,7 +58,7 @@ Patch& pushElementNode(Patch& p, const MethodProbes& m) {
 }
 
 Patch& composeNode(Patch& p, uint32_t field) {
-  p.pushLong(static_cast<int64_t>(flow::fieldBits(field)));
+  p.pushLong(static_cast<int64_t>(fieldBits(field)));
   return p.invokeStatic(kFlowClass, "field", "(IJ)J");
 }
 
@@ -65,16 +66,4 @@ Patch& pushContext(Patch& p, const MethodProbes& m) {
   return m.context == kNoLocal ? p.add(Op::iconst_0) : p.load("I", m.context);
 }
 
-Patch& callRecord(Patch& p, const char* what) {
-  bool store = what[0] == 's';
-  return p.invokeStatic(kCopyClass, what,
-                        std::string("(") + contexts::kStateDesc + (store ? "JJ)V" : "J)V"));
-}
-
-void useShadow(Patch& p, const Shadow& s, const MethodProbes& m) {
-  if (s.isBottom()) return;
-  loadState(p, m);
-  callRecord(pushShadow(p, s), "use");
-}
-
-}  // namespace dragnet::analyses::copy
+}  // namespace dragnet::flow
