@@ -87,7 +87,7 @@ inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
 // those of `freq` and every end of an edge or effect (frequency 0 when it has none);
 // frequencies of an instance listed twice add up. An instance of node 0 or of a node without
 // a def is dropped with its edges and effects (counted in dropped()); a contextless node's
-// slot is taken as 0.
+// slot is taken as 0. It reads the input's defs: their buffer must outlive it.
 class InstanceGraph {
  public:
   explicit InstanceGraph(const GraphInput& in);
