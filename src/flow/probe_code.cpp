@@ -66,4 +66,43 @@ Patch& pushContext(Patch& p, const MethodProbes& m) {
   return m.context == kNoLocal ? p.add(Op::iconst_0) : p.load("I", m.context);
 }
 
+CallArgs callArgs(const MethodProbes& m, uint32_t i) {
+  CallArgs a;
+  const classfile::Insn& in = m.r.insn(i);
+  auto ref = m.r.pool().memberRef(in.cp());
+  auto md = instrument::parseMethodDescriptor(ref.descriptor);
+  if (!md) return a;
+  if (in.op != Op::invokestatic) a.desc.emplace_back(kObjectDesc);
+  for (std::string_view p : md->params) {
+    a.desc.emplace_back(p[0] == 'L' || p[0] == '[' ? std::string_view(kObjectDesc) : p);
+  }
+  size_t depth = 0;
+  a.shadow.resize(a.desc.size());
+  for (size_t k = a.desc.size(); k-- > 0;) {
+    depth += static_cast<size_t>(instrument::slotSize(a.desc[k]));
+    a.shadow[k] = m.operand(i, depth);
+  }
+  a.ok = true;
+  return a;
+}
+
+std::vector<uint16_t> parkArgs(MethodProbes& m, uint32_t i, const CallArgs& a) {
+  std::vector<uint16_t> locals(a.desc.size());
+  Patch p = m.r.newPatch();
+  for (size_t k = a.desc.size(); k-- > 0;) {
+    locals[k] = m.fresh(a.desc[k]);
+    p.store(a.desc[k], locals[k]);
+  }
+  for (size_t k = 0; k < a.desc.size(); ++k) p.load(a.desc[k], locals[k]);
+  m.r.before(i, p);
+  return locals;
+}
+
+bool hasArg(int8_t pos, const CallArgs& a) {
+  return pos >= 0 && static_cast<size_t>(pos) < a.desc.size();
+}
+bool isRefArg(int8_t pos, const CallArgs& a) {
+  return hasArg(pos, a) && a.desc[static_cast<size_t>(pos)] == kObjectDesc;
+}
+
 }  // namespace dragnet::flow

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "flow/ids.h"
 #include "flow/shadow_plan.h"
@@ -49,5 +50,20 @@ instrument::Patch& pushElementNode(instrument::Patch& p, const MethodProbes& m);
 instrument::Patch& composeNode(instrument::Patch& p, uint32_t field);
 // The frame's context (an int), 0 where it has none.
 instrument::Patch& pushContext(instrument::Patch& p, const MethodProbes& m);
+
+// A call's arguments, receiver first: their descriptors (references as Object) and their
+// shadows before the call; ok false for a malformed descriptor.
+struct CallArgs {
+  std::vector<std::string> desc;
+  std::vector<Shadow> shadow;
+  bool ok = false;
+};
+CallArgs callArgs(const MethodProbes& m, uint32_t i);
+// Before the call at i: every argument parked in a local of its own and pushed back, so
+// that probes after the call can read them. Returns the locals, receiver first.
+std::vector<uint16_t> parkArgs(MethodProbes& m, uint32_t i, const CallArgs& a);
+// Whether position `pos` names an argument (a reference one).
+bool hasArg(int8_t pos, const CallArgs& a);
+bool isRefArg(int8_t pos, const CallArgs& a);
 
 }  // namespace dragnet::flow

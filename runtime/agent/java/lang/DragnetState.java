@@ -150,26 +150,28 @@ public final class DragnetState {
   long fa0, fa1, fa2, fa3, fa4, fa5, fa6, fa7;
   int frtok;
   long fret;
-  // The side table's per-thread cache: the object looked up last and its tag.
+  // Mode cost: the caller's receiver chain (DragnetCost), passed with the transfer.
+  int fchain;
+  // The side table's per-thread cache: the object looked up last, its tag and its entry's
+  // address (0: none).
   Object ftagged;
   int ftag;
+  long fentry;
   // Tags of `new`s whose root constructor has not run yet, with their frames' depths.
   // Transfers kept across methods the JVM calls by itself (DragnetFlow.save): 10 longs
-  // each (the saving frame's depth, the selector, the arguments).
+  // each (the saving frame's depth, the chain and the selector, the arguments).
   long[] fsaved;
   int fsaveTop;
   int[] fpendTag;
   int[] fpendDepth;
   int fpendTop;
-  // Mode copy (DragnetCopy): this thread's edge table in native memory, open addressing
-  // (src, dst, count: 24 bytes a slot; src 0 is empty), its capacity (a power of two) and
-  // slots used; copies per context node (native, 8 bytes a node, `fcopyCap` nodes);
-  // objects allocated per (site, context) as edges from a birth node; cut flows.
+  // The flow modes' record table (DragnetFlowTable) in native memory, open addressing
+  // (a, b, count: 24 bytes a slot; a 0 is empty), its capacity (a power of two) and slots
+  // used; mode copy's copies per context node (native, 8 bytes a node, `fcopyCap` nodes).
   long fedges;
   int fedgeCap, fedgeUsed;
   long fcopies;
   int fcopyCap;
-  long fcuts;
   boolean fstarved;  // a table could not grow: what does not fit is dropped, counted
   long fdropped;
 

@@ -19,57 +19,10 @@ namespace {
 
 const std::string kState = contexts::kStateDesc;
 
-// The call's arguments, receiver first: their descriptors and their shadows before the
-// call.
-struct Args {
-  std::vector<std::string> desc;
-  std::vector<Shadow> shadow;
-  bool ok = false;
-};
-
-Args argsOf(const MethodProbes& m, uint32_t i) {
-  Args a;
-  const classfile::Insn& in = m.r.insn(i);
-  auto ref = m.r.pool().memberRef(in.cp());
-  auto md = instrument::parseMethodDescriptor(ref.descriptor);
-  if (!md) return a;
-  if (in.op != Op::invokestatic) a.desc.emplace_back(kObjectDesc);
-  for (std::string_view p : md->params) {
-    a.desc.emplace_back(p[0] == 'L' || p[0] == '[' ? std::string_view(kObjectDesc) : p);
-  }
-  size_t depth = 0;
-  a.shadow.resize(a.desc.size());
-  for (size_t k = a.desc.size(); k-- > 0;) {
-    depth += static_cast<size_t>(instrument::slotSize(a.desc[k]));
-    a.shadow[k] = m.operand(i, depth);
-  }
-  a.ok = true;
-  return a;
-}
-
-// Before the call: every argument parked in a local of its own and pushed back, so that
-// the probes after the call can read them. Returns the locals, receiver first.
-std::vector<uint16_t> park(MethodProbes& m, uint32_t i, const Args& a) {
-  std::vector<uint16_t> locals(a.desc.size());
-  Patch p = m.r.newPatch();
-  for (size_t k = a.desc.size(); k-- > 0;) {
-    locals[k] = m.fresh(a.desc[k]);
-    p.store(a.desc[k], locals[k]);
-  }
-  for (size_t k = 0; k < a.desc.size(); ++k) p.load(a.desc[k], locals[k]);
-  m.r.before(i, p);
-  return locals;
-}
-
-bool has(int8_t pos, const Args& a) { return pos >= 0 && static_cast<size_t>(pos) < a.desc.size(); }
-bool isRef(int8_t pos, const Args& a) {
-  return has(pos, a) && a.desc[static_cast<size_t>(pos)] == kObjectDesc;
-}
-
 // The produced local of the call's result, or kNoLocal.
 uint16_t result(const MethodProbes& m, uint32_t i) { return m.plan.produced[i]; }
 
-void consumeArgs(MethodProbes& m, uint32_t i, const Args& a, flow::ArgMask mask) {
+void consumeArgs(MethodProbes& m, uint32_t i, const flow::CallArgs& a, flow::ArgMask mask) {
   Patch p = m.r.newPatch();
   for (size_t k = 0; k < a.shadow.size(); ++k) {
     if ((mask >> k & 1) != 0) useShadow(p, a.shadow[k], m);
@@ -78,7 +31,7 @@ void consumeArgs(MethodProbes& m, uint32_t i, const Args& a, flow::ArgMask mask)
 }
 
 // After the call: (tag(array), ELM) -> C once for each array in `mask`.
-void consumeElements(MethodProbes& m, Patch& after, const Args& a, const std::vector<uint16_t>& l,
+void consumeElements(MethodProbes& m, Patch& after, const flow::CallArgs& a, const std::vector<uint16_t>& l,
                      flow::ArgMask mask) {
   for (size_t k = 0; k < a.desc.size(); ++k) {
     if ((mask >> k & 1) == 0 || a.desc[k] != kObjectDesc) continue;
@@ -91,7 +44,7 @@ void consumeElements(MethodProbes& m, Patch& after, const Args& a, const std::ve
 }  // namespace
 
 void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
-  Args a = argsOf(m, i);
+  flow::CallArgs a = flow::callArgs(m, i);
   if (!a.ok) return;
   // The callee takes no transfer; an override that does finds none.
   Patch clear = m.r.newPatch();
@@ -100,12 +53,12 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
   consumeArgs(m, i, a, s.consumed);
   bool needArgs = s.kind == K::ArrayCopy || s.kind == K::CopyOf || s.kind == K::LoadField ||
                   (s.kind == K::Consume && s.elements != 0);
-  std::vector<uint16_t> l = needArgs ? park(m, i, a) : std::vector<uint16_t>{};
+  std::vector<uint16_t> l = needArgs ? flow::parkArgs(m, i, a) : std::vector<uint16_t>{};
   uint16_t out = result(m, i);
   Patch after = m.r.newPatch();
   switch (s.kind) {
     case K::ArrayCopy:
-      if (s.rawUnits || !isRef(s.src, a) || !isRef(s.dst, a) || !has(s.length, a)) break;
+      if (s.rawUnits || !flow::isRefArg(s.src, a) || !flow::isRefArg(s.dst, a) || !flow::hasArg(s.length, a)) break;
       loadState(after, m).load(kObjectDesc, l[static_cast<size_t>(s.src)]);
       after.load(kObjectDesc, l[static_cast<size_t>(s.dst)])
           .load("I", l[static_cast<size_t>(s.length)]);
@@ -114,10 +67,10 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
       break;
     case K::CopyOf: {
       auto site = m.sites.find(i);
-      if (!isRef(s.src, a) || site == m.sites.end()) break;
+      if (!flow::isRefArg(s.src, a) || site == m.sites.end()) break;
       after.add(Op::dup);
       loadState(after, m).load(kObjectDesc, l[static_cast<size_t>(s.src)]);
-      if (has(s.srcPos, a)) {
+      if (flow::hasArg(s.srcPos, a)) {
         after.load("I", l[static_cast<size_t>(s.srcPos)]);
       } else {
         after.add(Op::iconst_0);
@@ -146,7 +99,7 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
       break;
     }
     case K::LoadField: {
-      if (out == kNoLocal || !isRef(s.src, a)) break;
+      if (out == kNoLocal || !flow::isRefArg(s.src, a)) break;
       size_t dot = s.field.find('.'), colon = s.field.find(':');
       if (dot == std::string_view::npos || colon == std::string_view::npos) break;
       std::string_view owner = s.field.substr(0, dot);
@@ -159,7 +112,7 @@ void applySummary(MethodProbes& m, uint32_t i, const Summary& s) {
       break;
     }
     case K::PassThrough:
-      if (out == kNoLocal || !has(s.src, a)) break;
+      if (out == kNoLocal || !flow::hasArg(s.src, a)) break;
       pushShadow(after, a.shadow[static_cast<size_t>(s.src)], m).store("J", out);
       out = kNoLocal;
       break;

@@ -58,7 +58,8 @@ public final class DragnetFlow {
 
   // --- the side table: tags of arrays and of denied classes' objects ----------------------
   // Native memory: 2^TABLE_BITS slots of 16 bytes: the key (identity hash << 32 | length:
-  // an array's length, -1 for other objects; 0: empty) and the tag. A hash's entry is in
+  // an array's length, -1 for other objects; 0: empty), the tag and 4 bytes an analysis
+  // may use (entryOf). A hash's entry is in
   // one of the WAYS slots from hash & mask. Written by any thread without a lock, the tag
   // before the key. Entries of dead objects stay until a new entry takes their slot, so a
   // lookup of an untagged object may find one with its hash and length (counted neither way;
@@ -93,6 +94,7 @@ public final class DragnetFlow {
         int t = (int) U.getLong(null, a + 16L * w + 8);
         s.ftagged = o;
         s.ftag = t;
+        s.fentry = a + 16L * w;
         return t;
       }
     }
@@ -103,6 +105,7 @@ public final class DragnetFlow {
   static void put(Object o, int tag, DragnetState s) {
     s.ftagged = o;
     s.ftag = tag;
+    s.fentry = 0;
     if (table == 0) return;
     int h = System.identityHashCode(o);
     long k = key(o, h);
@@ -118,6 +121,19 @@ public final class DragnetFlow {
     }
     U.putLong(null, at + 8, tag & 0xFFFFFFFFL);
     U.putLong(null, at, k);
+    s.fentry = at;
+  }
+
+  /**
+   * The address of the side-table entry of an array or of an object of a denied class (0:
+   * none). Its last 4 bytes are free for an analysis (mode cost: the array's shadow); they
+   * are zeroed when the entry is made.
+   */
+  @ForceInline
+  public static long entryOf(Object o, DragnetState s) {
+    if (o == s.ftagged) return s.fentry;
+    lookup(o, s);
+    return o == s.ftagged ? s.fentry : 0;
   }
 
   // --- allocations and contexts ------------------------------------------------------------
@@ -369,7 +385,7 @@ public final class DragnetFlow {
     while (top > 0 && (int) a[top - 10] >= below + 1) top -= 10;  // frames an exception left
     if (top + 10 > a.length) a = s.fsaved = DragnetState.grow(a, top);
     a[top] = below;
-    a[top + 1] = s.ftok;
+    a[top + 1] = (long) s.fchain << 32 | (s.ftok & 0xFFFFFFFFL);
     a[top + 2] = s.fa0;
     a[top + 3] = s.fa1;
     a[top + 4] = s.fa2;
@@ -398,6 +414,7 @@ public final class DragnetFlow {
     }
     top -= 10;
     s.ftok = (int) a[top + 1];
+    s.fchain = (int) (a[top + 1] >>> 32);
     s.fa0 = a[top + 2];
     s.fa1 = a[top + 3];
     s.fa2 = a[top + 4];

@@ -1,0 +1,195 @@
+package java.lang;
+
+import jdk.internal.misc.Unsafe;
+import jdk.internal.vm.annotation.DontInline;
+import jdk.internal.vm.annotation.ForceInline;
+
+/**
+ * Mode cost's probes (Xu et al. sec. 4; docs/FLOW-DESIGN.md, "Cost-benefit analysis:
+ * recording"): frames' contexts (receiver chains), the heap shadows of static fields and
+ * array elements, and the records of the cost graph in the engine's table (DragnetFlowTable),
+ * per thread, without a lock.
+ *
+ * <p>A node instance is an int, node << 5 | slot (node >= 1; 0: no node). Records (a, b):
+ * <ul>
+ *   <li>EDGE | dst, src: the instance dst used a value the instance src produced (counted);
+ *   <li>FREQ | block << 5 | slot, 0: a block ran in a frame of that slot;
+ *   <li>EFFECT | instance, tag: a heap access of the instance reached an object of that name;
+ *   <li>CHAIN | method << 5 | slot, chain: a frame of the method with that raw chain;
+ *   <li>the engine's births and cuts.
+ * </ul>
+ *
+ * <p>Like DragnetState, this class must never call instrumented code.
+ */
+public final class DragnetCost {
+  static final long EDGE = 1L << 61;
+  static final long FREQ = 2L << 61;
+  static final long EFFECT = 3L << 61;
+  static final long CHAIN = 5L << 61;
+
+  // Set by the agent at VM init (src/analyses/cost/agent).
+  static Unsafe U;
+  static int slots = 16;
+  // Static fields' shadows: native ints by field id (statics[id]; ids >= staticCap have none).
+  static long statics;
+  static int staticCap;
+  static long unknown;  // accesses of objects without a name
+
+  private DragnetCost() {}
+
+  // --- frames ------------------------------------------------------------------------------
+
+  /**
+   * Entry of an instance method: the callee's chain from the transfer (its caller's chain if
+   * the selector is this method's, else 0: an uninstrumented frame in between, counted as a
+   * cut), extended by the receiver's allocation site: g' = 3g + site.
+   */
+  @ForceInline
+  public static int enter(DragnetState s, int tok, int method, int receiverTag) {
+    return 3 * take(s, tok, method) + (receiverTag & DragnetFlow.SITE_MASK);
+  }
+
+  /** Entry of a static method: the caller's chain. */
+  @ForceInline
+  public static int enterStatic(DragnetState s, int tok, int method) {
+    return take(s, tok, method);
+  }
+
+  @ForceInline
+  private static int take(DragnetState s, int tok, int method) {
+    int t = s.ftok;
+    boolean taken = t == tok;
+    s.ftaken = taken;
+    s.ftok = 0;
+    if (!taken) {
+      DragnetFlowTable.cut(s, method);
+      return 0;
+    }
+    return s.fchain;
+  }
+
+  /** The slot of a chain: h(g) = g mod s (unsigned); the frame's distinct chains counted. */
+  @ForceInline
+  public static int slot(DragnetState s, int chain, int method) {
+    int n = slots;
+    int slot = n == 1 ? 0 : Integer.remainderUnsigned(chain, n);
+    if (s != DragnetRt.SINK) {
+      DragnetFlowTable.count(s, CHAIN | (long) method << 5 | slot, chain & 0xFFFFFFFFL, 1);
+    }
+    return slot;
+  }
+
+  /** Before a call: the caller's chain and the callee's selector (arguments: DragnetFlow.arg). */
+  @ForceInline
+  public static void call(DragnetState s, int chain, int tok) {
+    s.fchain = chain;
+    s.ftok = tok;
+  }
+
+  /** A block of the frame ran. */
+  @ForceInline
+  public static void block(DragnetState s, int blockSlot) {
+    if (s == DragnetRt.SINK) return;
+    DragnetFlowTable.count(s, FREQ | blockSlot, 0, 1);
+  }
+
+  /** A block of `n` executions ran (a summarised copy's load and store, once per element). */
+  @ForceInline
+  public static void blockN(DragnetState s, int blockSlot, int n) {
+    if (s == DragnetRt.SINK || n <= 0) return;
+    DragnetFlowTable.count(s, FREQ | blockSlot, 0, n);
+  }
+
+  // --- dependences ---------------------------------------------------------------------------
+
+  /** The instance dst used a value whose shadow is src (no record for 0). */
+  @ForceInline
+  public static void edge(DragnetState s, int dst, long src) {
+    if (src == 0 || s == DragnetRt.SINK) return;
+    DragnetFlowTable.count(s, EDGE | dst, src, 1);
+  }
+
+  /** A heap access of the instance reached the object tagged `tag`. */
+  @ForceInline
+  public static void effect(DragnetState s, int inst, int tag) {
+    if (s == DragnetRt.SINK) return;
+    if (tag == 0) {
+      unknown++;
+      return;
+    }
+    DragnetFlowTable.count(s, EFFECT | inst, tag & 0xFFFFFFFFL, 1);
+  }
+
+  /** An instance field read: the writer's instance (the field's shadow) and the object. */
+  @ForceInline
+  public static void load(DragnetState s, int inst, int shadow, int tag) {
+    edge(s, inst, shadow & 0xFFFFFFFFL);
+    effect(s, inst, tag);
+  }
+
+  // --- static fields -------------------------------------------------------------------------
+
+  @ForceInline
+  public static void loadStatic(DragnetState s, int inst, int field) {
+    if (field < staticCap) edge(s, inst, U.getInt(null, statics + 4L * field) & 0xFFFFFFFFL);
+  }
+
+  @ForceInline
+  public static void storeStatic(int inst, int field) {
+    if (field < staticCap) U.putInt(null, statics + 4L * field, inst);
+  }
+
+  // --- array elements ------------------------------------------------------------------------
+
+  /** xaload of array[index] by instance inst. */
+  @ForceInline
+  public static void aload(DragnetState s, int inst, Object array, int index) {
+    long e = DragnetFlow.entryOf(array, s);
+    if (e == 0) {
+      effect(s, inst, 0);
+      return;
+    }
+    effect(s, inst, (int) U.getLong(null, e + 8));
+    edge(s, inst, U.getInt(null, shadowAt(e, index)) & 0xFFFFFFFFL);
+  }
+
+  /** xastore into array[index] by instance inst. */
+  @ForceInline
+  public static void astore(DragnetState s, int inst, Object array, int index) {
+    long e = DragnetFlow.entryOf(array, s);
+    if (e == 0) {
+      effect(s, inst, 0);
+      return;
+    }
+    effect(s, inst, (int) U.getLong(null, e + 8));
+    U.putInt(null, shadowAt(e, index), inst);
+  }
+
+  // The address of an element's shadow: the entry's own 4 bytes (one shadow per array:
+  // cost.arrayShadow=array).
+  @ForceInline
+  private static long shadowAt(long entry, int index) {
+    return entry + 12;
+  }
+
+  /**
+   * A summarised copy of n elements from src to dst (System.arraycopy, Arrays.copyOf, an
+   * array's clone): the load instance depends on src's shadow, dst's takes the store's.
+   */
+  @DontInline
+  public static void copied(DragnetState s, int load, int store, Object src, Object dst, int n) {
+    if (n <= 0 || src == null || dst == null) return;
+    aload(s, load, src, 0);
+    astore(s, store, dst, 0);
+  }
+
+  /** A clone or copy made at a summarised call: its tag (arrays and denied classes: side table). */
+  @DontInline
+  public static int tagCopy(Object copy, DragnetState s, int site, int ctx, boolean field) {
+    if (!DragnetFlow.on || s == DragnetRt.SINK || copy == null) return 0;
+    int t = DragnetFlow.tag(site, ctx);
+    if (!field) DragnetFlow.put(copy, t, s);
+    DragnetFlowTable.born(s, site, ctx);
+    return t;
+  }
+}
