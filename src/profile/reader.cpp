@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <span>
 #include <unordered_map>
 
@@ -553,6 +554,7 @@ const char* chunkName(uint8_t type) {
   static constexpr const char* kNames[] = {
       "?",       "Meta", "Methods", "Sites",    "Thread",     "ClassSizes", "Failures",  "End",
       "Objects", "Gcs",  "Live",    "FlowDefs", "FlowThread", "CostDefs",   "CostThread"};
+  static_assert(std::size(kNames) == kMaxChunkType + 1, "a name for every chunk type");
   return type <= kMaxChunkType ? kNames[type] : "unknown";
 }
 
