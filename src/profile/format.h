@@ -23,8 +23,9 @@ inline constexpr char kMagic[8] = {'D', 'R', 'A', 'G', 'N', 'E', 'T', 'P'};
 // Version 1: alloc mode (calling-context trees with allocation leaves).
 // Version 2: adds mode lifetime (Objects and Gcs chunks); version 1 files read unchanged.
 // Version 3: the CRC covers the chunk's type and length too (a flipped type or length bit
-// is found, not read as another chunk); adds Live chunks, and later FlowDefs and FlowThread
-// (a reader skips a chunk of a type it does not know whose CRC holds: the type is covered).
+// is found, not read as another chunk); adds Live chunks, and later FlowDefs and FlowThread,
+// CostDefs and CostThread (a reader skips a chunk of a type it does not know whose CRC
+// holds: the type is covered).
 inline constexpr uint32_t kVersion = 3;
 inline constexpr size_t kHeaderSize = 16;
 inline constexpr size_t kChunkHeaderSize = 9;
@@ -42,8 +43,10 @@ enum class ChunkType : uint8_t {
   Live = 10,        // mode lifetime: objects alive at a flush (what was known of them then)
   FlowDefs = 11,    // mode copy: field definitions, (slots=0) object names, class layouts
   FlowThread = 12,  // mode copy: one thread's flow counters (edges, births, copies, cuts)
+  CostDefs = 13,    // mode cost: program nodes and static edges of the cost graph
+  CostThread = 14,  // mode cost: one thread's dependence counters
 };
-inline constexpr uint8_t kMaxChunkType = 12;
+inline constexpr uint8_t kMaxChunkType = 14;
 
 // The CRC of a chunk in a file of format `version` (format above): `head` is the chunk's
 // first 5 bytes (type and length).
@@ -293,6 +296,46 @@ struct FlowThreadChunk {
   std::vector<std::pair<uint32_t, uint64_t>> copies;  // context node -> heap-to-heap copies
   std::vector<std::pair<uint32_t, uint64_t>> cuts;    // callee method id -> flows cut at entry
   std::vector<FlowClones> clones;
+  bool ended = false;
+};
+
+// Mode cost (docs/FLOW-DESIGN.md, "Cost-benefit analysis"). A program node of the cost
+// graph: one per instrumented instruction that makes a node.
+inline constexpr uint8_t kMaxCostNodeKind = 8;  // the analyzer's NodeKind values are 0..8
+struct CostNode {
+  uint32_t id = 0;         // >= 1, unique in the profile
+  uint8_t kind = 0;        // the analyzer's NodeKind value (0..kMaxCostNodeKind), a number here
+  uint32_t method = 0;     // method id (MethodDef)
+  uint32_t index = 0;      // instruction index in the method's original code
+  int32_t line = -1;       // source line, -1 unknown
+  uint32_t field = 0;      // loads/stores: a FieldDef id (kElmField: array elements)
+  uint32_t site = 0;       // allocations: allocation site index
+  uint32_t block = 0;      // the frequency block its executions are counted in
+  bool reference = false;  // a load/store of a reference value
+  bool operator==(const CostNode&) const = default;
+};
+
+// A dependence known when the method was instrumented: every execution of node `dst` in a
+// frame depends on node `src` of the same frame (srcInFrame: src has dst's frame's slot) or
+// on the contextless node src (srcInFrame false: slot 0).
+struct CostEdge {
+  uint32_t dst = 0, src = 0;
+  bool srcInFrame = true;
+  bool operator==(const CostEdge&) const = default;
+};
+
+// One CostThread record: the raw (a, b) key of the agent's per-thread table and its count
+// (the analyzer decodes what a and b are, not the reader).
+struct CostRecord {
+  uint64_t a = 0, b = 0, count = 0;
+  bool operator==(const CostRecord&) const = default;
+};
+
+// One CostThread chunk. Values are absolute: a later chunk of the same thread replaces the
+// count of each (a, b) it gives; keys it does not give keep theirs.
+struct CostThreadChunk {
+  uint32_t thread = 0;  // the id of the thread's Thread chunks
+  std::vector<CostRecord> records;
   bool ended = false;
 };
 

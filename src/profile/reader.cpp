@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <span>
 #include <unordered_map>
 
@@ -307,6 +308,71 @@ std::string decodeFlowThread(Decoder& d, Profile& p) {
   return {};
 }
 
+// Mode cost. Node id 0 is never defined (nor an edge's end); kinds are the analyzer's.
+// Returns an error message for a node the format does not allow.
+std::string readCostNode(Decoder& d, CostNode& c) {
+  c.id = d.u32();
+  uint32_t kind = d.u32();
+  c.method = d.u32();
+  c.index = d.u32();
+  int64_t line = d.s();
+  c.field = d.u32();
+  c.site = d.u32();
+  c.block = d.u32();
+  c.reference = d.u() != 0;
+  if (!d.ok()) return d.error();
+  if (c.id == 0) return "cost node id 0";
+  std::string node = "cost node " + std::to_string(c.id);
+  if (kind > kMaxCostNodeKind) return node + ": kind " + std::to_string(kind) + " out of range";
+  if (line < INT32_MIN || line > INT32_MAX) return node + ": line out of range";
+  if (c.field > kFieldMask) return node + ": field id out of range";
+  if (c.site > kTagSiteMask) return node + ": site index out of range";
+  c.kind = static_cast<uint8_t>(kind);
+  c.line = static_cast<int32_t>(line);
+  return {};
+}
+
+std::string decodeCostDefs(Decoder& d, Profile& p) {
+  std::vector<CostNode> nodes;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    CostNode c;
+    std::string why = readCostNode(d, c);
+    if (!why.empty()) return why;
+    nodes.push_back(c);
+  }
+  std::vector<CostEdge> edges;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    CostEdge e;
+    e.dst = d.u32();
+    e.src = d.u32();
+    e.srcInFrame = d.u() != 0;
+    if (d.ok() && (e.dst == 0 || e.src == 0)) return "cost edge to or from node 0";
+    edges.push_back(e);
+  }
+  if (!d.ok()) return d.error();
+  for (const CostNode& c : nodes) p.costNodes[c.id] = c;
+  p.costEdges.insert(p.costEdges.end(), edges.begin(), edges.end());
+  return {};
+}
+
+std::string decodeCostThread(Decoder& d, Profile& p) {
+  CostThreadChunk c;
+  c.thread = d.u32();
+  c.ended = d.u() != 0;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    CostRecord r;
+    r.a = d.u();
+    r.b = d.u();
+    r.count = d.u();
+    c.records.push_back(r);
+  }
+  if (!d.ok()) return d.error();
+  ThreadCosts& t = p.costThreads[c.thread];
+  t.ended = t.ended || c.ended;
+  for (const CostRecord& r : c.records) t.records[{r.a, r.b}] = r.count;
+  return {};
+}
+
 std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<ObjectRecord>& live,
                         bool& metaRead) {
   switch (type) {
@@ -340,6 +406,10 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<Obje
       return decodeFlowDefs(d, p);
     case ChunkType::FlowThread:
       return decodeFlowThread(d, p);
+    case ChunkType::CostDefs:
+      return decodeCostDefs(d, p);
+    case ChunkType::CostThread:
+      return decodeCostThread(d, p);
   }
   return "unknown chunk type " + std::to_string(static_cast<int>(type));
 }
@@ -482,8 +552,9 @@ bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) 
 
 const char* chunkName(uint8_t type) {
   static constexpr const char* kNames[] = {
-      "?",   "Meta",    "Methods", "Sites", "Thread",   "ClassSizes", "Failures",
-      "End", "Objects", "Gcs",     "Live",  "FlowDefs", "FlowThread"};
+      "?",       "Meta", "Methods", "Sites",    "Thread",     "ClassSizes", "Failures",  "End",
+      "Objects", "Gcs",  "Live",    "FlowDefs", "FlowThread", "CostDefs",   "CostThread"};
+  static_assert(std::size(kNames) == kMaxChunkType + 1, "a name for every chunk type");
   return type <= kMaxChunkType ? kNames[type] : "unknown";
 }
 
@@ -504,13 +575,15 @@ void addLive(Profile& p, std::vector<ObjectRecord>& live) {
   p.liveAtFlush = keep.size();
 }
 
-// No Meta chunk (it was corrupt): the mode follows from the chunks that only a lifetime
-// or a copy profile has.
+// No Meta chunk (it was corrupt): the mode follows from the chunks that only a lifetime,
+// a copy or a cost profile has. Cost first: a cost profile has FlowDefs chunks too (the
+// fields its nodes name).
 void inferMeta(Profile& p) {
   p.metaLost = true;
-  p.meta["mode"] = !p.flows.empty() || !p.fields.empty() ? "copy"
-                   : p.objects.empty() && p.gcs.empty()  ? "alloc"
-                                                         : "lifetime";
+  p.meta["mode"] = !p.costThreads.empty() || !p.costNodes.empty() ? "cost"
+                   : !p.flows.empty() || !p.fields.empty()        ? "copy"
+                   : p.objects.empty() && p.gcs.empty()           ? "alloc"
+                                                                  : "lifetime";
 }
 
 }  // namespace

@@ -36,6 +36,13 @@ struct ThreadFlows {
   bool ended = false;
 };
 
+// Mode cost: one thread's dependence counters, the latest count of each (a, b) key
+// (CostThreadChunk).
+struct ThreadCosts {
+  std::map<std::pair<uint64_t, uint64_t>, uint64_t> records;  // (a, b) -> count
+  bool ended = false;
+};
+
 // A stretch of the file the reader skipped: a corrupt chunk, or bytes between chunks.
 struct Skipped {
   uint64_t offset = 0, bytes = 0;
@@ -63,6 +70,10 @@ struct Profile {
   std::unordered_map<uint32_t, ObjectName> objectNames;
   std::unordered_map<std::string, ClassLayout> classes;
   std::map<uint32_t, ThreadFlows> flows;
+  // Mode cost: program nodes by id, static edges in the order read, counters by thread id.
+  std::map<uint32_t, CostNode> costNodes;
+  std::vector<CostEdge> costEdges;
+  std::map<uint32_t, ThreadCosts> costThreads;
   std::map<std::string, std::string> totals;  // from the End chunk
   bool complete = false;                      // the End chunk was read
   std::string truncation;                     // why reading stopped early (empty: read to the end)

@@ -300,4 +300,41 @@ void Writer::flowThread(const FlowThreadChunk& t) {
   chunk(ChunkType::FlowThread, e);
 }
 
+void Writer::costDefs(const std::vector<CostNode>& nodes, const std::vector<CostEdge>& edges) {
+  if (nodes.empty() && edges.empty()) return;
+  Encoder e;
+  e.u(nodes.size());
+  for (const CostNode& c : nodes) {
+    e.u(c.id);
+    e.u(c.kind);
+    e.u(c.method);
+    e.u(c.index);
+    e.s(c.line);
+    e.u(c.field);
+    e.u(c.site);
+    e.u(c.block);
+    e.u(c.reference ? 1 : 0);
+  }
+  e.u(edges.size());
+  for (const CostEdge& x : edges) {
+    e.u(x.dst);
+    e.u(x.src);
+    e.u(x.srcInFrame ? 1 : 0);
+  }
+  chunk(ChunkType::CostDefs, e);
+}
+
+void Writer::costThread(const CostThreadChunk& t) {
+  Encoder e;
+  e.u(t.thread);
+  e.u(t.ended ? 1 : 0);
+  e.u(t.records.size());
+  for (const CostRecord& r : t.records) {
+    e.u(r.a);
+    e.u(r.b);
+    e.u(r.count);
+  }
+  chunk(ChunkType::CostThread, e);
+}
+
 }  // namespace dragnet::profile

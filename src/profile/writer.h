@@ -52,6 +52,11 @@ class Writer {
                 const std::vector<ClassLayout>& classes = {});
   void flowThread(const FlowThreadChunk& chunk);
 
+  // Mode cost: program nodes and static edges as classes are instrumented (each CostDefs
+  // chunk adds to the earlier ones); one thread's counters (absolute values, format.h).
+  void costDefs(const std::vector<CostNode>& nodes, const std::vector<CostEdge>& edges);
+  void costThread(const CostThreadChunk& chunk);
+
   uint64_t bytesWritten() const { return written_; }
 
  private:

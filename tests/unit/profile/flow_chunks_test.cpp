@@ -3,54 +3,18 @@
 // only; a chunk of a type the reader does not know (a newer writer's) is skipped without
 // calling the profile corrupt.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
-
+#include "chunk_files.h"
 #include "profile/codec.h"
 #include "profile/reader.h"
 #include "profile/writer.h"
 
-namespace fs = std::filesystem;
 using namespace dragnet::profile;
+using namespace dragnet::profile::testing;
 
 namespace {
 
-class FlowChunks : public ::testing::Test {
- protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() /
-           ("dragnet-flow-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
-
-using Bytes = std::string;
-
-Bytes slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-void spit(const fs::path& p, const Bytes& b) {
-  std::ofstream f(p, std::ios::binary | std::ios::trunc);
-  f << b;
-}
-
-Profile read(const fs::path& p) {
-  Profile out;
-  std::string error;
-  if (!readProfile(p.string(), out, error)) throw std::runtime_error(error);
-  return out;
-}
+class FlowChunks : public ChunkFileTest {};
 
 const uint64_t kObjElems = flowNode(FlowKind::Object, 2, 7);        // tag 7 .elems
 const uint64_t kObjElm = flowNode(FlowKind::Object, kElmField, 9);  // tag 9 .ELM
@@ -139,21 +103,6 @@ TEST(FlowNode, EncodingFollowsTheDesign) {
   EXPECT_EQ(flowTag(kObjElems), 7u);
   EXPECT_EQ(flowField(kObjElems), 2u);
   EXPECT_EQ(siteIndexOf(kAllocBit | 0x1234u << 4 | 1), 0x1234u);
-}
-
-struct Chunk {
-  size_t offset = 0, size = 0;
-  uint8_t type = 0;
-};
-
-std::vector<Chunk> chunksOf(const Bytes& b) {
-  std::vector<Chunk> out;
-  for (size_t pos = kHeaderSize; pos < b.size();) {
-    size_t size = kChunkHeaderSize + loadU32(reinterpret_cast<const uint8_t*>(&b[pos + 1]));
-    out.push_back({pos, size, static_cast<uint8_t>(b[pos])});
-    pos += size;
-  }
-  return out;
 }
 
 // One bit flipped in a flow chunk costs that chunk only: the other flow chunks read as
@@ -262,18 +211,8 @@ TEST_F(FlowChunks, ChunksWithoutTheirNewListsRead) {
   for (uint64_t v : {1, 0, 1}) flows.u(v);  // thread 1, not ended, one edge
   for (uint64_t v : {kAlloc, kObjElems, uint64_t{5}}) flows.u(v);
   for (uint64_t v : {0, 1, 2, 8, 0}) flows.u(v);  // no births, copies {2: 8}, no cuts
-  Bytes file = slurp(path);
-  for (const auto& [type, e] :
-       {std::pair{ChunkType::FlowDefs, &defs}, {ChunkType::FlowThread, &flows}}) {
-    const std::vector<uint8_t>& payload = e->bytes();
-    uint8_t head[kChunkHeaderSize] = {static_cast<uint8_t>(type),
-                                      static_cast<uint8_t>(payload.size()), 0, 0, 0};
-    uint32_t crc = chunkCrc(kVersion, head, payload.data(), payload.size());
-    for (int i = 0; i < 4; ++i) head[5 + i] = static_cast<uint8_t>(crc >> (8 * i));
-    file.append(reinterpret_cast<const char*>(head), sizeof head);
-    file.append(payload.begin(), payload.end());
-  }
-  spit(path, file);
+  spit(path, slurp(path) + chunkBytes(uint8_t(ChunkType::FlowDefs), defs.bytes()) +
+                 chunkBytes(uint8_t(ChunkType::FlowThread), flows.bytes()));
   Profile p = read(path);
   EXPECT_FALSE(p.corrupt());
   EXPECT_EQ(p.fields.at(2).name, "elems");
@@ -291,15 +230,8 @@ TEST_F(FlowChunks, UnknownChunkTypeIsSkippedNotCorrupt) {
   fs::path path = writeFlows(dir_);
   Bytes good = slurp(path);
   const std::vector<Chunk> chunks = chunksOf(good);
-  const std::string payload = "\x05hello";
-  uint8_t head[kChunkHeaderSize] = {static_cast<uint8_t>(kMaxChunkType + 1),
-                                    static_cast<uint8_t>(payload.size()), 0, 0, 0};
-  uint32_t crc =
-      chunkCrc(kVersion, head, reinterpret_cast<const uint8_t*>(payload.data()), payload.size());
-  for (int i = 0; i < 4; ++i) head[5 + i] = static_cast<uint8_t>(crc >> (8 * i));
   Bytes with = good;
-  with.insert(chunks[2].offset, reinterpret_cast<const char*>(head), sizeof head);
-  with.insert(chunks[2].offset + sizeof head, payload);
+  with.insert(chunks[2].offset, chunkBytes(kMaxChunkType + 1, {5, 'h', 'e', 'l', 'l', 'o'}));
   spit(path, with);
   Profile p = read(path);
   EXPECT_FALSE(p.corrupt());
