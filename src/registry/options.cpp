@@ -4,6 +4,7 @@
 
 #include "analyses/alloc/options.h"
 #include "analyses/copy/options.h"
+#include "analyses/cost/options.h"
 #include "analyses/lifetime/options.h"
 
 namespace dragnet::agent {
@@ -13,6 +14,7 @@ options::Tables registeredOptionTables() {
       &analyses::alloc::optionTable(),
       &analyses::lifetime::optionTable(),
       &analyses::copy::optionTable(),
+      &analyses::cost::optionTable(),
   };
   return tables;
 }

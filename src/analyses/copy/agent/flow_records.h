@@ -1,4 +1,4 @@
-// Mode copy's records in the agent: each thread's flow tables (DragnetCopy, native memory)
+// Mode copy's records in the agent: each thread's flow tables (agent/flow_table.h)
 // read through their DragnetState and written as FlowThread chunks; the field names,
 // (slots=0) object names and class layouts as FlowDefs chunks.
 #pragma once
@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "agent/binding.h"
+#include "agent/flow_table.h"
 #include "flow/ids.h"
 #include "profile/writer.h"
 
@@ -33,10 +34,10 @@ class FlowRecords {
   uint64_t edges() const { return edgesSeen_; }
   uint64_t copies() const { return copies_; }
   uint64_t cuts() const { return cuts_; }
-  uint64_t dropped() const { return dropped_; }
+  uint64_t dropped() const { return table_.dropped(); }
   // The largest the threads' flow tables (edges, copies per context) took together, in
   // bytes, at a flush: the agent's copy graph in memory.
-  uint64_t peakTableBytes() const { return peakTables_; }
+  uint64_t peakTableBytes() const { return table_.peakBytes(); }
 
  private:
   void flushDefinitionsLocked(JNIEnv* jni);
@@ -44,21 +45,14 @@ class FlowRecords {
   profile::Writer& writer_;
   flow::FlowIds& ids_;
   std::mutex mu_;
-  agent::binding::Field edges_, edgeCap_, copiesAt_, copyCap_, droppedAt_;
+  agent::FlowTableReader table_;
+  agent::binding::Field copiesAt_, copyCap_;
   agent::binding::StaticField names_, namesUsed_;
   jint namesWritten_ = 1;
-  // What was written last per thread and key (chunks carry absolute values; only changed
-  // ones are written again).
-  struct Last {
-    std::map<std::pair<uint64_t, uint64_t>, uint64_t> table;
-    std::map<uint32_t, uint64_t> copies;
-    uint64_t copySum = 0, cutSum = 0, dropped = 0;
-  };
-  std::map<uint32_t, Last> last_;
-  uint64_t edgesSeen_ = 0, copies_ = 0, cuts_ = 0, dropped_ = 0;
-  // Table bytes per live thread at its last flush, their sum and its peak.
-  std::map<uint32_t, uint64_t> tableBytes_;
-  uint64_t tables_ = 0, peakTables_ = 0;
+  // Copies per context node written last per thread (chunks carry absolute values; only
+  // changed ones are written again).
+  std::map<uint32_t, std::map<uint32_t, uint64_t>> lastCopies_;
+  uint64_t edgesSeen_ = 0, copies_ = 0, cuts_ = 0;
 };
 
 }  // namespace dragnet::analyses::copy

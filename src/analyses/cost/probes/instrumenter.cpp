@@ -544,7 +544,7 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     bool clone = contexts::isCloneCall(r_->pool(), in);
     auto s = clone ? std::nullopt : summaryAt(i, ref, in.op == Op::invokestatic);
     flow::CallArgs args = flow::callArgs(*m_, i);
-    int8_t src = clone ? 0 : (s ? s->src : flow::Summary::kNone);
+    int8_t src = clone ? 0 : (s ? s->src : flow::kNone);
     bool copies = clone || (s && s->kind == SK::CopyOf);
     std::vector<uint16_t> l = copies && flow::isRefArg(src, args) ? flow::parkArgs(*m_, i, args)
                                                                    : std::vector<uint16_t>{};

@@ -173,14 +173,29 @@ public final class DragnetCost {
   }
 
   /**
-   * A summarised copy of n elements from src to dst (System.arraycopy, Arrays.copyOf, an
-   * array's clone): the load instance depends on src's shadow, dst's takes the store's.
+   * System.arraycopy returned: n element copies from src to dst, counted as n executions of
+   * the call's load and store instances (in a block of their own); the load depends on
+   * src's shadow, dst's shadow becomes the store's.
    */
   @DontInline
-  public static void copied(DragnetState s, int load, int store, Object src, Object dst, int n) {
-    if (n <= 0 || src == null || dst == null) return;
+  public static void arraycopy(DragnetState s, int blockSlot, int load, int store, Object src,
+      Object dst, int n) {
+    if (n <= 0 || src == null || dst == null || s == DragnetRt.SINK) return;
+    blockN(s, blockSlot, n);
     aload(s, load, src, 0);
     astore(s, store, dst, 0);
+  }
+
+  /** Arrays.copyOf / copyOfRange (from `from`) or an array's clone returned `copy` of `src`. */
+  @DontInline
+  public static void copyOf(DragnetState s, int blockSlot, int load, int store, Object src,
+      Object copy, int from) {
+    if (src == null || copy == null || !src.getClass().isArray() || !copy.getClass().isArray()) {
+      return;
+    }
+    int n = java.lang.reflect.Array.getLength(copy);
+    int have = java.lang.reflect.Array.getLength(src) - from;
+    arraycopy(s, blockSlot, load, store, src, copy, have < n ? have : n);
   }
 
   /** A clone or copy made at a summarised call: its tag (arrays and denied classes: side table). */

@@ -1,0 +1,111 @@
+#include "analyses/cost/agent/modes.h"
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "agent/binding.h"
+#include "agent/flow_mode.h"
+#include "agent/jni_table.h"
+#include "analyses/cost/agent/cost_records.h"
+#include "analyses/cost/options.h"
+#include "analyses/cost/probes/instrumenter.h"
+#include "flow/heap_shadows.h"
+
+namespace dragnet::analyses::cost {
+namespace {
+
+using agent::AgentScope;
+using agent::Host;
+using agent::ModeEvents;
+
+// Static fields' shadows (DragnetCost.statics): one int per static field id; untouched pages
+// cost nothing. Fields with larger ids have none (their loads depend on nothing).
+constexpr jint kStaticCap = 1 << 22;
+
+class CostMode : public agent::FlowMode {
+ public:
+  std::string startLine(const Host& host) const override {
+    return "recording costs and benefits (slots=" + std::to_string(slots(host)) + ") to " +
+           host.outPath;
+  }
+
+ protected:
+  static uint32_t slots(const Host& host) { return optionValues(host.options->values).slots; }
+
+  contexts::ClassResult instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
+                                   bool) override {
+    flow::TagFieldOutcome tag = prepareClass(cls);
+    size_t shadows = flow::addShadowFields(cls);
+    costIds_.noteNatives(cls);
+    contexts::ClassResult r =
+        instrumentClass(cls, ids, flowIds_, costIds_, ProbeOptions{.rootClass = tag.root});
+    if (tag.added || shadows > 0) r.changed = true;
+    return r;
+  }
+  bool loadExtension(Host&, std::map<std::string, std::string>& meta, ModeEvents&,
+                     std::string&) override {
+    meta["cost.arrayShadow"] = "array";
+    records_ = std::make_unique<CostRecords>(*host_->writer, flowIds_, costIds_);
+    recorder_->observeStates([this](JNIEnv* jni, jobject state, uint32_t thread, bool ended) {
+      if (ready_) records_->flushState(jni, state, thread, ended);
+    });
+    return true;
+  }
+  void started(JNIEnv* jni) override {
+    using agent::binding::Setting;
+    std::string error;
+    statics_ = static_cast<uint32_t*>(std::calloc(kStaticCap, sizeof(uint32_t)));
+    if (!statics_) error = "no memory for the static fields' shadows";
+    if (statics_ && records_->init(jni, error) &&
+        agent::binding::configure(
+            jni, "java/lang/DragnetCost",
+            {Setting("slots", "I", static_cast<jint>(slots(*host_))),
+             Setting("statics", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(statics_))),
+             Setting("staticCap", "I", kStaticCap)},
+            error) &&
+        startEngine(jni, slots(*host_), {"java/lang/DragnetCost"}, error)) {
+      ready_ = true;
+      host_->writer->meta({{"flow.refBytes", std::to_string(referenceBytes(jni))}});
+      return;
+    }
+    host_->say("error: " + error + "; no costs will be recorded");
+  }
+  void flushExtension(JNIEnv*) override {
+    AgentScope scope;
+    if (ready_) records_->flushDefinitions();
+  }
+  std::string finish(JNIEnv* jni, std::map<std::string, std::string>& totals) override {
+    if (!ready_) return "";
+    records_->flushDefinitions();
+    engineTotals(jni, "cost", totals);
+    totals["cost.cuts"] = std::to_string(records_->cuts());
+    totals["cost.tableBytes"] = std::to_string(records_->peakTableBytes());
+    totals["cost.shadowBytes"] = std::to_string(uint64_t{kStaticCap} * sizeof(uint32_t));
+    totals["cost.dropped"] = std::to_string(records_->dropped());
+    return "cost profile written";
+  }
+  std::string vmDeath(JNIEnv* jni) override {
+    std::string line = agent::ContextsMode::vmDeath(jni);
+    if (!ready_) return line;
+    return line + ": " + std::to_string(records_->nodes()) + " program nodes, " +
+           std::to_string(records_->edges()) + " recorded dependences, " +
+           std::to_string(records_->cuts()) + " flows cut, tables " +
+           std::to_string((records_->peakTableBytes() + (1 << 19)) >> 20) + " MB" +
+           (records_->dropped() ? ", " + std::to_string(records_->dropped()) + " dropped" : "");
+  }
+
+ private:
+  CostIds costIds_;
+  std::unique_ptr<CostRecords> records_;
+  uint32_t* statics_ = nullptr;  // lives until the process ends: probes may run until then
+  bool ready_ = false;
+};
+
+std::unique_ptr<agent::Mode> makeCost() { return std::make_unique<CostMode>(); }
+
+}  // namespace
+
+agent::ModeInfo costMode() { return {"cost", false, makeCost}; }
+
+}  // namespace dragnet::analyses::cost

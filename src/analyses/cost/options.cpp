@@ -1,0 +1,47 @@
+#include "analyses/cost/options.h"
+
+namespace dragnet::analyses::cost {
+namespace {
+
+using options::Kind;
+
+constexpr uint64_t kMaxSlots = 32;
+
+bool check(options::Values& v, std::string& error) {
+  if (v.number("sample") > 0) {
+    error = "mode cost has no sampled variant";
+    return false;
+  }
+  uint64_t slots = v.number("slots");
+  if (slots < 1 || slots > kMaxSlots) {
+    error = "option '" + v["slots"].spelling + "' must be between 1 and 32";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const options::Table& optionTable() {
+  static const options::Table table{
+      .title = "mode cost",
+      .modes = {"cost"},
+      .about = "cost-benefit analysis (Xu et al.): data structures that cost far more to "
+               "build than they are worth to the program",
+      .options = {{.name = "slots",
+                   .kind = Kind::Number,
+                   .def = "16",
+                   .help = "context slots per instruction: a frame's context is the chain of "
+                           "its receivers' allocation sites, hashed into this many slots",
+                   .meta = "cost.slots",
+                   .flag = "--slots",
+                   .note = "1 to 32"}},
+      .check = check};
+  return table;
+}
+
+OptionValues optionValues(const options::Values& v) {
+  return {.slots = static_cast<uint32_t>(v.number("slots"))};
+}
+
+}  // namespace dragnet::analyses::cost
