@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs missing dependencies, builds dragnet (release), profiles the bundled demo program's
 # allocations per calling context (text summary + a self-contained HTML report), the
-# lifetime demo's object lifetimes (lag, drag, void; unfixed and fixed) and the copy demo's
-# copies (unfixed and fixed, once the build has --mode copy), then shows the
-# identity round trip and BIT's instruction counter on the alloc demo's jar.
+# lifetime demo's object lifetimes (lag, drag, void; unfixed and fixed), the copy demo's
+# copies and the cost demo's cost-benefit rates (each unfixed and fixed, once the build has
+# --mode copy / --mode cost), then shows the identity round trip and BIT's instruction
+# counter on the alloc demo's jar.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -93,6 +94,34 @@ if build/bin/dragnet run --help | grep -q -- '--mode [a-z|]*copy'; then
   echo
 else
   echo "demo: copy demo skipped: this dragnet has no --mode copy"
+fi
+
+# Cost-benefit analysis (Xu et al.): the import checker with a list built for a yes/no
+# question and a field copied right after its computation (demo/cost/README.md says what
+# ranks first), then --fixed: the same output.
+cost_in=build/demo/cost-demo.jar
+if build/bin/dragnet run --help | grep -q -- '--mode [a-z|]*cost'; then
+  cost=build/demo/cost-demo.dragnet
+  cost_fixed=build/demo/cost-demo-fixed.dragnet
+  java -jar "$cost_in" >"$tmp/cost-expected.txt"
+  for variant in "" --fixed; do
+    prof=$cost
+    [[ -z "$variant" ]] || prof=$cost_fixed
+    build/bin/dragnet run --mode cost --agent-opts quiet=on -o "$prof" \
+      -- java -jar "$cost_in" $variant >"$tmp/cost-out.txt"
+    if ! diff -u "$tmp/cost-expected.txt" "$tmp/cost-out.txt"; then
+      echo "demo: FAILED, the cost demo's output differs (${variant:-unfixed})" >&2
+      exit 1
+    fi
+  done
+  echo "---- dragnet report $cost (top 10 rows per table) ----"
+  build/bin/dragnet report "$cost" --top 10 >"$tmp/cost-report.txt"
+  head -n 40 "$tmp/cost-report.txt"
+  echo "-------------------------------------------------------------"
+  echo "demo: cost profiles: $cost, $cost_fixed (what they show: demo/cost/README.md)"
+  echo
+else
+  echo "demo: cost demo skipped: this dragnet has no --mode cost"
 fi
 
 out=build/demo/demo-identity.jar
