@@ -6,6 +6,7 @@
 #include "analyses/copy/options.h"
 #include "analyses/cost/options.h"
 #include "analyses/lifetime/options.h"
+#include "flow/options.h"
 
 namespace dragnet::agent {
 
@@ -13,6 +14,7 @@ options::Tables registeredOptionTables() {
   static const options::Table* const tables[] = {
       &analyses::alloc::optionTable(),
       &analyses::lifetime::optionTable(),
+      &flow::optionTable(),
       &analyses::copy::optionTable(),
       &analyses::cost::optionTable(),
   };

@@ -28,15 +28,7 @@ const options::Table& optionTable() {
       .about =
           "copy profiling (Xu et al.): which data is copied from one heap location to "
           "another, along which chains, how often, and which objects only carry it",
-      .options = {{.name = "slots",
-                   .kind = Kind::Number,
-                   .def = "16",
-                   .help = "contexts per allocation site in the object-sensitive naming (an "
-                           "object's context: the allocation site of the receiver of the method "
-                           "that allocated it, hashed); 1 names objects by allocation site alone",
-                   .meta = "flow.slots",
-                   .flag = "--slots",
-                   .note = "0: exact contexts (tests); at most 32"}},
+      .options = {},  // slots: the flow modes' table (flow/options.h)
       .check = check};
   return table;
 }

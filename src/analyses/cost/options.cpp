@@ -26,16 +26,10 @@ const options::Table& optionTable() {
   static const options::Table table{
       .title = "mode cost",
       .modes = {"cost"},
-      .about = "cost-benefit analysis (Xu et al.): data structures that cost far more to "
-               "build than they are worth to the program",
-      .options = {{.name = "slots",
-                   .kind = Kind::Number,
-                   .def = "16",
-                   .help = "context slots per instruction: a frame's context is the chain of "
-                           "its receivers' allocation sites, hashed into this many slots",
-                   .meta = "cost.slots",
-                   .flag = "--slots",
-                   .note = "1 to 32"}},
+      .about =
+          "cost-benefit analysis (Xu et al.): data structures that cost far more to "
+          "build than they are worth to the program",
+      .options = {},  // slots: the flow modes' table (flow/options.h)
       .check = check};
   return table;
 }

@@ -13,7 +13,7 @@ namespace dragnet::analyses::cost {
 
 // The recording's parameters (meta; defaults when missing or malformed).
 struct Recording {
-  uint32_t slots = 16;         // cost.slots: s, 1..32
+  uint32_t slots = 16;         // flow.slots: s, 1..32
   bool elementShadows = true;  // cost.arrayShadow: `element` (one shadow per element) or
                                // `array` (one per array)
 };

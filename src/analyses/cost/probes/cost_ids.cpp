@@ -42,11 +42,10 @@ void CostIds::noteNatives(const classfile::ClassFile& cls) {
   }
 }
 
-bool CostIds::isNative(std::string_view owner, std::string_view name,
-                       std::string_view descriptor) {
+bool CostIds::isNative(std::string_view owner, std::string_view name, std::string_view descriptor) {
   std::lock_guard lock(mu_);
-  return natives_.count(std::make_tuple(std::string(owner), std::string(name),
-                                        std::string(descriptor))) != 0;
+  return natives_.count(
+             std::make_tuple(std::string(owner), std::string(name), std::string(descriptor))) != 0;
 }
 
 }  // namespace dragnet::analyses::cost

@@ -46,7 +46,8 @@ bool isConstant(Op op) { return between(op, Op::aconst_null, Op::ldc2_w); }
 // Computations: arithmetic, shifts, logic, conversions, compares, instanceof, arraylength.
 bool isCompute(Op op) {
   return between(op, Op::iadd, Op::lxor) || between(op, Op::i2l, Op::i2s) ||
-         between(op, Op::lcmp, Op::dcmpg) || op == Op::instanceof || op == Op::arraylength;
+         between(op, Op::lcmp, Op::dcmpg) || op == Op::
+      instanceof || op == Op::arraylength;
 }
 bool isPredicate(Op op) {
   return between(op, Op::ifeq, Op::if_acmpne) || op == Op::ifnull || op == Op::ifnonnull ||
@@ -65,7 +66,7 @@ const char* arrayValueDesc(Op op) {
 char returnKind(std::string_view descriptor) {
   size_t close = descriptor.find(')');
   return close == std::string_view::npos || close + 1 >= descriptor.size() ? 'V'
-                                                                          : descriptor[close + 1];
+                                                                           : descriptor[close + 1];
 }
 
 // How a call is treated.
@@ -73,8 +74,7 @@ enum class CallKind : uint8_t { Transfer, Native, PassThrough, Allocation, Array
 
 class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
  public:
-  CostExtension(classfile::ClassFile& cls, flow::FlowIds& ids, CostIds& cost,
-                const ProbeOptions& o)
+  CostExtension(classfile::ClassFile& cls, flow::FlowIds& ids, CostIds& cost, const ProbeOptions& o)
       : FlowExtension(cls, ids, o.rootClass), cost_(cost) {}
 
   uint32_t methodId(Routine& r, uint32_t id) override {
@@ -158,6 +158,7 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
 
   void instruction(uint32_t i) override {
     if (slot_ == kNoLocal) return;
+    current_ = i;
     if (i == 0 || leaders_.count(i)) countBlock(i);
     Op op = r_->insn(i).op;
     if (isCompute(op)) {
@@ -284,8 +285,8 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     if (i == 0 || leaders_.count(i) || !isLocalStore(routine_->insn(i).op)) return false;
     Op prev = routine_->insn(i - 1).op;
     return isLocalLoad(prev) || isConstant(prev) ||
-           (isInvoke(prev) && returnKind(routine_->pool().memberRef(routine_->insn(i - 1).cp()).descriptor) !=
-                                  'V');
+           (isInvoke(prev) &&
+            returnKind(routine_->pool().memberRef(routine_->insn(i - 1).cp()).descriptor) != 'V');
   }
 
   CallKind callKind(uint32_t i) {
@@ -379,8 +380,8 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     loadState(after, *m_);
     pushInstance(after, n, false);
     if (flow::hasShadowField(ref.owner, ref.name)) {
-      after.load(kObjectDesc, x).getField(ref.owner, flow::shadowFieldName(ref.name, ref.descriptor),
-                                          "I");
+      after.load(kObjectDesc, x)
+          .getField(ref.owner, flow::shadowFieldName(ref.name, ref.descriptor), "I");
       after.load(kObjectDesc, x);
       pushTag(after, ref.owner, *m_).invokeStatic(kCostClass, "load", "(" + kS + "III)V");
     } else {
@@ -393,7 +394,6 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
   void putField(uint32_t i) {
     auto ref = r_->pool().memberRef(r_->insn(i).cp());
     uint32_t n = node(i);
-    current_ = i;
     dependOn(n, false, m_->operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor))));
     if (beforeSuper(i)) return;  // `this` is not initialized yet: no shadow, no name
     std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc
@@ -424,7 +424,6 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
       pushInstance(after, n, false).pushInt(static_cast<int32_t>(field));
       after.invokeStatic(kCostClass, "loadStatic", "(" + kS + "II)V");
     } else {
-      current_ = i;
       dependOn(n, false, m_->operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor))));
       pushInstance(after, n, false).pushInt(static_cast<int32_t>(field));
       after.invokeStatic(kCostClass, "storeStatic", "(II)V");
@@ -438,11 +437,9 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     Patch before = patch();
     if (store) {
       const char* desc = arrayValueDesc(r_->insn(i).op);
-      current_ = i;
       dependOn(n, false, m_->operand(i, static_cast<size_t>(instrument::slotSize(desc))));
       uint16_t val = m_->scratch(desc, 'v');
-      before.store(desc, val).add(Op::dup2).store("I", index).store(kObjectDesc, x).load(desc,
-                                                                                      val);
+      before.store(desc, val).add(Op::dup2).store("I", index).store(kObjectDesc, x).load(desc, val);
     } else {
       before.add(Op::dup2).store("I", index).store(kObjectDesc, x);
     }
@@ -450,8 +447,7 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     Patch after = patch();
     loadState(after, *m_);
     pushInstance(after, n, false).load(kObjectDesc, x).load("I", index);
-    after.invokeStatic(kCostClass, store ? "astore" : "aload",
-                       "(" + kS + "ILjava/lang/Object;I)V");
+    after.invokeStatic(kCostClass, store ? "astore" : "aload", "(" + kS + "ILjava/lang/Object;I)V");
     r_->after(i, after);
   }
 
@@ -459,7 +455,6 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
 
   void invoke(uint32_t i) {
     const classfile::Insn& in = r_->insn(i);
-    current_ = i;
     CallKind kind = callKind(i);
     if (kind != CallKind::Transfer) {
       // The callee takes no transfer; an override that does finds none.
@@ -547,7 +542,7 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     int8_t src = clone ? 0 : (s ? s->src : flow::kNone);
     bool copies = clone || (s && s->kind == SK::CopyOf);
     std::vector<uint16_t> l = copies && flow::isRefArg(src, args) ? flow::parkArgs(*m_, i, args)
-                                                                   : std::vector<uint16_t>{};
+                                                                  : std::vector<uint16_t>{};
     // super.clone() in a class with the tag field: the copy's tag goes there.
     bool field = clone && !ref.owner.starts_with("[") && thisHasTag();
     Patch after = patch();
@@ -584,9 +579,8 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
 
   // The load and store nodes of a summarised element copy, counted once per element in a
   // block of their own: after an allocating copy the copy is on the stack (`result`).
-  void copyElements(uint32_t i, Patch& after, uint16_t src,
-                    const std::optional<flow::Summary>& s, const std::vector<uint16_t>& l,
-                    bool result) {
+  void copyElements(uint32_t i, Patch& after, uint16_t src, const std::optional<flow::Summary>& s,
+                    const std::vector<uint16_t>& l, bool result) {
     uint32_t block = cost_.blocks(1);
     uint32_t load = extraNode(i, NodeKind::LoadField, block),
              store = extraNode(i, NodeKind::StoreField, block);

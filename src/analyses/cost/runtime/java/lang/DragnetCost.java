@@ -72,8 +72,8 @@ public final class DragnetCost {
   @ForceInline
   public static int slot(DragnetState s, int chain, int method) {
     int n = slots;
-    int slot = n == 1 ? 0 : Integer.remainderUnsigned(chain, n);
-    if (s != DragnetRt.SINK) {
+    int slot = n == 1 ? 0 : (int) ((chain & 0xFFFFFFFFL) % n);
+    if (s != DragnetRt.SINK && DragnetFlow.on) {
       DragnetFlowTable.count(s, CHAIN | (long) method << 5 | slot, chain & 0xFFFFFFFFL, 1);
     }
     return slot;
@@ -89,14 +89,14 @@ public final class DragnetCost {
   /** A block of the frame ran. */
   @ForceInline
   public static void block(DragnetState s, int blockSlot) {
-    if (s == DragnetRt.SINK) return;
+    if (s == DragnetRt.SINK || !DragnetFlow.on) return;
     DragnetFlowTable.count(s, FREQ | blockSlot, 0, 1);
   }
 
   /** A block of `n` executions ran (a summarised copy's load and store, once per element). */
   @ForceInline
   public static void blockN(DragnetState s, int blockSlot, int n) {
-    if (s == DragnetRt.SINK || n <= 0) return;
+    if (s == DragnetRt.SINK || n <= 0 || !DragnetFlow.on) return;
     DragnetFlowTable.count(s, FREQ | blockSlot, 0, n);
   }
 
@@ -105,14 +105,14 @@ public final class DragnetCost {
   /** The instance dst used a value whose shadow is src (no record for 0). */
   @ForceInline
   public static void edge(DragnetState s, int dst, long src) {
-    if (src == 0 || s == DragnetRt.SINK) return;
+    if (src == 0 || s == DragnetRt.SINK || !DragnetFlow.on) return;
     DragnetFlowTable.count(s, EDGE | dst, src, 1);
   }
 
   /** A heap access of the instance reached the object tagged `tag`. */
   @ForceInline
   public static void effect(DragnetState s, int inst, int tag) {
-    if (s == DragnetRt.SINK) return;
+    if (s == DragnetRt.SINK || !DragnetFlow.on) return;
     if (tag == 0) {
       unknown++;
       return;
@@ -131,12 +131,12 @@ public final class DragnetCost {
 
   @ForceInline
   public static void loadStatic(DragnetState s, int inst, int field) {
-    if (field < staticCap) edge(s, inst, U.getInt(null, statics + 4L * field) & 0xFFFFFFFFL);
+    if (field < staticCap && DragnetFlow.on) edge(s, inst, U.getInt(null, statics + 4L * field) & 0xFFFFFFFFL);
   }
 
   @ForceInline
   public static void storeStatic(int inst, int field) {
-    if (field < staticCap) U.putInt(null, statics + 4L * field, inst);
+    if (field < staticCap && DragnetFlow.on) U.putInt(null, statics + 4L * field, inst);
   }
 
   // --- array elements ------------------------------------------------------------------------
@@ -144,6 +144,7 @@ public final class DragnetCost {
   /** xaload of array[index] by instance inst. */
   @ForceInline
   public static void aload(DragnetState s, int inst, Object array, int index) {
+    if (!DragnetFlow.on) return;
     long e = DragnetFlow.entryOf(array, s);
     if (e == 0) {
       effect(s, inst, 0);
@@ -156,6 +157,7 @@ public final class DragnetCost {
   /** xastore into array[index] by instance inst. */
   @ForceInline
   public static void astore(DragnetState s, int inst, Object array, int index) {
+    if (!DragnetFlow.on) return;
     long e = DragnetFlow.entryOf(array, s);
     if (e == 0) {
       effect(s, inst, 0);
