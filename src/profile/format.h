@@ -306,7 +306,7 @@ struct CostNode {
   uint32_t id = 0;         // >= 1, unique in the profile
   uint8_t kind = 0;        // the analyzer's NodeKind value (0..kMaxCostNodeKind), a number here
   uint32_t method = 0;     // method id (MethodDef)
-  uint32_t index = 0;      // instruction index in the method's original code
+  uint32_t index = 0;      // bytecode offset of the instruction in the method's original code
   int32_t line = -1;       // source line, -1 unknown
   uint32_t field = 0;      // loads/stores: a FieldDef id (kElmField: array elements)
   uint32_t site = 0;       // allocations: allocation site index

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -656,6 +657,26 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
   if (!metaRead && out.corrupt()) inferMeta(out);
   if (progress) progress(data.size(), data.size());
   return true;
+}
+
+namespace {
+std::optional<uint64_t> numberIn(const std::map<std::string, std::string>& m,
+                                 std::string_view key) {
+  auto it = m.find(std::string(key));
+  if (it == m.end()) return std::nullopt;
+  uint64_t v = 0;
+  const std::string& s = it->second;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+}  // namespace
+
+std::optional<uint64_t> metaNumber(const Profile& p, std::string_view key) {
+  return numberIn(p.meta, key);
+}
+std::optional<uint64_t> totalNumber(const Profile& p, std::string_view key) {
+  return numberIn(p.totals, key);
 }
 
 }  // namespace dragnet::profile

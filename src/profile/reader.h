@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -98,6 +100,10 @@ using Progress = std::function<void(uint64_t, uint64_t)>;
 
 // False with `error` when the file cannot be used at all: unreadable, not a profile, or
 // written by a newer dragnet (the message names both versions).
+// A meta value or End total that is a decimal number (nullopt when missing or not one).
+std::optional<uint64_t> metaNumber(const Profile& p, std::string_view key);
+std::optional<uint64_t> totalNumber(const Profile& p, std::string_view key);
+
 bool readProfile(const std::string& path, Profile& out, std::string& error,
                  const Progress& progress = {});
 

@@ -10,24 +10,12 @@ namespace dragnet::analyses::copy {
 
 using profile::FlowKind;
 
-namespace {
-
-std::optional<uint32_t> metaNumber(const profile::Profile& p, const char* key) {
-  auto it = p.meta.find(key);
-  if (it == p.meta.end()) return std::nullopt;
-  uint32_t v = 0;
-  const std::string& s = it->second;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
-}  // namespace
-
 Settings settingsOf(const profile::Profile& p) {
   Settings s;
-  if (auto v = metaNumber(p, "flow.slots"); v && *v <= 32) s.slots = *v;
-  if (auto v = metaNumber(p, "flow.refBytes"); v && (*v == 4 || *v == 8)) s.refBytes = *v;
+  if (auto v = profile::metaNumber(p, "flow.slots"); v && *v <= 32)
+    s.slots = static_cast<uint32_t>(*v);
+  if (auto v = profile::metaNumber(p, "flow.refBytes"); v && (*v == 4 || *v == 8))
+    s.refBytes = static_cast<uint32_t>(*v);
   return s;
 }
 

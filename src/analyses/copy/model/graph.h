@@ -18,10 +18,12 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analyses/copy/model/layouts.h"
+#include "profile/layouts.h"
 #include "profile/reader.h"
 
 namespace dragnet::analyses::copy {
+
+using profile::Layouts;
 
 // The recording's parameters (meta; defaults when missing or malformed).
 struct Settings {

@@ -31,7 +31,7 @@ enum class NodeKind : uint8_t {
 struct NodeDef {  // a program node, index = id (id 0 unused)
   NodeKind kind = NodeKind::Compute;
   uint32_t method = 0;  // method id (names come from elsewhere)
-  uint32_t index = 0;   // instruction index in the method
+  uint32_t index = 0;   // bytecode offset of the instruction in the method
   int32_t line = -1;
   uint32_t field = 0;  // Load/Store*: field id (1 = ELM, array elements); statics: the static
                        // field's id

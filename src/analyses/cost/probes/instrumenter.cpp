@@ -149,7 +149,7 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
       p.invokeStatic(kCostClass, "enter", "(" + kS + "III)I");
     }
     p.store("I", chain_);
-    loadState(p, *m_).load("I", chain_).pushInt(static_cast<int32_t>(methodNumber()));
+    loadState(p, *m_).load("I", chain_).pushInt(static_cast<int32_t>(methodKey()));
     p.invokeStatic(kCostClass, "slot", "(" + kS + "II)I").store("I", slot_);
     takeParams(p);
   }
@@ -214,7 +214,6 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
   }
 
   static uint64_t nodeValue(uint32_t node) { return uint64_t{node} << kSlotBits; }
-  uint32_t methodNumber() const { return methodKey() & ~contexts::kConstructorBit; }
 
   // The program node of instruction i (made on first use, with its definition).
   uint32_t node(uint32_t i) {
@@ -244,8 +243,8 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     NodeOut n;
     n.id = id;
     n.kind = kind;
-    n.method = methodNumber();
-    n.index = i;
+    n.method = methodKey();
+    n.index = i < routine_->instructions().size() ? routine_->instructions()[i].offset : 0;
     n.line = i < routine_->instructions().size() ? routine_->instructions()[i].line : -1;
     n.block = block;
     const classfile::Insn& in = routine_->insn(i);

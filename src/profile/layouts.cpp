@@ -1,17 +1,17 @@
-#include "analyses/copy/model/layouts.h"
+#include "profile/layouts.h"
 
 #include <algorithm>
 #include <unordered_set>
 
-namespace dragnet::analyses::copy {
+namespace dragnet::profile {
 
 namespace {
 
 // The classes from `cls` up its superclass chain that have layouts, `cls` first. A chain
 // that comes back to a class (only a malformed profile's can) stops there.
-std::vector<const profile::ClassLayout*> chainOf(const profile::Profile& p, std::string_view cls) {
-  std::vector<const profile::ClassLayout*> out;
-  std::unordered_set<const profile::ClassLayout*> seen;
+std::vector<const ClassLayout*> chainOf(const Profile& p, std::string_view cls) {
+  std::vector<const ClassLayout*> out;
+  std::unordered_set<const ClassLayout*> seen;
   for (auto it = p.classes.find(std::string(cls)); it != p.classes.end();
        it = p.classes.find(it->second.super)) {
     if (!seen.insert(&it->second).second) break;
@@ -22,9 +22,9 @@ std::vector<const profile::ClassLayout*> chainOf(const profile::Profile& p, std:
 
 }  // namespace
 
-Layouts::Layouts(const profile::Profile& p) {
+Layouts::Layouts(const Profile& p) {
   for (const auto& [name, layout] : p.classes) {
-    std::vector<const profile::ClassLayout*> chain = chainOf(p, name);
+    std::vector<const ClassLayout*> chain = chainOf(p, name);
     std::vector<uint32_t>& fields = instance_[name];
     for (auto c = chain.rbegin(); c != chain.rend(); ++c) {
       for (uint32_t f : (*c)->fields) {
@@ -34,7 +34,7 @@ Layouts::Layouts(const profile::Profile& p) {
   }
   for (const auto& [id, ref] : p.fields) {
     if (ref.isStatic) continue;
-    for (const profile::ClassLayout* c : chainOf(p, ref.cls)) {
+    for (const ClassLayout* c : chainOf(p, ref.cls)) {
       auto declared = std::find_if(c->fields.begin(), c->fields.end(), [&](uint32_t f) {
         auto d = p.fields.find(f);
         return d != p.fields.end() && d->second.name == ref.name &&
@@ -52,4 +52,4 @@ const std::vector<uint32_t>* Layouts::instanceFields(std::string_view cls) const
   return it == instance_.end() ? nullptr : &it->second;
 }
 
-}  // namespace dragnet::analyses::copy
+}  // namespace dragnet::profile

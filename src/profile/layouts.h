@@ -1,5 +1,5 @@
-// Mode copy, analyzer side: the classes' instance fields as the agent wrote them
-// (profile::ClassLayout). A field reference names a field through the class it was
+// The flow modes' profiles: the classes' instance fields as the agent wrote them
+// (ClassLayout, FlowDefs chunks). A field reference names a field through the class it was
 // compiled against (`getfield Sub.x` for a field Base declares), and the agent gives each
 // (owner, name, descriptor) of a reference its own id: nodes use the declaring class's id
 // instead, so that one field is one node. Object.clone copies every instance field of the
@@ -14,12 +14,12 @@
 
 #include "profile/reader.h"
 
-namespace dragnet::analyses::copy {
+namespace dragnet::profile {
 
 class Layouts {
  public:
   Layouts() = default;
-  explicit Layouts(const profile::Profile& p);
+  explicit Layouts(const Profile& p);
 
   // The id of the field that instance-field id `field` refers to: the field of that name
   // and descriptor of the first class on the superclass chain of the reference's owner
@@ -38,4 +38,4 @@ class Layouts {
   std::unordered_map<std::string, std::vector<uint32_t>> instance_;
 };
 
-}  // namespace dragnet::analyses::copy
+}  // namespace dragnet::profile
