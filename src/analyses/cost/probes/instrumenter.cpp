@@ -508,9 +508,13 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
   // A native node: it consumes the arguments (not the receiver: a base pointer) and makes
   // the result.
   void nativeCall(uint32_t i) {
-    uint32_t n = node(i);
     flow::CallArgs a = flow::callArgs(*m_, i);
     bool instance = r_->insn(i).op != Op::invokestatic && r_->insn(i).op != Op::invokedynamic;
+    // A call that takes no value but its receiver and returns none (Object.<init>) makes no
+    // node: nothing flows into or out of it.
+    auto ref = r_->pool().memberRef(r_->insn(i).cp());
+    if (a.shadow.size() <= (instance ? 1u : 0u) && returnKind(ref.descriptor) == 'V') return;
+    uint32_t n = node(i);
     for (size_t k = instance ? 1 : 0; k < a.shadow.size(); ++k) dependOn(n, true, a.shadow[k], i);
   }
 
