@@ -153,6 +153,16 @@ TEST_F(CostShellTest, SetRebuildsTheModelAndTables) {
   EXPECT_EQ(fail("set height"), "usage: set [consumer-rab K | height N]");
 }
 
+// A profile whose graph is empty (no records): every command answers, none fails for it.
+TEST_F(CostShellTest, EmptyGraph) {
+  start(profile_, GraphInput{});
+  EXPECT_NE(run("stat").find("0 instances of 0 program nodes that ran"), std::string::npos);
+  EXPECT_NE(run("cb objects").find("       #        rate"), std::string::npos);
+  EXPECT_EQ(run("sql SELECT COUNT(*) AS n FROM locations"), "  n\n  -\n  0\n(1 row)\n");
+  EXPECT_EQ(fail("node 1"), "no node 1 (the graph has no program nodes)");
+  EXPECT_EQ(fail("path 1 2"), "no node 1 (the graph has no program nodes)");
+}
+
 TEST_F(CostShellTest, Sql) {
   EXPECT_EQ(run("sql SELECT COUNT(*) AS n FROM instances"), "   n\n  --\n  19\n(1 row)\n");
   EXPECT_EQ(run("sql SELECT n.line, n.code FROM writers w JOIN nodes n ON n.id = w.node JOIN "
@@ -177,9 +187,9 @@ TEST_F(CostShellTest, Sql) {
             std::string::npos)
       << writers;
   EXPECT_NE(writers.find("(1 row)"), std::string::npos);
-  std::string dead = run(
-      "sql SELECT n.method, n.code, SUM(i.freq) FROM instances i JOIN nodes n ON n.id = i.node "
-      "WHERE i.bloat = 'dead' GROUP BY n.method ORDER BY 3 DESC LIMIT 10");
+  std::string dead =
+      run("sql SELECT n.method, n.code, SUM(i.freq) FROM instances i JOIN nodes n ON n.id = i.node "
+          "WHERE i.bloat = 'dead' GROUP BY n.method ORDER BY 3 DESC LIMIT 10");
   // foo's dead values first: s = 0, imul, iadd, putfield t (1 + 1,000 + 1,000 + 1); 2,014
   // in all (IPD's numerator).
   EXPECT_NE(dead.find("\n       3  CostOracle$A.foo("), std::string::npos) << dead;

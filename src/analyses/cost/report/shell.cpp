@@ -89,9 +89,11 @@ void more(std::ostream& out, size_t total, size_t shown) {
 uint32_t nodeId(const CostModel& m, std::string_view key) {
   uint64_t id = 0;
   if (!number(key, id)) throw ShellError("not a node id: '" + std::string(key) + "'");
-  if (id == 0 || id >= m.input().defs.size()) {
-    throw ShellError("no node " + std::string(key) + " (ids are 1.." +
-                     std::to_string(m.input().defs.size() - 1) + ")");
+  size_t count = m.input().defs.size();
+  if (id == 0 || id >= count) {
+    throw ShellError("no node " + std::string(key) +
+                     (count <= 1 ? std::string(" (the graph has no program nodes)")
+                                 : " (ids are 1.." + std::to_string(count - 1) + ")"));
   }
   return static_cast<uint32_t>(id);
 }
@@ -264,7 +266,8 @@ void CostShell::run(const std::vector<std::string>& w, std::string_view rest, st
     Args a = parseArgs(w, 2, rows, {});
     nodeInfo(out, report_, nodeId(m, w[1]), a.rows);
   } else if (cmd == "path" && w.size() == 3) {
-    path(out, report_, instancesNamed(m, w[1]), instancesNamed(m, w[2]));
+    std::vector<uint32_t> from = instancesNamed(m, w[1]);  // A's error first
+    path(out, report_, from, instancesNamed(m, w[2]));
   } else if (cmd == "set") {
     set(w, out);
   } else if (cmd == "sql" && !rest.empty()) {
