@@ -203,6 +203,7 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
   cmd->add_option("--top", o.top, "Rows per table (text, html)")->capture_default_str();
+  report::addReportOptionFlag(cmd, o.options);
   addLenientFlag(cmd, o.lenient);
   return cmd;
 }
@@ -224,6 +225,12 @@ int runReport(const ReportOptions& o) {
               << " profile (use " << report::formatList(*analysis) << ")\n";
     return 2;
   }
+  report::ReportSettings settings{.top = o.top};
+  std::string error;
+  if (!report::parseReportOptions(*analysis, o.options, settings.options, error)) {
+    std::cerr << "dragnet: error: " << error << "\n";
+    return 2;
+  }
   std::ofstream file;
   if (!o.output.empty()) {
     file.open(o.output, std::ios::binary);
@@ -233,8 +240,7 @@ int runReport(const ReportOptions& o) {
     }
   }
   std::ostream& out = o.output.empty() ? std::cout : file;
-  std::string error;
-  if (!analysis->write(p, o.format, {.top = o.top}, out, error)) {
+  if (!analysis->write(p, o.format, settings, out, error)) {
     std::cerr << "dragnet: error: " << error << "\n";
     return 1;
   }

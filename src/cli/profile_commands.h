@@ -27,7 +27,8 @@ struct ReportOptions {
   std::string format = "text";
   std::string output;
   size_t top = 20;
-  bool lenient = false;  // a corrupt profile exits 0
+  std::vector<std::string> options;  // --opt NAME=VALUE: the analysis's report options
+  bool lenient = false;              // a corrupt profile exits 0
 };
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o);

@@ -160,6 +160,22 @@ std::string frameName(const profile::Profile& p, uint32_t methodId, int32_t line
   return s;
 }
 
+std::string siteIndexName(const profile::Profile& p, const profile::SiteDef* def, uint32_t site) {
+  if (site == 0) return "<unknown object>";
+  if (def == nullptr) return "<site #" + std::to_string(site) + ">";
+  std::string name = javaTypeName(def->type);
+  name.append(" ");
+  if (def->method == 0) return name.append("[").append(originName(def->kind)).append("]");
+  return name.append(frameName(p, def->method, def->line));
+}
+
+std::string flowFieldName(const profile::Profile& p, uint32_t field) {
+  if (field == profile::kElmField) return "ELM";
+  auto it = p.fields.find(field);
+  if (it == p.fields.end()) return "<field #" + std::to_string(field) + ">";
+  return javaTypeName(it->second.cls) + "." + it->second.name;
+}
+
 std::vector<std::string> rowFrames(const AllocModel& m, const SiteRow& row) {
   std::vector<std::string> frames;
   const profile::Profile& p = *m.profile;

@@ -53,6 +53,16 @@ std::string javaTypeName(std::string_view internalOrDesc);
 // "(Unknown Source)").
 std::string frameName(const profile::Profile& p, uint32_t methodId, int32_t line);
 
+// An allocation site by its index (profile::siteIndexOf of its key), as the flow modes name
+// it: "java.lang.Object[] List.<init>(ListClient.java:3)" (type, then where; "[jvm]" and the
+// like for a site without a method), "<unknown object>" for site 0, "<site #N>" when `def`
+// is null (no definition).
+std::string siteIndexName(const profile::Profile& p, const profile::SiteDef* def, uint32_t site);
+
+// A field id of the flow modes: "ELM" (profile::kElmField, array elements), "app.Main.count"
+// (owner, name), "<field #N>" without a definition.
+std::string flowFieldName(const profile::Profile& p, uint32_t field);
+
 // Frames of an allocation row, innermost first: the allocating method with the site's
 // line, then its callers.
 std::vector<std::string> rowFrames(const AllocModel& m, const SiteRow& row);

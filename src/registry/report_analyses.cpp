@@ -2,6 +2,7 @@
 // to the first that owns it: alloc, which reports any profile's allocations, comes last.
 #include "analyses/alloc/report/analysis.h"
 #include "analyses/copy/report/analysis.h"
+#include "analyses/cost/report/analysis.h"
 #include "analyses/lifetime/report/analysis.h"
 #include "report/analysis.h"
 
@@ -11,6 +12,7 @@ std::span<const Analysis> registeredAnalyses() {
   static const Analysis analyses[] = {
       analyses::lifetime::reports(),
       analyses::copy::reports(),
+      analyses::cost::reports(),
       analyses::alloc::reports(),
   };
   return analyses;

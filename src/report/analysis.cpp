@@ -55,3 +55,48 @@ std::string shellAnalysisList() {
 }
 
 }  // namespace dragnet::report
+
+namespace dragnet::report {
+
+void addReportOptionFlag(CLI::App* cmd, std::vector<std::string>& items) {
+  std::string names;
+  for (const Analysis& a : registeredAnalyses()) {
+    if (a.options.empty()) continue;
+    names += (names.empty() ? "" : "; ") + std::string(a.name) + ": " + optionList(a);
+  }
+  cmd->add_option("--opt", items,
+                  "A report option of the profile's analysis, NAME=VALUE (repeatable; " +
+                      (names.empty() ? std::string("none yet") : names) + "; docs/REPORTS.md)")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
+}
+
+std::string optionList(const Analysis& a) {
+  std::string out;
+  for (const ReportOption& o : a.options) out += (out.empty() ? "" : ", ") + std::string(o.name);
+  return out.empty() ? "none" : out;
+}
+
+bool parseReportOptions(const Analysis& a, const std::vector<std::string>& items, OptionValues& out,
+                        std::string& error) {
+  out.clear();
+  for (const std::string& item : items) {
+    size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      error = "--opt " + item + ": expected NAME=VALUE";
+      return false;
+    }
+    std::string name = item.substr(0, eq);
+    auto known = std::find_if(a.options.begin(), a.options.end(),
+                              [&](const ReportOption& o) { return o.name == name; });
+    if (known == a.options.end()) {
+      error = "--opt " + item + ": mode " + std::string(a.name) + " has no report option '" + name +
+              "' (its options: " + optionList(a) + ")";
+      return false;
+    }
+    out.emplace_back(std::move(name), item.substr(eq + 1));
+  }
+  return !a.checkOptions || a.checkOptions(out, error);
+}
+
+}  // namespace dragnet::report

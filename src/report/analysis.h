@@ -11,14 +11,21 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profile/reader.h"
 
 namespace dragnet::report {
 
+// An analysis's report-time options as given (`--opt NAME=VALUE`, repeatable), in order; a
+// name given twice: the last value holds. Checked by parseReportOptions before the analysis
+// sees them.
+using OptionValues = std::vector<std::pair<std::string, std::string>>;
+
 struct ReportSettings {
-  size_t top = 20;  // rows per table (text, html)
+  size_t top = 20;            // rows per table (text, html)
+  OptionValues options = {};  // the analysis's own (Analysis::options)
 };
 
 // A command of an analysis's own: its subcommand and what runs it once parsed.
@@ -29,8 +36,16 @@ struct Command {
 
 // `dragnet shell FILE` as the analysis of FILE runs it.
 struct ShellSettings {
-  std::string input;  // the profile's path, for the banner
-  size_t rows = 20;   // rows of a table without @N
+  std::string input;          // the profile's path, for the banner
+  size_t rows = 20;           // rows of a table without @N
+  OptionValues options = {};  // the analysis's own (Analysis::options)
+};
+
+// A report-time option of an analysis: `--opt NAME=VALUE` of `dragnet report` and
+// `dragnet shell`.
+struct ReportOption {
+  std::string_view name;
+  std::string_view help;  // its values and default, one line
 };
 
 struct Analysis {
@@ -52,7 +67,23 @@ struct Analysis {
   // (null: no tables).
   bool (*exportSqlite)(const profile::Profile& p, const std::string& path,
                        std::string& error) = nullptr;
+  // Its report-time options (none: `--opt` is refused).
+  std::span<const ReportOption> options = {};
+  // Whether the values of `given` (names among `options`) are valid; false with `error`
+  // (null: any value is).
+  bool (*checkOptions)(const OptionValues& given, std::string& error) = nullptr;
 };
+
+// `--opt` items ("NAME=VALUE" each) for `a`: into `out`, or false with `error` (no '=', a
+// name `a` does not take, a value its checkOptions refuses). The CLI's usage error.
+bool parseReportOptions(const Analysis& a, const std::vector<std::string>& items, OptionValues& out,
+                        std::string& error);
+
+// --opt NAME=VALUE (repeatable) on `cmd`, into `items` (for parseReportOptions).
+void addReportOptionFlag(CLI::App* cmd, std::vector<std::string>& items);
+
+// "consumer-rab, height" (or "none").
+std::string optionList(const Analysis& a);
 
 // Every registered analysis (src/registry/report_analyses.cpp).
 std::span<const Analysis> registeredAnalyses();
@@ -69,7 +100,7 @@ bool writes(const Analysis& a, std::string_view format);
 // Every format some analysis writes, in the registry's order, once each.
 std::vector<std::string> allFormats();
 
-// The analyses with a shell (and tables): "lifetime or copy".
+// The analyses with a shell (and tables): "lifetime, copy or cost".
 std::string shellAnalysisList();
 
 // "text, json or html".

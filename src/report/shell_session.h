@@ -51,6 +51,9 @@ class CommandShell {
   // tables, which `tables` fills at the first query; throws ShellError.
   void sql(std::string_view query, std::ostream& out,
            const std::function<bool(SqlDb&, std::string&)>& tables);
+  // Drops the tables `sql` built, so that the next query builds them again (after a
+  // command changed what they hold).
+  void resetSql() { db_.reset(); }
 
  private:
   void redirect(std::string_view path);

@@ -76,7 +76,7 @@ TEST_F(CopyShellTest, RegisteredAsTheShellOfCopyProfiles) {
   EXPECT_NE(a->shell, nullptr);
   EXPECT_NE(a->exportSqlite, nullptr);
   EXPECT_TRUE(report::writes(*a, "html"));
-  EXPECT_EQ(report::shellAnalysisList(), "lifetime or copy");
+  EXPECT_EQ(report::shellAnalysisList(), "lifetime, copy or cost");
 }
 
 TEST_F(CopyShellTest, HelpExitAndComments) {

@@ -117,4 +117,69 @@ TEST(ReportCli, LifetimeProfileTextJsonAndHtml) {
       << slurp(log);
 }
 
+// A cost profile's meta only: mode cost's reports with the options given by --opt.
+fs::path writeCostProfile(const fs::path& dir) {
+  using namespace dragnet::profile;
+  fs::path path = dir / "cost.dragnet";
+  Writer w;
+  std::string error;
+  if (!w.open(path.string(), error)) throw std::runtime_error(error);
+  w.meta({{"mode", "cost"}, {"flow.slots", "8"}});
+  w.end({});
+  w.close();
+  return path;
+}
+
+// --opt NAME=VALUE: the analysis's report options (docs/REPORTS.md, "Report options"); a
+// bad item is a usage error like the CLI's others (status 2, the message on stderr).
+TEST(ReportCli, ReportOptions) {
+  fs::path dir = dragnet::test::testDir();
+  fs::path cost = writeCostProfile(dir);
+  fs::path log = dir / "stderr.txt";
+  fs::path json = dir / "r.json";
+  ASSERT_EQ(
+      report(cost, "-f json -o '" + json.string() + "' --opt consumer-rab=0 --opt height=2", log),
+      0)
+      << slurp(log);
+  std::string j = slurp(json);
+  EXPECT_NE(j.find("\"consumerRab\": 0,\n    \"consumerRule\": false,\n    \"height\": 2"),
+            std::string::npos)
+      << j;
+  EXPECT_NE(j.find("\"slots\": 8"), std::string::npos) << j;
+  ASSERT_EQ(report(cost, "-f json -o '" + json.string() + "'", log), 0) << slurp(log);
+  EXPECT_NE(slurp(json).find("\"consumerRab\": 1048576,"), std::string::npos);
+
+  int usage = report(cost, "-f svg", log);  // one of the CLI's own usage errors
+  EXPECT_EQ(usage, 2);
+  fs::path out = dir / "none.txt";
+  EXPECT_EQ(report(cost, "--opt height=9 -o '" + out.string() + "'", log), usage);
+  EXPECT_EQ(slurp(log), "dragnet: error: --opt height=9: expected 1, 2, 3 or 4\n");
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(report(cost, "--opt consumer-rab=-1", log), usage);
+  EXPECT_NE(slurp(log).find("--opt consumer-rab=-1: expected a whole number"), std::string::npos);
+  EXPECT_EQ(report(cost, "--opt depth=2", log), usage);
+  EXPECT_EQ(slurp(log),
+            "dragnet: error: --opt depth=2: mode cost has no report option 'depth' (its options: "
+            "consumer-rab, height)\n");
+  EXPECT_EQ(report(cost, "--opt height", log), usage);
+  EXPECT_EQ(slurp(log), "dragnet: error: --opt height: expected NAME=VALUE\n");
+  // An analysis without options takes none.
+  fs::path alloc = dragnet::test::writeKnownProfile(dir, dragnet::test::Variant::Exact);
+  EXPECT_EQ(report(alloc, "--opt height=2", log), usage);
+  EXPECT_NE(slurp(log).find("mode alloc has no report option 'height' (its options: none)"),
+            std::string::npos)
+      << slurp(log);
+
+  // dragnet shell takes them too: `set` shows them; a bad one stops it before the session.
+  std::string shell = "'" + std::string(DRAGNET_CLI) + "' shell '" + cost.string() + "' ";
+  std::string cmd = "printf 'set\\n' | " + shell + "--opt consumer-rab=0 > '" +
+                    (dir / "shell.txt").string() + "' 2> '" + log.string() + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(log);
+  EXPECT_EQ(slurp(dir / "shell.txt"), "consumer-rab 0 (the rule off)\nheight 4\n");
+  cmd = shell + "--opt height=0 < /dev/null 2> '" + log.string() + "'";
+  int status = std::system(cmd.c_str());
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage);
+  EXPECT_EQ(slurp(log), "dragnet: error: --opt height=0: expected 1, 2, 3 or 4\n");
+}
+
 }  // namespace

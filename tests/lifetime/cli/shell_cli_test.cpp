@@ -123,8 +123,8 @@ TEST(ShellCli, OtherProfilesAreRefused) {
   EXPECT_EQ(dragnet(dir, "shell lifetime.dragnet", "stat\n"), 2);
   EXPECT_EQ(
       readFile(dir / "err.txt"),
-      "dragnet: error: lifetime.dragnet is not a lifetime or copy profile (dragnet shell needs one "
-      "recorded with mode lifetime or copy)\n");
+      "dragnet: error: lifetime.dragnet is not a lifetime, copy or cost profile (dragnet shell "
+      "needs one recorded with mode lifetime, copy or cost)\n");
   EXPECT_EQ(readFile(dir / "out.txt"), "");
   EXPECT_EQ(dragnet(dir, "export --sqlite x.db lifetime.dragnet"), 2);
   EXPECT_FALSE(fs::exists(dir / "x.db"));

@@ -78,14 +78,8 @@ bool isCopyProfile(const profile::Profile& p) {
 }
 
 std::string siteName(const Model& m, uint32_t site) {
-  if (site == 0) return "<unknown object>";
   auto it = m.sites.find(site);
-  if (it == m.sites.end()) return "<site #" + std::to_string(site) + ">";
-  const profile::SiteDef& s = *it->second;
-  std::string name = contexts::javaTypeName(s.type);
-  name.append(" ");
-  if (s.method == 0) return name.append("[").append(contexts::originName(s.kind)).append("]");
-  return name.append(contexts::frameName(*m.profile, s.method, s.line));
+  return contexts::siteIndexName(*m.profile, it == m.sites.end() ? nullptr : it->second, site);
 }
 
 std::string objectName(const Model& m, Naming n, Object o) {
@@ -97,10 +91,7 @@ std::string objectName(const Model& m, Naming n, Object o) {
 }
 
 std::string fieldName(const Model& m, uint32_t field) {
-  if (field == profile::kElmField) return "ELM";
-  auto it = m.profile->fields.find(field);
-  if (it == m.profile->fields.end()) return "<field #" + std::to_string(field) + ">";
-  return contexts::javaTypeName(it->second.cls) + "." + it->second.name;
+  return contexts::flowFieldName(*m.profile, field);
 }
 
 std::string nodeName(const Model& m, const Graph& g, uint32_t node) {

@@ -54,11 +54,12 @@ bool exportOn(const profile::Profile& p, const std::string& path, std::string& e
 
 CLI::App* addShellCommand(CLI::App& app, ShellCommandOptions& o) {
   CLI::App* cmd = app.add_subcommand(
-      "shell", "Explore a lifetime or copy profile interactively (its commands, and SQL)");
-  cmd->add_option("FILE", o.input, "The lifetime or copy profile")
+      "shell", "Explore a lifetime, copy or cost profile interactively (its commands, and SQL)");
+  cmd->add_option("FILE", o.input, "The lifetime, copy or cost profile")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--rows", o.rows, "Rows of a ranking without @N")->capture_default_str();
+  report::addReportOptionFlag(cmd, o.options);
   addLenientFlag(cmd, o.lenient);
   cmd->footer(
       "Commands are read from the terminal (line editing, history in ~/.dragnet_history) or,\n"
@@ -70,14 +71,20 @@ CLI::App* addShellCommand(CLI::App& app, ShellCommandOptions& o) {
 int runShell(const ShellCommandOptions& o) {
   return withShellAnalysis(o.input, "shell", o.lenient,
                            [&](const report::Analysis& a, const profile::Profile& p) {
-                             return a.shell(p, {.input = o.input, .rows = o.rows});
+                             report::ShellSettings s{.input = o.input, .rows = o.rows};
+                             std::string error;
+                             if (!report::parseReportOptions(a, o.options, s.options, error)) {
+                               std::cerr << "dragnet: error: " << error << "\n";
+                               return kExitUsage;
+                             }
+                             return a.shell(p, s);
                            });
 }
 
 CLI::App* addExportCommand(CLI::App& app, ExportOptions& o) {
   CLI::App* cmd = app.add_subcommand(
-      "export", "Write a lifetime or copy profile's tables to a SQLite database");
-  cmd->add_option("FILE", o.input, "The lifetime or copy profile")
+      "export", "Write a lifetime, copy or cost profile's tables to a SQLite database");
+  cmd->add_option("FILE", o.input, "The lifetime, copy or cost profile")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--sqlite", o.sqlite, "The database file to write (replaced if it exists)")
@@ -85,7 +92,8 @@ CLI::App* addExportCommand(CLI::App& app, ExportOptions& o) {
   addLenientFlag(cmd, o.lenient);
   cmd->footer(
       "The tables (lifetime: objects, classes, methods, nested, patterns, gcs, totals, meta;\n"
-      "copy: sites, fields, nodes, edges, chains, ...) are those of dragnet shell's sql\n"
+      "copy: sites, fields, nodes, edges, chains, ...; cost: nodes, instances, edges,\n"
+      "locations, objects, sites, ...) are those of dragnet shell's sql\n"
       "command: docs/SHELL.md.");
   return cmd;
 }

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "report/analysis.h"
 
@@ -14,8 +15,9 @@ namespace dragnet::analyses::lifetime {
 
 struct ShellCommandOptions {
   std::string input;
-  size_t rows = 20;      // rows of a ranking without @N
-  bool lenient = false;  // a corrupt profile exits 0
+  size_t rows = 20;                  // rows of a ranking without @N
+  bool lenient = false;              // a corrupt profile exits 0
+  std::vector<std::string> options;  // --opt NAME=VALUE, the analysis's report options
 };
 
 struct ExportOptions {
