@@ -54,4 +54,9 @@ std::vector<FieldName> FlowIds::takeNewFields() {
   return std::exchange(fresh_, {});
 }
 
+uint32_t FlowIds::fieldCount() {
+  std::lock_guard lock(mu_);
+  return static_cast<uint32_t>(fields_.size());
+}
+
 }  // namespace dragnet::flow

@@ -55,6 +55,8 @@ class FlowIds {
   // class loaded again (by another loader, or retransformed) keeps its first layout.
   void classFields(std::string_view cls, std::string_view super,
                    const std::vector<std::pair<std::string, std::string>>& fields);
+  // How many field ids were given (the largest id is at most this + 1).
+  uint32_t fieldCount();
   // The fields interned since the last call, for the profile.
   std::vector<FieldName> takeNewFields();
   // The class layouts noted since the last call, for the profile.

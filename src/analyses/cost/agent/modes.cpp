@@ -1,5 +1,6 @@
 #include "analyses/cost/agent/modes.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -37,6 +38,7 @@ class CostMode : public agent::FlowMode {
                                    bool) override {
     flow::TagFieldOutcome tag = prepareClass(cls);
     size_t shadows = flow::addShadowFields(cls);
+    shadowFields_ += shadows;
     costIds_.noteNatives(cls);
     contexts::ClassResult r =
         instrumentClass(cls, ids, flowIds_, costIds_, ProbeOptions{.rootClass = tag.root});
@@ -81,7 +83,8 @@ class CostMode : public agent::FlowMode {
     engineTotals(jni, "cost", totals);
     totals["cost.cuts"] = std::to_string(records_->cuts());
     totals["cost.tableBytes"] = std::to_string(records_->peakTableBytes());
-    totals["cost.shadowBytes"] = std::to_string(uint64_t{kStaticCap} * sizeof(uint32_t));
+    totals["cost.shadowBytes"] = std::to_string(uint64_t{4} * flowIds_.fieldCount());
+    totals["cost.shadowFields"] = std::to_string(shadowFields_.load());
     totals["cost.dropped"] = std::to_string(records_->dropped());
     return "cost profile written";
   }
@@ -99,6 +102,7 @@ class CostMode : public agent::FlowMode {
   CostIds costIds_;
   std::unique_ptr<CostRecords> records_;
   uint32_t* statics_ = nullptr;  // lives until the process ends: probes may run until then
+  std::atomic<uint64_t> shadowFields_{0};  // instance fields' shadows added to classes
   bool ready_ = false;
 };
 

@@ -115,6 +115,7 @@ Totals totalsOf(const profile::Profile& p) {
   t.unknownTags = profile::totalNumber(p, "cost.unknownTags").value_or(0);
   t.tableBytes = profile::totalNumber(p, "cost.tableBytes").value_or(0);
   t.shadowBytes = profile::totalNumber(p, "cost.shadowBytes").value_or(0);
+  t.shadowFields = profile::totalNumber(p, "cost.shadowFields").value_or(0);
   t.dropped = profile::totalNumber(p, "cost.dropped").value_or(0);
   return t;
 }

@@ -24,8 +24,9 @@ struct Totals {
   uint64_t cuts = 0;         // flows cut at a method's entry (cost.cuts)
   uint64_t unknownTags = 0;  // accesses to objects without a name (cost.unknownTags)
   uint64_t tableBytes = 0;   // the threads' record tables at their largest (cost.tableBytes)
-  uint64_t shadowBytes = 0;  // the heap shadows of array elements at their largest
-                             // (cost.shadowBytes)
+  uint64_t shadowBytes = 0;   // the static fields' shadows in use (cost.shadowBytes)
+  uint64_t shadowFields = 0;  // instance fields' shadows added, 4 B in every object of their
+                              // class (cost.shadowFields)
   uint64_t dropped = 0;      // records lost for want of memory
 };
 Totals totalsOf(const profile::Profile& p);

@@ -34,6 +34,7 @@ Json costHeader(const CostReport& r) {
                  {"unknownTags", t.unknownTags},
                  {"tableBytes", t.tableBytes},
                  {"shadowBytes", t.shadowBytes},
+                 {"shadowFields", t.shadowFields},
                  {"dropped", t.dropped},
                  {"droppedInstances", m.graph().dropped()}};
   j["graph"] = {
