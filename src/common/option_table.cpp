@@ -262,9 +262,14 @@ const Spec* find(Tables tables, std::string_view name, const Table** table) {
   return nullptr;
 }
 
+// Each mode once, in the tables' order (a table shared by several modes names them again).
 std::vector<std::string_view> modes(Tables tables) {
   std::vector<std::string_view> out;
-  for (const Table* t : tables) out.insert(out.end(), t->modes.begin(), t->modes.end());
+  for (const Table* t : tables) {
+    for (std::string_view m : t->modes) {
+      if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+    }
+  }
   return out;
 }
 
