@@ -66,6 +66,15 @@ Patch& pushContext(Patch& p, const MethodProbes& m) {
   return m.context == kNoLocal ? p.add(Op::iconst_0) : p.load("I", m.context);
 }
 
+uint16_t parkFieldStoreObject(MethodProbes& m, uint32_t i, std::string_view fieldDesc) {
+  std::string desc(fieldDesc[0] == 'L' || fieldDesc[0] == '[' ? kObjectDesc : fieldDesc);
+  uint16_t val = m.scratch(desc, 'v'), x = m.scratch(kObjectDesc);
+  Patch before = m.r.newPatch();
+  before.store(desc, val).add(Op::dup).store(kObjectDesc, x).load(desc, val);
+  m.r.before(i, before);
+  return x;
+}
+
 CallArgs callArgs(const MethodProbes& m, uint32_t i) {
   CallArgs a;
   const classfile::Insn& in = m.r.insn(i);

@@ -51,6 +51,10 @@ instrument::Patch& composeNode(instrument::Patch& p, uint32_t field);
 // The frame's context (an int), 0 where it has none.
 instrument::Patch& pushContext(instrument::Patch& p, const MethodProbes& m);
 
+// Before putfield i of a field of descriptor `fieldDesc`: its object parked in a scratch local
+// (returned; the value is parked and pushed back), for probes after the store.
+uint16_t parkFieldStoreObject(MethodProbes& m, uint32_t i, std::string_view fieldDesc);
+
 // A call's arguments, receiver first: their descriptors (references as Object) and their
 // shadows before the call; ok false for a malformed descriptor.
 struct CallArgs {

@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
+
+#include "profile/reader.h"
 
 namespace dragnet::report {
 
@@ -12,5 +15,9 @@ namespace dragnet::report {
 inline std::string jsonText(const nlohmann::ordered_json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
+
+// The head every analysis's JSON report starts with: {"format": FORMAT, "version": 1,
+// "complete", "truncation", "corrupt" (when the reader skipped anything), "pid"}.
+nlohmann::ordered_json jsonHead(const profile::Profile& p, std::string_view format);
 
 }  // namespace dragnet::report

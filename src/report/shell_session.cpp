@@ -12,8 +12,13 @@
 #include <optional>
 
 #include "report/sql_db.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
+
+void moreRows(std::ostream& out, size_t total, size_t shown) {
+  if (total > shown) out << "  ... " << grouped(total - shown) << " more (@N: N rows, @0: all)\n";
+}
 
 std::vector<std::string> shellWords(std::string_view line) {
   std::vector<std::string> words;

@@ -73,6 +73,9 @@ struct Synopsis {
 // "usage: SYNOPSIS" for a known command, else "unknown command 'CMD' (help lists ...)".
 ShellError usageError(std::span<const Synopsis> synopses, const std::string& cmd);
 
+// "  ... K more (@N: N rows, @0: all)" after a table cut at `shown` of `total` rows.
+void moreRows(std::ostream& out, size_t total, size_t shown);
+
 // The words of a line, split at white space.
 std::vector<std::string> shellWords(std::string_view line);
 std::string_view trimmed(std::string_view s);

@@ -5,6 +5,7 @@
 
 #include "contexts/model.h"
 #include "report/coverage.h"
+#include "report/json_text.h"
 
 namespace dragnet::report {
 
@@ -147,6 +148,19 @@ std::string leftOutSamplesNote(const nlohmann::ordered_json& leftOut) {
   if (!agent.empty() && !jvm.empty()) s += ", ";
   if (!jvm.empty()) s += jvm + " samples of objects the JVM allocated for itself";
   return s;
+}
+
+nlohmann::ordered_json jsonHead(const profile::Profile& p, std::string_view format) {
+  nlohmann::ordered_json j;
+  j["format"] = format;
+  j["version"] = 1;
+  j["complete"] = p.complete;
+  j["truncation"] = p.truncation;
+  if (p.corrupt()) j["corrupt"] = corruptionNote(p);
+  auto pid = p.meta.find("pid");
+  j["pid"] =
+      pid == p.meta.end() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(pid->second);
+  return j;
 }
 
 }  // namespace dragnet::report

@@ -120,7 +120,7 @@ TEST(AgentOptions, ErrorsNameTheOption) {
             "option 'site-frames': expected a number, got 'x'");
   EXPECT_EQ(failure("flush=soon"), "option 'flush': expected a number of seconds, got 'soon'");
   EXPECT_EQ(failure("help=yes"), "option 'help': expected no value, got 'yes'");
-  EXPECT_EQ(failure("mode=heap"), "option 'mode': expected alloc, lifetime or copy, got 'heap'");
+  EXPECT_EQ(failure("mode=heap"), "option 'mode': expected alloc, lifetime, copy or cost, got 'heap'");
   EXPECT_EQ(failure("mode=lifetime,use-epoch=3000"),
             "option 'use-epoch': expected a power of two such as 64k, got '3000'");
   EXPECT_EQ(failure("mode=lifetime,sample=512k,stacks=on"),

@@ -246,12 +246,7 @@ class CopyExtension : public flow::FlowExtension {
       loadState(after, *m_)
           .invokeStatic(kFlowClass, "pendingTag", std::string("(") + kStateDesc + ")I");
     } else {
-      std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc
-                                                                            : ref.descriptor);
-      uint16_t val = m_->scratch(desc, 'v'), x = m_->scratch(kObjectDesc);
-      Patch before = patch();
-      before.store(desc, val).add(Op::dup).store(kObjectDesc, x).load(desc, val);
-      r_->before(i, before);
+      uint16_t x = flow::parkFieldStoreObject(*m_, i, ref.descriptor);
       after.load(kObjectDesc, x);
       pushTag(after, ref.owner, *m_);
     }

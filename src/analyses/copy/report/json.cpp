@@ -54,14 +54,7 @@ Json nodeJson(const Model& m, const Graph& g, uint32_t n) { return copyNodeJson(
 
 Json copyHeader(const Model& m) {
   const profile::Profile& p = *m.profile;
-  Json j;
-  j["format"] = "dragnet-copy";
-  j["version"] = 1;
-  j["complete"] = p.complete;
-  j["truncation"] = p.truncation;
-  if (p.corrupt()) j["corrupt"] = corruptionNote(p);
-  auto pid = p.meta.find("pid");
-  j["pid"] = pid == p.meta.end() ? Json(nullptr) : Json(pid->second);
+  Json j = jsonHead(p, "dragnet-copy");
   j["settings"] = {{"slots", m.settings.slots},
                    {"refBytes", m.settings.refBytes},
                    {"chainMax", m.options.chainMax},

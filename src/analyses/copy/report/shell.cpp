@@ -93,11 +93,6 @@ Args parseArgs(const std::vector<std::string>& w, const Model& m, size_t rows,
   return a;
 }
 
-// "  ... K more" after a table cut at `shown` of `total` rows.
-void more(std::ostream& out, size_t total, size_t shown) {
-  if (total > shown) out << "  ... " << grouped(total - shown) << " more (@N: N rows, @0: all)\n";
-}
-
 const char* namingWord(const View& v) {
   return v.graph.naming() == Naming::Sensitive ? "sensitive" : "insensitive";
 }
@@ -148,7 +143,7 @@ void edgeTable(std::ostream& out, const Model& m, const Graph& g, const char* la
   for (size_t i = 0; i < shown; ++i) {
     edgeRow(out, m, g, edges[i].freq, edges[i].bytes, edges[i].other);
   }
-  more(out, edges.size(), shown);
+  moreRows(out, edges.size(), shown);
 }
 
 void nodeInfo(std::ostream& out, const Model& m, const View& v, uint32_t n, size_t rows) {
@@ -206,27 +201,27 @@ void CopyShell::run(const std::vector<std::string>& w, std::string_view rest, st
     Args a = parseArgs(w, m_, rows, {"flat", "cumulative"}, false);
     if (a.choice == "cumulative") {
       writeCopyContexts(out, m_, a.rows, options_.frames);
-      more(out, m_.copies.hottestContexts(std::numeric_limits<size_t>::max()).size(), a.rows);
+      moreRows(out, m_.copies.hottestContexts(std::numeric_limits<size_t>::max()).size(), a.rows);
     } else {
       writeCopyMethods(out, m_, a.rows);
-      more(out, m_.copies.methods.size(), a.rows);
+      moreRows(out, m_.copies.methods.size(), a.rows);
     }
   } else if (cmd == "chains") {
     Args a = parseArgs(w, m_, rows, {}, true);
     writeCopyChains(out, m_, *a.view, a.rows);
-    more(out, a.view->chains.top.size(), a.rows);
+    moreRows(out, a.view->chains.top.size(), a.rows);
   } else if (cmd == "clones") {
     Args a = parseArgs(w, m_, rows, {}, true);
     writeCopyClones(out, m_, *a.view, a.rows);
-    more(out, a.view->clones.top.size(), a.rows);
+    moreRows(out, a.view->clones.top.size(), a.rows);
   } else if (cmd == "nath") {
     Args a = parseArgs(w, m_, rows, {}, true);
     writeCopyNath(out, m_, *a.view, a.rows);
-    more(out, a.view->nath.size(), a.rows);
+    moreRows(out, a.view->nath.size(), a.rows);
   } else if (cmd == "cuts") {
     Args a = parseArgs(w, m_, rows, {}, false);
     writeCopyCuts(out, m_, a.rows);
-    more(out, m_.cuts.size(), a.rows);
+    moreRows(out, m_.cuts.size(), a.rows);
   } else if (cmd == "node") {
     node(out, m_, w, rest, rows);
   } else if (cmd == "sql" && !rest.empty()) {

@@ -395,12 +395,7 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     uint32_t n = node(i);
     dependOn(n, false, m_->operand(i, static_cast<size_t>(instrument::slotSize(ref.descriptor))));
     if (beforeSuper(i)) return;  // `this` is not initialized yet: no shadow, no name
-    std::string desc(ref.descriptor[0] == 'L' || ref.descriptor[0] == '[' ? kObjectDesc
-                                                                          : ref.descriptor);
-    uint16_t val = m_->scratch(desc, 'v'), x = m_->scratch(kObjectDesc);
-    Patch before = patch();
-    before.store(desc, val).add(Op::dup).store(kObjectDesc, x).load(desc, val);
-    r_->before(i, before);
+    uint16_t x = flow::parkFieldStoreObject(*m_, i, ref.descriptor);
     Patch after = patch();
     if (flow::hasShadowField(ref.owner, ref.name)) {
       after.load(kObjectDesc, x);

@@ -16,14 +16,7 @@ using Json = nlohmann::ordered_json;
 Json costHeader(const CostReport& r) {
   const profile::Profile& p = *r.profile;
   const CostModel& m = *r.model;
-  Json j;
-  j["format"] = "dragnet-cost";
-  j["version"] = 1;
-  j["complete"] = p.complete;
-  j["truncation"] = p.truncation;
-  if (p.corrupt()) j["corrupt"] = corruptionNote(p);
-  auto pid = p.meta.find("pid");
-  j["pid"] = pid == p.meta.end() ? Json(nullptr) : Json(pid->second);
+  Json j = jsonHead(p, "dragnet-cost");
   j["settings"] = {{"slots", m.input().slots},
                    {"arrayShadow", r.recording.elementShadows ? "element" : "array"},
                    {"consumerRab", m.options().consumerRab},

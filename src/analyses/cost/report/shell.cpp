@@ -82,10 +82,6 @@ Args parseArgs(const std::vector<std::string>& w, size_t first, size_t rows,
   return a;
 }
 
-void more(std::ostream& out, size_t total, size_t shown) {
-  if (total > shown) out << "  ... " << grouped(total - shown) << " more (@N: N rows, @0: all)\n";
-}
-
 uint32_t nodeId(const CostModel& m, std::string_view key) {
   uint64_t id = 0;
   if (!number(key, id)) throw ShellError("not a node id: '" + std::string(key) + "'");
@@ -167,7 +163,7 @@ void nodeInfo(std::ostream& out, const CostReport& r, uint32_t n, size_t rows) {
     neighbours(out, r, names, "depends on", m.graph().preds(v), rows);
     neighbours(out, r, names, "flows into", m.graph().succs(v), rows);
   }
-  more(out, insts.size(), shown);
+  moreRows(out, insts.size(), shown);
 }
 
 // Breadth-first along successors (where values flow) from every instance of `from` to the
@@ -253,15 +249,15 @@ void CostShell::run(const std::vector<std::string>& w, std::string_view rest, st
     Args a = parseArgs(w, 1, rows, {"sites", "objects"});
     if (a.choice == "objects") {
       writeCostObjects(out, report_, a.rows, std::min<size_t>(a.rows, 5));
-      more(out, m.objects().size(), a.rows);
+      moreRows(out, m.objects().size(), a.rows);
     } else {
       writeCostSites(out, report_, a.rows);
-      more(out, m.sites().size(), a.rows);
+      moreRows(out, m.sites().size(), a.rows);
     }
   } else if (cmd == "rac" || cmd == "rab") {
     Args a = parseArgs(w, 1, rows, {});
     writeCostLocations(out, report_, cmd == "rab", a.rows);
-    more(out, m.locations().size(), a.rows);
+    moreRows(out, m.locations().size(), a.rows);
   } else if (cmd == "node" && w.size() >= 2) {
     Args a = parseArgs(w, 2, rows, {});
     nodeInfo(out, report_, nodeId(m, w[1]), a.rows);

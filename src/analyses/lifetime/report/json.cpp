@@ -53,14 +53,7 @@ Json lifetime_json::statsJson(const Stats& s) {
 }
 
 Json lifetime_json::header(const Model& m) {
-  Json j;
-  j["format"] = "dragnet-lifetime";
-  j["version"] = 1;
-  j["complete"] = m.profile->complete;
-  j["truncation"] = m.profile->truncation;
-  if (m.profile->corrupt()) j["corrupt"] = corruptionNote(*m.profile);
-  auto pid = m.profile->meta.find("pid");
-  j["pid"] = pid == m.profile->meta.end() ? Json(nullptr) : Json(pid->second);
+  Json j = jsonHead(*m.profile, "dragnet-lifetime");
   if (m.profile->liveAtFlush > 0) {
     j["liveAtFlush"] = {{"objects", m.profile->liveAtFlush}, {"time", m.profile->liveTime}};
   }

@@ -346,9 +346,7 @@ size_t cut(std::vector<uint32_t>& rows, size_t limit) {
   return more;
 }
 
-void writeMore(std::ostream& out, size_t more) {
-  if (more > 0) out << "  ... " << num(more) << " more (@N: N rows, @0: all)\n";
-}
+void writeMore(std::ostream& out, size_t more) { moreRows(out, more, 0); }
 
 void rankAll(std::ostream& out, const Model& m, const RankArgs& a, size_t frames) {
   using analyses::lifetime::rankBy;

@@ -144,27 +144,24 @@ public final class DragnetCost {
   /** xaload of array[index] by instance inst. */
   @ForceInline
   public static void aload(DragnetState s, int inst, Object array, int index) {
-    if (!DragnetFlow.on) return;
-    long e = DragnetFlow.entryOf(array, s);
-    if (e == 0) {
-      effect(s, inst, 0);
-      return;
-    }
-    effect(s, inst, (int) U.getLong(null, e + 8));
-    edge(s, inst, U.getInt(null, shadowAt(e, index)) & 0xFFFFFFFFL);
+    long e = accessed(s, inst, array);
+    if (e != 0) edge(s, inst, U.getInt(null, shadowAt(e, index)) & 0xFFFFFFFFL);
   }
 
   /** xastore into array[index] by instance inst. */
   @ForceInline
   public static void astore(DragnetState s, int inst, Object array, int index) {
-    if (!DragnetFlow.on) return;
+    long e = accessed(s, inst, array);
+    if (e != 0) U.putInt(null, shadowAt(e, index), inst);
+  }
+
+  // An array access's effect (the array's name); the array's side-table entry (0: none).
+  @ForceInline
+  private static long accessed(DragnetState s, int inst, Object array) {
+    if (!DragnetFlow.on) return 0;
     long e = DragnetFlow.entryOf(array, s);
-    if (e == 0) {
-      effect(s, inst, 0);
-      return;
-    }
-    effect(s, inst, (int) U.getLong(null, e + 8));
-    U.putInt(null, shadowAt(e, index), inst);
+    effect(s, inst, e == 0 ? 0 : (int) U.getLong(null, e + 8));
+    return e;
   }
 
   // The address of an element's shadow: the entry's own 4 bytes (one shadow per array:
