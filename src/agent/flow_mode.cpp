@@ -76,8 +76,7 @@ bool FlowMode::startEngine(JNIEnv* jni, uint32_t slots, std::initializer_list<co
   constructedBase_ = recorder_->addNativeBase(ids_, profile::SiteKind::Reflect);
   if (!bindRuntime(jni, error)) return false;
   jobject unsafe = jni->GetStaticObjectField(rt_.unsafe.cls, rt_.unsafe);
-  size_t entries = (size_t{1} << kTableBits) + kTableWays;
-  table_ = static_cast<uint64_t*>(std::calloc(2 * entries, sizeof(uint64_t)));  // 16 B each
+  table_ = static_cast<uint64_t*>(std::calloc(2 * sideTableEntries(), sizeof(uint64_t)));
   if (!table_) {
     error = "no memory for the tag table";
     return false;
@@ -100,6 +99,8 @@ bool FlowMode::startEngine(JNIEnv* jni, uint32_t slots, std::initializer_list<co
        Setting("stringTag", "J", stringTagOffset(jni, unsafe)), Setting("on", "Z", true)},
       error);
 }
+
+size_t FlowMode::sideTableEntries() { return (size_t{1} << kTableBits) + kTableWays; }
 
 void FlowMode::engineTotals(JNIEnv* jni, const std::string& prefix,
                             std::map<std::string, std::string>& totals) const {

@@ -34,6 +34,8 @@ class FlowMode : public ContextsMode {
   // The engine's End totals under `prefix` (".unknownTags", ".evictedTags").
   void engineTotals(JNIEnv* jni, const std::string& prefix,
                     std::map<std::string, std::string>& totals) const;
+  // The entries of DragnetFlow's side table (an analysis may keep data per entry).
+  static size_t sideTableEntries();
   // The size of a reference element (4 with compressed oops).
   int referenceBytes(JNIEnv* jni) const;
 

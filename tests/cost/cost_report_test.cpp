@@ -47,7 +47,12 @@ class CostReportTest : public ::testing::Test {
  protected:
   profile::Profile profile_ = oracleProfile();
   Built built_ = build(profile_, costOracle(1000, 1), {},
-                       {.cuts = 3, .unknownTags = 4, .tableBytes = 4096, .shadowBytes = 512, .shadowFields = 6});
+                       {.cuts = 3,
+                        .unknownTags = 4,
+                        .tableBytes = 4096,
+                        .shadowBytes = 512,
+                        .shadowFallbacks = 2,
+                        .shadowFields = 6});
   const report::CostReport& r() const { return built_.report; }
 };
 
@@ -67,8 +72,9 @@ TEST_F(CostReportTest, TextHeadingSettingsAndMeasures) {
             std::string::npos)
       << t;
   EXPECT_NE(t.find("3 flows cut at a method's entry; 4 accesses to objects without a name; "
-                   "record tables 4,096 B, static fields' shadows 512 B, 6 instance fields' shadows "
-                   "(4 B in each object); 0 records dropped\n"),
+                   "record tables 4,096 B, shadows of static fields and array elements 512 B (2 "
+                   "arrays past their budget kept one), 6 instance fields' shadows (4 B in each "
+                   "object); 0 records dropped\n"),
             std::string::npos);
 }
 
@@ -147,6 +153,7 @@ TEST_F(CostReportTest, Json) {
   EXPECT_EQ(j["totals"]["cuts"], 3);
   EXPECT_EQ(j["totals"]["shadowBytes"], 512);
   EXPECT_EQ(j["totals"]["shadowFields"], 6);
+  EXPECT_EQ(j["totals"]["shadowFallbacks"], 2);
   EXPECT_EQ(j["graph"], Json::parse(R"({"instances": 19, "edges": 17, "nodesRan": 19})"));
   EXPECT_EQ(j["bloat"]["instructions"], 4016);
   EXPECT_DOUBLE_EQ(j["bloat"]["ipd"].get<double>(), 2014.0 / 4016);

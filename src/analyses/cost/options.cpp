@@ -29,13 +29,25 @@ const options::Table& optionTable() {
       .about =
           "cost-benefit analysis (Xu et al.): data structures that cost far more to "
           "build than they are worth to the program",
-      .options = {},  // slots: the flow modes' table (flow/options.h)
+      // slots: the flow modes' table (flow/options.h)
+      .options = {{.name = "array-shadow",
+                   .kind = Kind::Choice,
+                   .def = "element",
+                   .help = "the heap shadows of arrays: element keeps the node that wrote each "
+                           "element last (the paper's shadow heap; native memory, at most half "
+                           "of max-memory, past it an array keeps one shadow), array one per "
+                           "array (a load of any element depends on the array's last store)",
+                   .meta = "cost.arrayShadow",
+                   .flag = "--array-shadow",
+                   .choices = {"element", "array"}}},
       .check = check};
   return table;
 }
 
 OptionValues optionValues(const options::Values& v) {
-  return {.slots = static_cast<uint32_t>(v.number("slots"))};
+  return {.slots = static_cast<uint32_t>(v.number("slots")),
+          .elementShadows = v.text("array-shadow") != "array",
+          .maxMemory = v.number("max-memory")};
 }
 
 }  // namespace dragnet::analyses::cost

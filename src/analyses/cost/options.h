@@ -11,7 +11,9 @@ namespace dragnet::analyses::cost {
 const options::Table& optionTable();
 
 struct OptionValues {
-  uint32_t slots = 16;  // context slots per node (s), 1..32
+  uint32_t slots = 16;         // context slots per node (s), 1..32
+  bool elementShadows = true;  // array-shadow=element: a shadow per array element
+  uint64_t maxMemory = 0;      // the agent's max-memory (the element shadows take half)
 };
 
 OptionValues optionValues(const options::Values& values);

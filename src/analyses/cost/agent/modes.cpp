@@ -45,9 +45,8 @@ class CostMode : public agent::FlowMode {
     if (tag.added || shadows > 0) r.changed = true;
     return r;
   }
-  bool loadExtension(Host&, std::map<std::string, std::string>& meta, ModeEvents&,
+  bool loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
                      std::string&) override {
-    meta["cost.arrayShadow"] = "array";
     records_ = std::make_unique<CostRecords>(*host_->writer, flowIds_, costIds_);
     recorder_->observeStates([this](JNIEnv* jni, jobject state, uint32_t thread, bool ended) {
       if (ready_) records_->flushState(jni, state, thread, ended);
@@ -57,14 +56,25 @@ class CostMode : public agent::FlowMode {
   void started(JNIEnv* jni) override {
     using agent::binding::Setting;
     std::string error;
+    OptionValues o = optionValues(host_->options->values);
     statics_ = static_cast<uint32_t*>(std::calloc(kStaticCap, sizeof(uint32_t)));
-    if (!statics_) error = "no memory for the static fields' shadows";
-    if (statics_ && records_->init(jni, error) &&
+    // One buffer address per side-table entry (DragnetCost.buffers).
+    buffers_ =
+        o.elementShadows ? static_cast<uint64_t*>(std::calloc(sideTableEntries(), 8)) : nullptr;
+    if (!statics_ || (o.elementShadows && !buffers_)) error = "no memory for the heap shadows";
+    const agent::binding::Member members[] = {
+        {"java/lang/DragnetCost", "elementBytes", "J", &elementBytes_},
+        {"java/lang/DragnetCost", "elementFallbacks", "J", &elementFallbacks_},
+    };
+    if (error.empty() && records_->init(jni, error) && agent::binding::bind(jni, members, error) &&
         agent::binding::configure(
             jni, "java/lang/DragnetCost",
             {Setting("slots", "I", static_cast<jint>(slots(*host_))),
              Setting("statics", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(statics_))),
-             Setting("staticCap", "I", kStaticCap)},
+             Setting("staticCap", "I", kStaticCap),
+             Setting("buffers", "J", static_cast<jlong>(reinterpret_cast<uintptr_t>(buffers_))),
+             Setting("elementBudget", "J", static_cast<jlong>(o.maxMemory / 2)),
+             Setting("elements", "Z", o.elementShadows)},
             error) &&
         startEngine(jni, slots(*host_), {"java/lang/DragnetCost"}, error)) {
       ready_ = true;
@@ -83,7 +93,10 @@ class CostMode : public agent::FlowMode {
     engineTotals(jni, "cost", totals);
     totals["cost.cuts"] = std::to_string(records_->cuts());
     totals["cost.tableBytes"] = std::to_string(records_->peakTableBytes());
-    totals["cost.shadowBytes"] = std::to_string(uint64_t{4} * flowIds_.fieldCount());
+    totals["cost.shadowBytes"] =
+        std::to_string(uint64_t{4} * flowIds_.fieldCount() +
+                       static_cast<uint64_t>(staticLong(jni, elementBytes_)));
+    totals["cost.shadowFallbacks"] = std::to_string(staticLong(jni, elementFallbacks_));
     totals["cost.shadowFields"] = std::to_string(shadowFields_.load());
     totals["cost.dropped"] = std::to_string(records_->dropped());
     return "cost profile written";
@@ -99,9 +112,15 @@ class CostMode : public agent::FlowMode {
   }
 
  private:
+  static jlong staticLong(JNIEnv* jni, const agent::binding::StaticField& f) {
+    return jni->GetStaticLongField(f.cls, f);
+  }
+
   CostIds costIds_;
   std::unique_ptr<CostRecords> records_;
   uint32_t* statics_ = nullptr;  // lives until the process ends: probes may run until then
+  uint64_t* buffers_ = nullptr;  // likewise
+  agent::binding::StaticField elementBytes_, elementFallbacks_;
   std::atomic<uint64_t> shadowFields_{0};  // instance fields' shadows added to classes
   bool ready_ = false;
 };

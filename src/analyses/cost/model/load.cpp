@@ -116,6 +116,7 @@ Totals totalsOf(const profile::Profile& p) {
   t.tableBytes = profile::totalNumber(p, "cost.tableBytes").value_or(0);
   t.shadowBytes = profile::totalNumber(p, "cost.shadowBytes").value_or(0);
   t.shadowFields = profile::totalNumber(p, "cost.shadowFields").value_or(0);
+  t.shadowFallbacks = profile::totalNumber(p, "cost.shadowFallbacks").value_or(0);
   t.dropped = profile::totalNumber(p, "cost.dropped").value_or(0);
   return t;
 }

@@ -21,13 +21,16 @@ Recording recordingOf(const profile::Profile& p);
 
 // What the agent counted (End totals; 0 when missing).
 struct Totals {
-  uint64_t cuts = 0;         // flows cut at a method's entry (cost.cuts)
-  uint64_t unknownTags = 0;  // accesses to objects without a name (cost.unknownTags)
-  uint64_t tableBytes = 0;   // the threads' record tables at their largest (cost.tableBytes)
-  uint64_t shadowBytes = 0;   // the static fields' shadows in use (cost.shadowBytes)
-  uint64_t shadowFields = 0;  // instance fields' shadows added, 4 B in every object of their
-                              // class (cost.shadowFields)
-  uint64_t dropped = 0;      // records lost for want of memory
+  uint64_t cuts = 0;             // flows cut at a method's entry (cost.cuts)
+  uint64_t unknownTags = 0;      // accesses to objects without a name (cost.unknownTags)
+  uint64_t tableBytes = 0;       // the threads' record tables at their largest (cost.tableBytes)
+  uint64_t shadowBytes = 0;      // the shadows of static fields and array elements, native
+                                 // memory (cost.shadowBytes)
+  uint64_t shadowFallbacks = 0;  // arrays that kept one shadow, past the budget
+                                 // (cost.shadowFallbacks)
+  uint64_t shadowFields = 0;     // instance fields' shadows added, 4 B in every object of their
+                                 // class (cost.shadowFields)
+  uint64_t dropped = 0;          // records lost for want of memory
 };
 Totals totalsOf(const profile::Profile& p);
 

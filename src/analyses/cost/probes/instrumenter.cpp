@@ -590,20 +590,27 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     loadState(after, *m_);
     pushInstance(after, block, false);
     pushInstance(after, load, false);
-    pushInstance(after, store, false).load(kObjectDesc, src).load(kObjectDesc, dst);
-    if (result) {
-      bool from = s && s->srcPos >= 0 && static_cast<size_t>(s->srcPos) < l.size();
-      if (from) {
-        after.load("I", l[static_cast<size_t>(s->srcPos)]);
+    pushInstance(after, store, false).load(kObjectDesc, src);
+    // A position the summary does not name is 0 (a clone, copyOf from the start).
+    auto position = [&](int8_t pos) {
+      if (s && pos >= 0 && static_cast<size_t>(pos) < l.size()) {
+        after.load("I", l[static_cast<size_t>(pos)]);
       } else {
         after.add(Op::iconst_0);
       }
+    };
+    if (result) {
+      after.load(kObjectDesc, dst);
+      position(s ? s->srcPos : flow::kNone);
       after.invokeStatic(kCostClass, "copyOf",
                          "(" + kS + "IIILjava/lang/Object;Ljava/lang/Object;I)V");
     } else {
+      position(s->srcPos);
+      after.load(kObjectDesc, dst);
+      position(s->dstPos);
       after.load("I", l[static_cast<size_t>(s->length)]);
       after.invokeStatic(kCostClass, "arraycopy",
-                         "(" + kS + "IIILjava/lang/Object;Ljava/lang/Object;I)V");
+                         "(" + kS + "IIILjava/lang/Object;ILjava/lang/Object;II)V");
     }
   }
 

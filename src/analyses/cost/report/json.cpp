@@ -28,6 +28,7 @@ Json costHeader(const CostReport& r) {
                  {"tableBytes", t.tableBytes},
                  {"shadowBytes", t.shadowBytes},
                  {"shadowFields", t.shadowFields},
+                 {"shadowFallbacks", t.shadowFallbacks},
                  {"dropped", t.dropped},
                  {"droppedInstances", m.graph().dropped()}};
   j["graph"] = {

@@ -67,9 +67,10 @@ void writeSettings(std::ostream& out, const CostReport& r) {
   const auto& t = r.totals;
   out << "  recording    " << num(t.cuts) << " flows cut at a method's entry; "
       << num(t.unknownTags) << " accesses to objects without a name; record tables "
-      << bytes(t.tableBytes) << ", static fields' shadows " << bytes(t.shadowBytes) << ", "
-      << num(t.shadowFields) << " instance fields' shadows (4 B in each object); " << num(t.dropped)
-      << " records dropped";
+      << bytes(t.tableBytes) << ", shadows of static fields and array elements "
+      << bytes(t.shadowBytes) << " (" << num(t.shadowFallbacks)
+      << " arrays past their budget kept one), " << num(t.shadowFields)
+      << " instance fields' shadows (4 B in each object); " << num(t.dropped) << " records dropped";
   if (m.graph().dropped()) out << "; " << num(m.graph().dropped()) << " naming no program node";
   out << "\n";
 }

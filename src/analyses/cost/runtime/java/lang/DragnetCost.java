@@ -34,6 +34,18 @@ public final class DragnetCost {
   static long statics;
   static int staticCap;
   static long unknown;  // accesses of objects without a name
+  // Array elements' shadows (cost.arrayShadow=element): per side-table entry (its index in
+  // DragnetFlow's table), the address of a native buffer in `buffers` (0: none), made by
+  // the first store into an array of that entry: a header (the entry's key it holds the
+  // shadows of; its capacity in elements) and one int per element. A buffer is never freed:
+  // a later array of the entry reuses it (zeroed first) if it is large enough, so that a
+  // thread still writing the old array's shadows writes into memory that stays valid. Past
+  // `elementBudget` bytes a new array keeps one shadow (the entry's own 4 bytes), counted.
+  static boolean elements;
+  static long buffers;
+  static long elementBudget;
+  static long elementBytes, elementFallbacks;
+  private static final long HEADER = 16;
 
   private DragnetCost() {}
 
@@ -145,14 +157,14 @@ public final class DragnetCost {
   @ForceInline
   public static void aload(DragnetState s, int inst, Object array, int index) {
     long e = accessed(s, inst, array);
-    if (e != 0) edge(s, inst, U.getInt(null, shadowAt(e, index)) & 0xFFFFFFFFL);
+    if (e != 0) edge(s, inst, U.getInt(null, shadowOf(e, index)) & 0xFFFFFFFFL);
   }
 
   /** xastore into array[index] by instance inst. */
   @ForceInline
   public static void astore(DragnetState s, int inst, Object array, int index) {
     long e = accessed(s, inst, array);
-    if (e != 0) U.putInt(null, shadowAt(e, index), inst);
+    if (e != 0) U.putInt(null, shadowFor(s, e, array, index), inst);
   }
 
   // An array access's effect (the array's name); the array's side-table entry (0: none).
@@ -164,25 +176,87 @@ public final class DragnetCost {
     return e;
   }
 
-  // The address of an element's shadow: the entry's own 4 bytes (one shadow per array:
-  // cost.arrayShadow=array).
+  // The address of the shadow of element `index` of the array of entry e, to read: its
+  // buffer's int if it has one, else the entry's own 4 bytes (one shadow for the array:
+  // cost.arrayShadow=array, an array without a buffer yet, or a fallback).
   @ForceInline
-  private static long shadowAt(long entry, int index) {
-    return entry + 12;
+  private static long shadowOf(long e, int index) {
+    if (elements) {
+      long b = U.getLong(null, buffers + 8 * ((e - DragnetFlow.table) >>> 4));
+      if (b != 0 && U.getLong(null, b) == U.getLong(null, e) && index < U.getInt(null, b + 8)) {
+        return b + HEADER + 4L * index;
+      }
+    }
+    return e + 12;
+  }
+
+  // The address of that shadow, to write: the array's buffer, made (or taken over) first.
+  @ForceInline
+  private static long shadowFor(DragnetState s, long e, Object array, int index) {
+    if (!elements) return e + 12;
+    long b = U.getLong(null, buffers + 8 * ((e - DragnetFlow.table) >>> 4));
+    if (b == 0 || U.getLong(null, b) != U.getLong(null, e)) b = buffer(s, e, array);
+    return b != 0 && index < U.getInt(null, b + 8) ? b + HEADER + 4L * index : e + 12;
+  }
+
+  // The buffer of entry e for `array`: the entry's buffer zeroed for it if large enough, else a
+  // new one (the old one is left: see `buffers`); 0 past the budget or without memory.
+  @DontInline
+  private static long buffer(DragnetState s, long e, Object array) {
+    if (s == DragnetRt.SINK) return 0;
+    long dir = buffers + 8 * ((e - DragnetFlow.table) >>> 4);
+    int n = java.lang.reflect.Array.getLength(array);
+    long b = U.getLong(null, dir);
+    if (b != 0 && U.getInt(null, b + 8) >= n) {
+      // (Unsafe.setMemory is instrumented Java code: this class must not call it.)
+      for (long a = b + HEADER, end = a + 4L * n; a < end; a += 4) U.putInt(null, a, 0);
+    } else {
+      long bytes = HEADER + 4L * n;
+      if (elementBytes + bytes > elementBudget) {
+        elementFallbacks++;
+        return 0;
+      }
+      b = DragnetState.grow0(0, 0, bytes);
+      if (b == 0) {
+        elementFallbacks++;
+        return 0;
+      }
+      elementBytes += bytes;
+      U.putInt(null, b + 8, n);
+    }
+    U.putLong(null, b, U.getLong(null, e));
+    U.fullFence();
+    U.putLong(null, dir, b);
+    return b;
   }
 
   /**
-   * System.arraycopy returned: n element copies from src to dst, counted as n executions of
-   * the call's load and store instances (in a block of their own); the load depends on
-   * src's shadow, dst's shadow becomes the store's.
+   * System.arraycopy returned: n element copies from src[srcPos..] to dst[dstPos..], counted as
+   * n executions of the call's load and store instances (in a block of their own); the load
+   * depends on the shadows of the elements read, the elements written take the store's.
    */
   @DontInline
   public static void arraycopy(DragnetState s, int blockSlot, int load, int store, Object src,
-      Object dst, int n) {
-    if (n <= 0 || src == null || dst == null || s == DragnetRt.SINK) return;
+      int srcPos, Object dst, int dstPos, int n) {
+    if (n <= 0 || src == null || dst == null || s == DragnetRt.SINK || !DragnetFlow.on) return;
     blockN(s, blockSlot, n);
-    aload(s, load, src, 0);
-    astore(s, store, dst, 0);
+    long from = accessed(s, load, src);
+    // Shadows read before any is written: src and dst may be one array.
+    long last = 0;
+    if (from != 0) {
+      for (int k = 0; k < n; k++) {
+        long v = U.getInt(null, shadowOf(from, srcPos + k)) & 0xFFFFFFFFL;
+        if (v != last) edge(s, load, v);
+        last = v;
+        if (!elements) break;
+      }
+    }
+    long to = accessed(s, store, dst);
+    if (to == 0) return;
+    for (int k = 0; k < n; k++) {
+      U.putInt(null, shadowFor(s, to, dst, dstPos + k), store);
+      if (!elements) break;
+    }
   }
 
   /** Arrays.copyOf / copyOfRange (from `from`) or an array's clone returned `copy` of `src`. */
@@ -194,7 +268,7 @@ public final class DragnetCost {
     }
     int n = java.lang.reflect.Array.getLength(copy);
     int have = java.lang.reflect.Array.getLength(src) - from;
-    arraycopy(s, blockSlot, load, store, src, copy, have < n ? have : n);
+    arraycopy(s, blockSlot, load, store, src, from, copy, 0, have < n ? have : n);
   }
 
   /** A clone or copy made at a summarised call: its tag (arrays and denied classes: side table). */
