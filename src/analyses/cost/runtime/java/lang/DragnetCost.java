@@ -33,7 +33,6 @@ public final class DragnetCost {
   // Static fields' shadows: native ints by field id (statics[id]; ids >= staticCap have none).
   static long statics;
   static int staticCap;
-  static long unknown;  // accesses of objects without a name
   // Array elements' shadows (cost.arrayShadow=element): per side-table entry (its index in
   // DragnetFlow's table), the address of a native buffer in `buffers` (0: none), made by
   // the first store into an array of that entry: a header (the entry's key it holds the
@@ -121,14 +120,13 @@ public final class DragnetCost {
     DragnetFlowTable.count(s, EDGE | dst, src, 1);
   }
 
-  /** A heap access of the instance reached the object tagged `tag`. */
+  /**
+   * A heap access of the instance reached the object tagged `tag` (0: an object without a
+   * name, which the side table's lookups count already).
+   */
   @ForceInline
   public static void effect(DragnetState s, int inst, int tag) {
-    if (s == DragnetRt.SINK || !DragnetFlow.on) return;
-    if (tag == 0) {
-      unknown++;
-      return;
-    }
+    if (tag == 0 || s == DragnetRt.SINK || !DragnetFlow.on) return;
     DragnetFlowTable.count(s, EFFECT | inst, tag & 0xFFFFFFFFL, 1);
   }
 
