@@ -80,6 +80,7 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
   uint32_t methodId(Routine& r, uint32_t id) override {
     flush();
     nodeOf_.clear();
+    callKinds_.clear();
     edgeSeen_.clear();
     chain_ = slot_ = kNoLocal;
     uint32_t out = FlowExtension::methodId(r, id);
@@ -288,7 +289,14 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
             returnKind(routine_->pool().memberRef(routine_->insn(i - 1).cp()).descriptor) != 'V');
   }
 
+  // How the call at i is treated, classified once per method (the plan's passes, the node's
+  // definition and the call's probes all ask).
   CallKind callKind(uint32_t i) {
+    auto known = callKinds_.find(i);
+    if (known != callKinds_.end()) return known->second;
+    return callKinds_.emplace(i, classifyCall(i)).first->second;
+  }
+  CallKind classifyCall(uint32_t i) {
     const classfile::Insn& in = routine_->insn(i);
     if (in.op == Op::invokedynamic) return CallKind::Native;
     if (contexts::isCloneCall(routine_->pool(), in) && sites_.count(i)) return CallKind::Allocation;
@@ -624,7 +632,8 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
   }
 
   CostIds& cost_;
-  std::map<uint32_t, uint32_t> nodeOf_;  // instruction -> its node
+  std::map<uint32_t, uint32_t> nodeOf_;     // instruction -> its node
+  std::map<uint32_t, CallKind> callKinds_;  // instruction -> how its call is treated
   std::vector<NodeOut> nodes_;
   std::vector<EdgeOut> edges_;
   std::set<std::tuple<uint32_t, uint32_t, bool>> edgeSeen_;
