@@ -27,6 +27,7 @@
 namespace fs = std::filesystem;
 namespace model = dragnet::analyses::cost;
 namespace cost = dragnet::test::cost;
+using dragnet::test::JavaRun;
 using dragnet::test::Jvm;
 using dragnet::test::readFile;
 
@@ -35,27 +36,9 @@ namespace {
 fs::path sources() { return fs::path(DRAGNET_SOURCE_DIR) / "tests" / "agent" / "cost"; }
 fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "cost-oracle"; }
 
-struct JavaRun {
-  int status = -1;
-  std::string out, err, cmd;
-};
-
-// Runs `java [jvm flags] [flags] [agent] -cp classes PROGRAM-LINE` in the work folder.
 JavaRun runJava(const Jvm& jvm, const std::string& flags, const std::string& agent,
                 const std::string& programLine) {
-  std::string tag = std::to_string(::getpid());  // ctest -j runs tests side by side
-  fs::path out = work() / ("stdout-" + tag + ".txt"), err = work() / ("stderr-" + tag + ".txt");
-  JavaRun r;
-  // The interpreter runs the probes interpreted too: minutes on a busy machine.
-  r.cmd = "timeout -s KILL 900 '" + jvm.java + "' " + jvm.flags + " " + flags + " " + agent +
-          " -cp '" + (work() / "classes").string() + "' " + programLine + " > '" + out.string() +
-          "' 2> '" + err.string() + "'";
-  r.status = std::system(r.cmd.c_str());
-  r.out = readFile(out);
-  r.err = readFile(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
+  return dragnet::test::runJava(work(), jvm, flags, agent, programLine);
 }
 
 // The main class of a program line.
@@ -140,14 +123,7 @@ class CostOracleTiers : public CostOracle {
     if (HasFatalFailure()) return;
     check(file, "", false, &plain);
     if (HasFatalFailure()) return;
-    std::string only;
-    for (const std::string& v : tier) {
-      if (std::find(plain.begin(), plain.end(), v) == plain.end())
-        only += "\n  " + flags + ": " + v;
-    }
-    for (const std::string& v : plain) {
-      if (std::find(tier.begin(), tier.end(), v) == tier.end()) only += "\n  default: " + v;
-    }
+    std::string only = dragnet::test::tierDifference(tier, plain, flags);
     EXPECT_TRUE(only.empty()) << file << " on " << GetParam().name << ": " << flags
                               << " and the default flags give different in-scope values:" << only;
   }
@@ -162,15 +138,7 @@ TEST_P(CostOracleTiers, DeadValuesC1) { checkTier("DeadValues", "-XX:TieredStopA
 TEST_P(CostOracleTiers, DeadValuesC2) { checkTier("DeadValues", "-Xbatch"); }
 TEST_P(CostOracleTiers, DeadValuesCompiled) { checkTier("DeadValues", "-Xcomp"); }
 
-std::vector<Jvm> g1Jvms() {
-  std::vector<Jvm> v;
-  for (const Jvm& j : dragnet::test::oracleJvmParams()) {
-    if (j.flags == "-XX:+UseG1GC") v.push_back(j);
-  }
-  return v;
-}
-
-INSTANTIATE_TEST_SUITE_P(Jvms, CostOracleTiers, ::testing::ValuesIn(g1Jvms()),
+INSTANTIATE_TEST_SUITE_P(Jvms, CostOracleTiers, ::testing::ValuesIn(dragnet::test::g1Jvms()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

@@ -27,6 +27,7 @@
 namespace fs = std::filesystem;
 namespace copy = dragnet::analyses::copy;
 namespace flow = dragnet::test::flow;
+using dragnet::test::JavaRun;
 using dragnet::test::Jvm;
 using dragnet::test::readFile;
 
@@ -35,27 +36,9 @@ namespace {
 fs::path sources() { return fs::path(DRAGNET_SOURCE_DIR) / "tests" / "agent" / "flow"; }
 fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "flow-oracle"; }
 
-struct JavaRun {
-  int status = -1;
-  std::string out, err, cmd;
-};
-
-// Runs `java [jvm flags] [flags] [agent] -cp classes PROGRAM-LINE` in the work folder.
 JavaRun runJava(const Jvm& jvm, const std::string& flags, const std::string& agent,
                 const std::string& programLine) {
-  std::string tag = std::to_string(::getpid());  // ctest -j runs tests side by side
-  fs::path out = work() / ("stdout-" + tag + ".txt"), err = work() / ("stderr-" + tag + ".txt");
-  JavaRun r;
-  // The interpreter runs the probes interpreted too: minutes on a busy machine.
-  r.cmd = "timeout -s KILL 900 '" + jvm.java + "' " + jvm.flags + " " + flags + " " + agent +
-          " -cp '" + (work() / "classes").string() + "' " + programLine + " > '" + out.string() +
-          "' 2> '" + err.string() + "'";
-  r.status = std::system(r.cmd.c_str());
-  r.out = readFile(out);
-  r.err = readFile(err);
-  fs::remove(out);
-  fs::remove(err);
-  return r;
+  return dragnet::test::runJava(work(), jvm, flags, agent, programLine);
 }
 
 class FlowOracle : public ::testing::TestWithParam<Jvm> {
@@ -152,14 +135,7 @@ class FlowOracleTiers : public FlowOracle {
     if (HasFatalFailure()) return;
     check(program, "", false, &plain);
     if (HasFatalFailure()) return;
-    std::string only;
-    for (const std::string& e : tier) {
-      if (std::find(plain.begin(), plain.end(), e) == plain.end())
-        only += "\n  " + flags + ": " + e;
-    }
-    for (const std::string& e : plain) {
-      if (std::find(tier.begin(), tier.end(), e) == tier.end()) only += "\n  default: " + e;
-    }
+    std::string only = dragnet::test::tierDifference(tier, plain, flags);
     EXPECT_TRUE(only.empty()) << program << " on " << GetParam().name << ": " << flags
                               << " and the default flags give different in-scope edges:" << only;
   }
@@ -174,15 +150,7 @@ TEST_P(FlowOracleTiers, FlowSummariesC1) { checkTier("FlowSummaries", "-XX:Tiere
 TEST_P(FlowOracleTiers, FlowSummariesC2) { checkTier("FlowSummaries", "-Xbatch"); }
 TEST_P(FlowOracleTiers, FlowSummariesCompiled) { checkTier("FlowSummaries", "-Xcomp"); }
 
-std::vector<Jvm> g1Jvms() {
-  std::vector<Jvm> v;
-  for (const Jvm& j : dragnet::test::oracleJvmParams()) {
-    if (j.flags == "-XX:+UseG1GC") v.push_back(j);
-  }
-  return v;
-}
-
-INSTANTIATE_TEST_SUITE_P(Jvms, FlowOracleTiers, ::testing::ValuesIn(g1Jvms()),
+INSTANTIATE_TEST_SUITE_P(Jvms, FlowOracleTiers, ::testing::ValuesIn(dragnet::test::g1Jvms()),
                          [](const auto& info) { return info.param.name; });
 
 }  // namespace

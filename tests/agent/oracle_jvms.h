@@ -2,6 +2,10 @@
 // collector, and the newest JDK present.
 #pragma once
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -55,6 +59,54 @@ inline std::string readFile(const std::filesystem::path& p) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
+}
+
+// The oracle JVMs with G1 (the JIT-tier tests run on one collector).
+inline std::vector<Jvm> g1Jvms() {
+  std::vector<Jvm> v;
+  for (const Jvm& j : oracleJvmParams()) {
+    if (j.flags == "-XX:+UseG1GC") v.push_back(j);
+  }
+  return v;
+}
+
+struct JavaRun {
+  int status = -1;
+  std::string out, err, cmd;
+};
+
+// Runs `java [jvm flags] [flags] [agent] -cp WORK/classes PROGRAM-LINE` with its output in
+// files of the work folder (ctest -j runs tests side by side: named by the pid).
+inline JavaRun runJava(const std::filesystem::path& work, const Jvm& jvm, const std::string& flags,
+                       const std::string& agent, const std::string& programLine) {
+  std::string tag = std::to_string(::getpid());
+  std::filesystem::path out = work / ("stdout-" + tag + ".txt"),
+                        err = work / ("stderr-" + tag + ".txt");
+  JavaRun r;
+  // The interpreter runs the probes interpreted too: minutes on a busy machine.
+  r.cmd = "timeout -s KILL 900 '" + jvm.java + "' " + jvm.flags + " " + flags + " " + agent +
+          " -cp '" + (work / "classes").string() + "' " + programLine + " > '" + out.string() +
+          "' 2> '" + err.string() + "'";
+  r.status = std::system(r.cmd.c_str());
+  r.out = readFile(out);
+  r.err = readFile(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+// The values of a run with `flags` and of one with the default flags that the other lacks,
+// one a line ("" when both give the same): what a JIT tier changed.
+inline std::string tierDifference(const std::vector<std::string>& tier,
+                                  const std::vector<std::string>& plain, const std::string& flags) {
+  std::string only;
+  for (const std::string& v : tier) {
+    if (std::find(plain.begin(), plain.end(), v) == plain.end()) only += "\n  " + flags + ": " + v;
+  }
+  for (const std::string& v : plain) {
+    if (std::find(tier.begin(), tier.end(), v) == tier.end()) only += "\n  default: " + v;
+  }
+  return only;
 }
 
 }  // namespace dragnet::test
