@@ -12,14 +12,9 @@ javac=${JAVA_BIN:+$JAVA_BIN/}javac
 javap=${JAVA_BIN:+$JAVA_BIN/}javap
 java17=${JAVA_BIN:+$JAVA_BIN/}java
 
-newest=${DRAGNET_NEWEST_JDK:-}
-if [[ -z "$newest" ]]; then
-  best=17
-  for home in /usr/lib/jvm/*/; do
-    v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$home/release" 2>/dev/null || true)
-    if [[ -n "$v" && "$v" -gt "$best" && -x "$home/bin/java" ]]; then best=$v; newest=${home%/}; fi
-  done
-fi
+# shellcheck source=../../lib/newest_jdk.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../../lib/newest_jdk.sh"
+newest=$(newest_jdk)
 javas=("$java17")
 if [[ -n "$newest" && "$newest" != none ]]; then javas+=("$newest/bin/java"); fi
 
