@@ -134,7 +134,6 @@ class CostExtension : public flow::FlowExtension, private flow::ShadowRules {
     if (!chain || !slot) return;
     chain_ = *chain;
     slot_ = *slot;
-    context_ = slot_;
     m_->context = slot_;
     bool instance = (r_->access() & classfile::kAccStatic) == 0;
     loadState(p, *m_).pushInt(selector_).pushInt(static_cast<int32_t>(methodKey()));
