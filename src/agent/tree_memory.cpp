@@ -96,6 +96,8 @@ void setLimit(uint64_t bytes, bool quiet) {
 
 Usage usage() { return {gCurrent.load(), gPeak.load(), gLimit.load(), gRefused.load()}; }
 
+uint64_t blockBytes(uintptr_t block) { return headerOf(reinterpret_cast<void*>(block))->bytes; }
+
 ReadScope::ReadScope() {
   std::lock_guard lock(gMu);
   ++gReaders;

@@ -20,6 +20,11 @@ struct Usage {
 };
 Usage usage();
 
+// The bytes asked for a block the probes took (DragnetState.grow0): a table's capacity,
+// read from the block itself, so that it always matches the address read. The block must
+// be alive: read it under a ReadScope.
+uint64_t blockBytes(uintptr_t block);
+
 // While one exists, blocks given back are kept (the recorder or a merge reads the tables
 // of a thread that may grow them concurrently).
 class ReadScope {

@@ -50,6 +50,8 @@ public final class DragnetFlowTable {
     countSlow(s, src, dst, n);
   }
 
+  // The agent's reader finds records by this hash and linear probing
+  // (FlowTableReader::home): change both together.
   private static int hash(long src, long dst) {
     long h = src * 0x9E3779B97F4A7C15L + dst * 0xC2B2AE3D27D4EB4FL;
     return (int) (h ^ h >>> 29);
