@@ -3,6 +3,7 @@ package java.lang;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
+import jdk.internal.vm.annotation.Stable;
 
 /**
  * The flow engine's probes (src/flow, docs/FLOW-DESIGN.md): object tags, the call transfer
@@ -20,10 +21,13 @@ public final class DragnetFlow {
   static final long ELM = OBJECT | 1L << 32;
   static final int SITE_MASK = (1 << 27) - 1;
 
-  // Set by the agent at VM init (src/analyses/copy/agent), `on` last.
-  static boolean on;
-  static int slots = 16;
-  static Unsafe U;
+  // Set by the agent at VM init (agent::FlowMode), `on` last, and never changed again:
+  // @Stable lets the JIT fold them once set (their default values are not folded, so code
+  // compiled before VM init reads them). `slots` is 0 until then (and stays 0 for exact
+  // names); no tag is made before `on`.
+  @Stable static boolean on;
+  @Stable static int slots;
+  @Stable static Unsafe U;
 
   private DragnetFlow() {}
 
@@ -37,7 +41,7 @@ public final class DragnetFlow {
 
   // The offset of String's tag field (set by the agent; 0: none): a String returned by an
   // invokedynamic (string concatenation) has its tag there.
-  static long stringTag;
+  @Stable static long stringTag;
 
   /**
    * The allocation node of an object a call site got without knowing its class (an
@@ -66,8 +70,8 @@ public final class DragnetFlow {
   // the key's length makes that rare); a new entry that finds its ways full replaces the
   // first (counted: that object's tag may be lost).
   static final int WAYS = 4;
-  static long table;
-  static int mask;
+  @Stable static long table;
+  @Stable static int mask;
   static long evicted, missed;
 
   /** The tag of an array or of an object of a denied class; 0 if unknown. */
@@ -141,7 +145,9 @@ public final class DragnetFlow {
   /** The context an instance method's allocations get: its receiver's allocation site. */
   @ForceInline
   public static int context(int receiverTag) {
-    return slots == 0 ? DragnetFlowTable.siteOfName(receiverTag) : receiverTag & SITE_MASK;
+    // (A receiver has tag 0 before VM init, when slots is 0 too.)
+    return slots == 0 && receiverTag != 0 ? DragnetFlowTable.siteOfName(receiverTag)
+                                          : receiverTag & SITE_MASK;
   }
 
   // The tag of an object of site `site` allocated in context `ctx` (a site index, 0: none).
@@ -236,7 +242,7 @@ public final class DragnetFlow {
     return tag(site, 0);
   }
 
-  static int constructedBase;  // set by the agent: the site key base for such objects
+  @Stable static int constructedBase;  // set by the agent: the site key base for such objects
 
   /**
    * A store into `this` before super(): the tag its object will get, the pending `new` claim

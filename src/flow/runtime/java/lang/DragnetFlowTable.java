@@ -3,6 +3,7 @@ package java.lang;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
+import jdk.internal.vm.annotation.Stable;
 
 /**
  * The flow engine's per-thread record table (docs/FLOW-DESIGN.md, "Recording"): an
@@ -22,7 +23,7 @@ public final class DragnetFlowTable {
 
   private DragnetFlowTable() {}
 
-  static Unsafe U;
+  @Stable static Unsafe U;  // set by the agent at VM init
 
   // (Callers checked DragnetFlow.on.)
   public static void born(DragnetState s, int site, int ctx) {

@@ -3,6 +3,7 @@ package java.lang;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
+import jdk.internal.vm.annotation.Stable;
 
 /**
  * Mode copy's recording (Xu et al. sec. 3): the edges of the copy graph, counted per
@@ -27,7 +28,7 @@ public final class DragnetCopy {
 
   private DragnetCopy() {}
 
-  static Unsafe U;
+  @Stable static Unsafe U;  // set by the agent at VM init
 
   /** A heap store of a value whose shadow is `src` into location `dst`. */
   @ForceInline

@@ -3,6 +3,7 @@ package java.lang;
 import jdk.internal.misc.Unsafe;
 import jdk.internal.vm.annotation.DontInline;
 import jdk.internal.vm.annotation.ForceInline;
+import jdk.internal.vm.annotation.Stable;
 
 /**
  * Mode cost's probes (Xu et al. sec. 4; docs/FLOW-DESIGN.md, "Cost-benefit analysis:
@@ -27,12 +28,14 @@ public final class DragnetCost {
   static final long EFFECT = 3L << 61;
   static final long CHAIN = 5L << 61;
 
-  // Set by the agent at VM init (src/analyses/cost/agent).
-  static Unsafe U;
-  static int slots = 16;
+  // Set by the agent at VM init (src/analyses/cost/agent) and never changed again: @Stable
+  // lets the JIT fold them once set (`slots` is 0 until then: the slot of a frame before VM
+  // init, which records nothing, is 0).
+  @Stable static Unsafe U;
+  @Stable static int slots;
   // Static fields' shadows: native ints by field id (statics[id]; ids >= staticCap have none).
-  static long statics;
-  static int staticCap;
+  @Stable static long statics;
+  @Stable static int staticCap;
   // Array elements' shadows (cost.arrayShadow=element): per side-table entry (its index in
   // DragnetFlow's table), the address of a native buffer in `buffers` (0: none), made by
   // the first store into an array of that entry: a header (the entry's key it holds the
@@ -40,8 +43,8 @@ public final class DragnetCost {
   // a later array of the entry reuses it (zeroed first) if it is large enough, so that a
   // thread still writing the old array's shadows writes into memory that stays valid. Past
   // `elementBudget` bytes a new array keeps one shadow (the entry's own 4 bytes), counted.
-  static boolean elements;
-  static long buffers;
+  @Stable static boolean elements;
+  @Stable static long buffers;
   static long elementBudget;
   static long elementBytes, elementFallbacks;
   private static final long HEADER = 16;
@@ -83,7 +86,7 @@ public final class DragnetCost {
   @ForceInline
   public static int slot(DragnetState s, int chain, int method) {
     int n = slots;
-    int slot = n == 1 ? 0 : (int) ((chain & 0xFFFFFFFFL) % n);
+    int slot = n <= 1 ? 0 : (int) ((chain & 0xFFFFFFFFL) % n);
     if (s != DragnetRt.SINK && DragnetFlow.on) {
       DragnetFlowTable.count(s, CHAIN | (long) method << 5 | slot, chain & 0xFFFFFFFFL, 1);
     }
