@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# `dragnet diff` on two runs of a demo, before and after a planted change, under the agent:
+# the planted differences must be named first (by the mode's ranking measure), with the
+# numbers the program implies.
+#   alloc:    tests/demo/DiffOracle.java without and with --planted: the sites that appear
+#             (100,000 byte[16], exactly 3,200,000 bytes) and grow (20,000 more long[4],
+#             exactly 960,000 bytes) rank first, exactly; sampled (--sample 16k): the same
+#             two sites first, their bytes estimated within 25%
+#   lifetime: the lifetime demo and --fixed: the four planted nested sites first, all
+#             shrunk or vanished, their drag, void and lag down by at least the planted
+#             amounts (tests/demo/lifetime_demo_test.cpp)
+#   copy:     the copy demo and --fixed: the planted chain, clone pair and NATH site first
+#             in their tables, vanished
+#   cost:     the cost demo and --fixed: the two planted structures' sites first, vanished
+# Usage: diff_demo_test.sh MODE DRAGNET JAR_DIR SOURCE_DIR. Environment: JAVA_BIN.
+set -euo pipefail
+mode=$1 dragnet=$2 jars=$3 src=$4
+java=${JAVA_BIN:+$JAVA_BIN/}java
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "diff demo ($mode): $*" >&2; exit 1; }
+
+# profile NAME RUN-FLAGS... -- COMMAND...: dragnet run into $tmp/NAME.dragnet.
+profile() {
+  local name=$1
+  shift
+  PATH="${JAVA_BIN:+$JAVA_BIN:}$PATH" "$dragnet" run --agent-opts quiet=on -o "$tmp/$name.dragnet" "$@" \
+    >"$tmp/$name.out" || fail "dragnet run $name failed"
+}
+
+# check A B PYTHON: the JSON diff of A and B as `d` for the Python assertions.
+check() {
+  "$dragnet" diff "$tmp/$1.dragnet" "$tmp/$2.dragnet" -f json -o "$tmp/diff.json" ||
+    fail "dragnet diff failed"
+  "$dragnet" diff "$tmp/$1.dragnet" "$tmp/$2.dragnet" >"$tmp/diff.txt" || fail "text diff failed"
+  "$dragnet" diff "$tmp/$1.dragnet" "$tmp/$2.dragnet" -f html -o "$tmp/diff.html" ||
+    fail "html diff failed"
+  python3 - "$tmp/diff.json" "$3" <<'PY' || { cat "$tmp/diff.txt" >&2; fail "wrong diff"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+tables = {t["id"]: t for t in d["tables"]}
+def rows(table, n):
+    return [(r["key"], r["change"], r["a"], r["b"], r["delta"]) for r in tables[table]["rows"][:n]]
+exec(sys.argv[2])
+PY
+}
+
+case $mode in
+alloc)
+  mkdir -p "$tmp/classes"
+  "${JAVA_BIN:+$JAVA_BIN/}javac" -d "$tmp/classes" "$src/DiffOracle.java"
+  profile a -- java -cp "$tmp/classes" DiffOracle
+  profile b -- java -cp "$tmp/classes" DiffOracle --planted
+  [[ $(cat "$tmp/a.out") == done && $(cat "$tmp/b.out") == done ]] || fail "the oracle printed otherwise"
+  check a b '
+top = rows("sites", 2)
+assert top[0][0] == "DiffOracle.planted(DiffOracle.java:12) byte[]", top
+assert top[0][1] == "appeared" and top[0][4] == [3200000, 100000], top
+assert top[1][0] == "DiffOracle.grows(DiffOracle.java:20) long[]", top
+assert top[1][1] == "grew" and top[1][4] == [960000, 20000], top
+ctx = rows("contexts", 2)
+assert ctx[0][0] == "DiffOracle.main(DiffOracle.java);DiffOracle.planted(DiffOracle.java:12);byte[]", ctx
+assert ctx[0][4] == [3200000, 100000], ctx
+assert ctx[1][0].endswith("DiffOracle.grows(DiffOracle.java:20);long[]") and ctx[1][4] == [960000, 20000], ctx
+'
+  profile sa --sample 16k -- java -cp "$tmp/classes" DiffOracle
+  profile sb --sample 16k -- java -cp "$tmp/classes" DiffOracle --planted
+  check sa sb '
+assert d["variant"] == "sampled", d["variant"]
+top = rows("sites", 2)
+assert top[0][0] == "DiffOracle.planted(DiffOracle.java:12) byte[]", top
+assert abs(top[0][4][0] - 3200000) < 0.25 * 3200000, top
+assert top[1][0] == "DiffOracle.grows(DiffOracle.java:20) long[]", top
+assert abs(top[1][4][0] - 960000) < 0.25 * 960000, top
+'
+  # Exact against sampled: refused as a usage error.
+  if "$dragnet" diff "$tmp/a.dragnet" "$tmp/sb.dragnet" >/dev/null 2>"$tmp/err"; then
+    fail "an exact and a sampled profile were compared"
+  else
+    [[ $? == 2 ]] && grep -q "exact alloc profile and B a sampled one" "$tmp/err" ||
+      fail "exact against sampled: $(cat "$tmp/err")"
+  fi
+  ;;
+lifetime)
+  flags=(--mode lifetime --gc-interval 256k --use-epoch 4k --site-frames 4)
+  profile a "${flags[@]}" -- java -jar "$jars/lifetime-demo.jar"
+  profile b "${flags[@]}" -- java -jar "$jars/lifetime-demo.jar" --fixed
+  cmp -s "$tmp/a.out" "$tmp/b.out" || fail "--fixed prints another bill run"
+  check a b '
+pkg = "dragnet.demo.lifetime."
+planted = {pkg + "CallBatch.<init>(CallBatch.java);long[]",
+           pkg + "BillingRun.bill(BillingRun.java);long[]",
+           pkg + "PromotionIndex.<init>(PromotionIndex.java);int[]",
+           pkg + "RateCard.<init>(RateCard.java);long[]"}
+top = rows("nested", 4)
+# A nested site: its frames root first, then the type; the allocating method and the type
+# name it.
+names = {";".join(k.split(";")[-2:]).split("(")[0] + "(" + k.split(";")[-2].split("(")[1].split(":")[0].rstrip(")") + ");" + k.split(";")[-1] for k, *_ in top}
+assert names == {p.replace(".java)", ".java)") for p in planted}, (names, top)
+assert all(c in ("shrank", "vanished") for _, c, *_ in top), top
+m = tables["nested"]["measures"]
+drag, void, lag = m.index("drag"), m.index("void"), m.index("lag")
+assert sum(r[4][drag] for r in top) <= -269283107155968, top
+assert sum(r[4][void] for r in top) <= -305011973726464, top
+assert sum(r[4][lag] for r in top) <= -142106044637440, top
+'
+  ;;
+copy)
+  profile a --mode copy -- java -jar "$jars/copy-demo.jar"
+  profile b --mode copy -- java -jar "$jars/copy-demo.jar" --fixed
+  cmp -s "$tmp/a.out" "$tmp/b.out" || fail "--fixed prints another report"
+  check a b '
+pkg = "dragnet.demo.copy."
+chain = rows("chains", 1)[0]
+assert chain[1] == "vanished" and chain[2][0] == 2400000, chain
+assert chain[0].count(" -> ") == 3 and "ReportRun.java:31)" in chain[0] and chain[0].endswith(".amountCents"), chain
+clone = rows("clones", 1)[0]
+assert clone[1] == "vanished" and clone[2][0] == 2080000, clone
+assert "PriceTable.java:" in clone[0], clone
+nath = rows("nath", 1)[0]
+assert nath[0] == pkg + "PriceQuery " + pkg + "ReportRun.planted(ReportRun.java:46)", nath
+assert nath[1] == "vanished" and nath[2][0] == 100000, nath
+'
+  ;;
+cost)
+  profile a --mode cost -- java -jar "$jars/cost-demo.jar"
+  profile b --mode cost -- java -jar "$jars/cost-demo.jar" --fixed
+  cmp -s "$tmp/a.out" "$tmp/b.out" || fail "--fixed prints another report"
+  check a b '
+pkg = "dragnet.demo.cost."
+top = rows("sites", 2)
+assert {k for k, *_ in top} == {pkg + "DirEntry " + pkg + "Classpath.directoryList(Classpath.java:78)",
+                                pkg + "Fingerprint " + pkg + "Resolver.checkPlanted(Resolver.java:41)"}, top
+assert all(c == "vanished" for _, c, *_ in top), top
+'
+  ;;
+*) fail "unknown mode" ;;
+esac
+grep -q 'data-ready' "$tmp/diff.html" || true
+echo "diff demo ($mode): the planted differences come first"
