@@ -102,7 +102,8 @@ int runDiff(const DiffOptions& o) {
     report::writeDiffText(out, d, options);
   }
   if (!out.flush()) {
-    std::cerr << "dragnet: error: cannot write " << (o.output.empty() ? "stdout" : o.output) << "\n";
+    std::cerr << "dragnet: error: cannot write " << (o.output.empty() ? "stdout" : o.output)
+              << "\n";
     return 1;
   }
   return std::max(report::corruptStatus(pa, o.lenient), report::corruptStatus(pb, o.lenient));

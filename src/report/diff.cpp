@@ -200,8 +200,8 @@ bool diffSides(DiffSide a, DiffSide b, const DiffOptions& o, Diff& out, std::str
       }
     }
     all.pop_back();
-    error = "--sort " + o.sort + ": no " + out.a.mode + " table has that measure (" + all.substr(1) +
-            ")";
+    error = "--sort " + o.sort + ": no " + out.a.mode + " table has that measure (" +
+            all.substr(1) + ")";
     return false;
   }
   return true;

@@ -21,8 +21,9 @@ namespace dragnet::report {
 
 // One table of a profile: rows by key, each with one value per measure.
 struct DiffTable {
-  std::string id;     // "sites" (JSON key, HTML ids)
-  std::string title;  // "Allocation sites"
+  std::string id;       // "sites" (JSON key, HTML ids)
+  std::string title;    // "Allocation sites"
+  std::string keyName;  // what a key is: "site", "type", "chain" (text and HTML column)
   std::vector<std::string> measures;  // "bytes", "count": the first ranks the rows
   // The keys are calling contexts: frames root first joined by ';' (the collapsed-stack
   // format), the last frame what the context allocates or holds. Such a table is also the
@@ -47,9 +48,9 @@ struct DiffSide {
 };
 
 struct DiffOptions {
-  size_t top = 20;        // rows per table (text, html; JSON: all that pass min-delta)
-  double minDelta = 0;    // rows whose ranking measure changed by less are left out
-  std::string sort;       // the measure that ranks (empty: each table's first)
+  size_t top = 20;      // rows per table (text, html; JSON: all that pass min-delta)
+  double minDelta = 0;  // rows whose ranking measure changed by less are left out
+  std::string sort;     // the measure that ranks (empty: each table's first)
 };
 
 // The frames of a context key, root first.
@@ -86,8 +87,8 @@ struct Diff {
   DiffSide a, b;
   std::string pathA, pathB;
   std::vector<TableDiff> tables;
-  std::string flameMeasure;       // the contexts table's first measure ("" without one)
-  std::vector<FlameNode> flame;   // node 0: the root ("all"); empty without a contexts table
+  std::string flameMeasure;      // the contexts table's first measure ("" without one)
+  std::vector<FlameNode> flame;  // node 0: the root ("all"); empty without a contexts table
 };
 
 // Whether A and B compare (same mode and variant, the same tables); false with `error`.

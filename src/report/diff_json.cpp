@@ -48,6 +48,7 @@ Json tableJson(const TableDiff& t, size_t rows) {
   }
   return {{"id", table.id},
           {"title", table.title},
+          {"keyName", table.keyName},
           {"measures", table.measures},
           {"rankedBy", table.measures[t.rank]},
           {"contexts", table.contexts},

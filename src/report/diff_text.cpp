@@ -65,7 +65,7 @@ void writeTable(std::ostream& out, const TableDiff& t, const DiffOptions& o) {
   for (size_t i = 0; i < table.measures.size(); ++i) {
     if (i != t.rank) head.push_back("delta " + table.measures[i]);
   }
-  head.push_back(table.contexts ? "context, innermost first" : "key");
+  head.push_back(table.contexts ? table.keyName + ", innermost frame first" : table.keyName);
   std::vector<std::vector<std::string>> rows = {head};
   for (size_t n = 0; n < t.rows.size() && n < o.top; ++n) {
     const DiffRow& r = t.rows[n];

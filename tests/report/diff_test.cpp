@@ -51,8 +51,8 @@ fs::path writeProfile(const fs::path& path, bool b,
   std::map<std::string, std::string> m{{"mode", "alloc"}, {"pid", b ? "2002" : "1001"}};
   for (const auto& [k, v] : meta) m[k] = v;
   w.meta(m);
-  std::string lambda = b ? "app/Main$$Lambda$15.0x0000000800d04000"
-                         : "app/Main$$Lambda$14.0x0000000800c03000";
+  std::string lambda =
+      b ? "app/Main$$Lambda$15.0x0000000800d04000" : "app/Main$$Lambda$14.0x0000000800c03000";
   w.methods({{kMain, "app/Main", "main", "([Ljava/lang/String;)V", "Main.java"},
              {kBuild, "app/Main", "build", "()V", "Main.java"},
              {kRare, "app/Main", "rare", "()V", "Main.java"}});
@@ -89,12 +89,12 @@ fs::path writeProfile(const fs::path& path, bool b,
   return path;
 }
 
-struct Run {
+struct Output {
   int status = -1;
   std::string out, err;
 };
 
-Run diff(const fs::path& dir, const std::string& args) {
+Output diff(const fs::path& dir, const std::string& args) {
   fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
   std::string cmd = "'" + std::string(DRAGNET_CLI) + "' diff " + args + " > '" + out.string() +
                     "' 2> '" + err.string() + "'";
@@ -116,14 +116,15 @@ class DiffCli : public ::testing::Test {
 const char* const kPointSite = "app.Main.build(Main.java:10) app.Point";
 
 TEST_F(DiffCli, TextRanksThePlantedChangesFirst) {
-  Run r = diff(dir_, both());
+  Output r = diff(dir_, both());
   ASSERT_EQ(r.status, 0) << r.err;
   std::istringstream lines(r.out);
   std::vector<std::string> sites;
   bool in = false;
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("Allocation sites by |delta bytes|")) {
-      EXPECT_EQ(line, "Allocation sites by |delta bytes|: 1 grew, 0 shrank, 1 appeared, 1 vanished");
+      EXPECT_EQ(line,
+                "Allocation sites by |delta bytes|: 1 grew, 0 shrank, 1 appeared, 1 vanished");
       in = true;
     } else if (in && line.empty()) {
       break;
@@ -152,7 +153,7 @@ TEST_F(DiffCli, TextRanksThePlantedChangesFirst) {
 }
 
 TEST_F(DiffCli, JsonHasEveryChangedRowWithItsValues) {
-  Run r = diff(dir_, both() + " -f json");
+  Output r = diff(dir_, both() + " -f json");
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["format"], "dragnet-diff");
@@ -187,7 +188,7 @@ TEST_F(DiffCli, JsonHasEveryChangedRowWithItsValues) {
 }
 
 TEST_F(DiffCli, TopMinDeltaAndSort) {
-  Run r = diff(dir_, both() + " -f json --min-delta 300000");
+  Output r = diff(dir_, both() + " -f json --min-delta 300000");
   ASSERT_EQ(r.status, 0) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["tables"][0]["rows"].size(), 2u);  // the Point growth (+240,000) left out
@@ -209,7 +210,7 @@ TEST_F(DiffCli, TopMinDeltaAndSort) {
 
 TEST_F(DiffCli, RefusesProfilesOfDifferentModesOrVariants) {
   fs::path life = writeProfile(dir_ / "life.dragnet", true, {{"mode", "lifetime"}});
-  Run r = diff(dir_, "'" + a_.string() + "' '" + life.string() + "'");
+  Output r = diff(dir_, "'" + a_.string() + "' '" + life.string() + "'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("A is a alloc profile and B a lifetime profile"), std::string::npos)
       << r.err;
@@ -226,22 +227,22 @@ TEST_F(DiffCli, RefusesProfilesOfDifferentModesOrVariants) {
 TEST_F(DiffCli, HtmlPageRendersTheFlameGraphAndTables) {
   REQUIRE_CHROMIUM();
   fs::path html = dir_ / "diff.html";
-  Run r = diff(dir_, both() + " -f html -o '" + html.string() + "'");
+  Output r = diff(dir_, both() + " -f html -o '" + html.string() + "'");
   ASSERT_EQ(r.status, 0) << r.err;
   std::string page = slurp(html);
   for (const char* remote : {"<link", "src=", "@import", "fetch(", "XMLHttpRequest"}) {
     EXPECT_EQ(page.find(remote), std::string::npos) << remote;
   }
-  std::string dom =
-      dragnet::test::renderDom(html, dir_, 0, "", "--enable-logging=stderr --v=0");
+  std::string dom = dragnet::test::renderDom(html, dir_, 0, "", "--enable-logging=stderr --v=0");
   std::string log = slurp(dir_ / "chromium.log");
   EXPECT_EQ(log.find(":CONSOLE"), std::string::npos) << log;
   ASSERT_NE(dom.find("data-ready=\"diff\""), std::string::npos) << dom.substr(0, 2000);
-  // The merged tree: all, main, build, rare, and under them the five allocated types.
+  // The merged tree: all, main, the allocating frames with their lines (build:10, :11, :12,
+  // :40, rare:30) and under each its type.
   size_t frames = 0;
   for (size_t at = 0; (at = dom.find("<g class=\"frame ", at)) != std::string::npos; ++at) ++frames;
-  EXPECT_EQ(frames, 9u);
-  EXPECT_EQ(dragnet::test::textOf(dom, "dfg-drawn"), "9");
+  EXPECT_EQ(frames, 12u);
+  EXPECT_EQ(dragnet::test::textOf(dom, "dfg-drawn"), "12");
   // byte[] appeared: red; app.Tiny and its caller rare vanished: blue; int[] the same: grey.
   // The lambda proxies are one frame, unchanged.
   auto frameClass = [&](const std::string& title) {
@@ -258,8 +259,9 @@ TEST_F(DiffCli, HtmlPageRendersTheFlameGraphAndTables) {
             std::string::npos);
   auto rows = dragnet::test::rowsOf(dom, "table-sites");
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[0], "appeared | app.Main.build(Main.java:40) byte[] | 0 | 3,200,000 | "
-                     "+3,200,000 | new | +100,000");
+  EXPECT_EQ(rows[0],
+            "appeared | app.Main.build(Main.java:40) byte[] | 0 | 3,200,000 | "
+            "+3,200,000 | new | +100,000");
   EXPECT_EQ(rows[1],
             "vanished | app.Main.rare(Main.java:30) app.Tiny | 320,000 | 0 | -320,000 | gone | "
             "-20,000");

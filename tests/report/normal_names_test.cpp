@@ -78,10 +78,12 @@ TEST(NormalNames, CodeGenerators) {
 
 TEST(NormalNames, StableNamesUnchanged) {
   for (const char* name :
-       {"java.lang.String", "int[][]", "app.Main$Inner", "app.Main$1", "app.Main.lambda$main$0(Main.java:12)",
-        "byte[] app.Main.f(Main.java:10)", "java.util.HashMap$Node[] java.util.HashMap.resize(HashMap.java:700)",
-        "app.Hex.x0ff(Hex.java:3)", "app.Main.run(Main.java) [jvm]", "ELM", "C", "proxyFactory.create()",
-        "java.lang.invoke.BoundMethodHandle$Species_LL", "jdk.internal.reflect.DirectMethodHandleAccessor"}) {
+       {"java.lang.String", "int[][]", "app.Main$Inner", "app.Main$1",
+        "app.Main.lambda$main$0(Main.java:12)", "byte[] app.Main.f(Main.java:10)",
+        "java.util.HashMap$Node[] java.util.HashMap.resize(HashMap.java:700)",
+        "app.Hex.x0ff(Hex.java:3)", "app.Main.run(Main.java) [jvm]", "ELM", "C",
+        "proxyFactory.create()", "java.lang.invoke.BoundMethodHandle$Species_LL",
+        "jdk.internal.reflect.DirectMethodHandleAccessor"}) {
     EXPECT_EQ(normalName(name), name);
   }
 }

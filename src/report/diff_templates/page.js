@@ -157,7 +157,7 @@
     const rank = t.measures.indexOf(t.rankedBy);
     const others = t.measures.map((m, i) => i).filter((i) => i !== rank);
     const hr = table.appendChild(el('thead')).appendChild(el('tr'));
-    const cols = ['change', t.contexts ? 'context (innermost first)' : 'key', 'A ' + t.rankedBy,
+    const cols = ['change', t.keyName + (t.contexts ? ' (innermost frame first)' : ''), 'A ' + t.rankedBy,
       'B ' + t.rankedBy, '\u0394 ' + t.rankedBy, '%'].concat(others.map((i) => '\u0394 ' + t.measures[i]));
     cols.forEach((name, i) => hr.appendChild(el('th', i >= 2 ? 'num' : '', name)));
     const body = table.appendChild(el('tbody'));

@@ -11,8 +11,12 @@ namespace {
 
 using report::DiffTable;
 
-DiffTable sumsTable(std::string id, std::string title, const report::Sums& sums) {
-  DiffTable t{.id = std::move(id), .title = std::move(title), .measures = {"bytes", "count"}};
+DiffTable sumsTable(std::string id, std::string title, std::string keyName,
+                    const report::Sums& sums) {
+  DiffTable t{.id = std::move(id),
+              .title = std::move(title),
+              .keyName = std::move(keyName),
+              .measures = {"bytes", "count"}};
   for (const auto& [key, s] : sums) {
     t.add(key, {static_cast<double>(s.bytes), static_cast<double>(s.count)});
   }
@@ -27,11 +31,12 @@ bool diffSide(const profile::Profile& p, const report::ReportSettings&, report::
   out.totals = {{"bytes", static_cast<double>(m.bytes)},
                 {"objects", static_cast<double>(m.objects)},
                 {"arrays", static_cast<double>(m.arrays)}};
-  out.tables.push_back(sumsTable("sites", "Allocation sites", report::sumBySite(m)));
-  out.tables.push_back(sumsTable("types", "Types", report::sumByType(m)));
+  out.tables.push_back(sumsTable("sites", "Allocation sites", "site", report::sumBySite(m)));
+  out.tables.push_back(sumsTable("types", "Types", "type", report::sumByType(m)));
   // The calling contexts as the collapsed stacks have them: root first, the type last.
   DiffTable contexts{.id = "contexts",
                      .title = "Calling contexts",
+                     .keyName = "context",
                      .measures = {"bytes", "count"},
                      .contexts = true};
   for (const contexts::SiteRow& r : m.rows) {

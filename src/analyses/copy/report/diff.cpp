@@ -20,6 +20,7 @@ std::string methodName(const Model& m, uint32_t id) {
 DiffTable contextTable(const Model& m) {
   DiffTable t{.id = "contexts",
               .title = "Copies per calling context",
+              .keyName = "context",
               .measures = {"copies"},
               .contexts = true};
   for (uint32_t n = 1; n < m.copies.contexts.size() && n < m.tree.nodes.size(); ++n) {
@@ -48,26 +49,30 @@ bool diffSide(const profile::Profile& p, const report::ReportSettings&, report::
                 {"clone pairs", d(v.clones.pairs)}};
   DiffTable methods{.id = "methods",
                     .title = "Copies per method",
+                    .keyName = "method",
                     .measures = {"copies", "cumulative"}};
   for (const MethodCopies& c : m.copies.methods) {
     methods.add(methodName(m, c.method), {d(c.self), d(c.total)});
   }
   DiffTable chains{.id = "chains",
                    .title = "Hot copy chains",
+                   .keyName = "chain",
                    .measures = {"waste factor", "frequency", "length"}};
   for (const Chain& c : v.chains.top) {
     std::string key;
     for (uint32_t n : c.nodes) key += (key.empty() ? "" : " -> ") + nodeName(m, g, n);
     chains.add(key, {d(c.wf), d(c.freq), d(c.length())});
   }
-  DiffTable clones{
-      .id = "clones", .title = "Clone pairs", .measures = {"volume", "direct"}};
+  DiffTable clones{.id = "clones",
+                   .title = "Clone pairs",
+                   .keyName = "from => to",
+                   .measures = {"volume", "direct"}};
   for (const ClonePair& c : v.clones.top) {
-    clones.add(nodeName(m, g, c.from) + " => " + nodeName(m, g, c.to),
-               {d(c.volume), d(c.direct)});
+    clones.add(nodeName(m, g, c.from) + " => " + nodeName(m, g, c.to), {d(c.volume), d(c.direct)});
   }
   DiffTable nath{.id = "nath",
                  .title = "Objects not assigned to the heap (NATH)",
+                 .keyName = "site",
                  .measures = {"births", "consumed"}};
   for (const NathRow& r : v.nath) nath.add(nodeName(m, g, r.node), {d(r.births), d(r.consumed)});
   out.tables = {std::move(methods), contextTable(m), std::move(chains), std::move(clones),

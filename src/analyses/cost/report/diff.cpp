@@ -29,9 +29,13 @@ std::string typeOf(const report::CostNames& names, uint32_t site) {
 // classes, and the sites under their classes.
 void siteTables(const CostModel& m, const report::CostNames& names, report::DiffSide& out) {
   std::map<std::string, SiteSums> sites;
-  DiffTable classes{.id = "classes", .title = "Classes", .measures = {"n-RAC", "n-RAB", "births"}};
+  DiffTable classes{.id = "classes",
+                    .title = "Classes",
+                    .keyName = "class",
+                    .measures = {"n-RAC", "n-RAB", "births"}};
   DiffTable byClass{.id = "structures",
                     .title = "Allocation sites by class",
+                    .keyName = "site",
                     .measures = {"n-RAC", "births"},
                     .contexts = true};
   for (const SiteRow& r : m.sites()) {
@@ -43,6 +47,7 @@ void siteTables(const CostModel& m, const report::CostNames& names, report::Diff
   }
   DiffTable ranked{.id = "sites",
                    .title = "Allocation sites",
+                   .keyName = "site",
                    .measures = {"rate", "n-RAC", "n-RAB", "births"}};
   for (const auto& [key, s] : sites) {
     ranked.add(key, {(s.nRac + 1) / (s.nRab + 1), s.nRac, s.nRab, s.births});
@@ -54,7 +59,7 @@ void siteTables(const CostModel& m, const report::CostNames& names, report::Diff
 
 // Heap locations summed per field; array elements per array type ("int[].ELM").
 DiffTable fieldTable(const CostModel& m, const report::CostNames& names) {
-  DiffTable t{.id = "fields", .title = "Fields", .measures = {"RAC", "RAB"}};
+  DiffTable t{.id = "fields", .title = "Fields", .keyName = "field", .measures = {"RAC", "RAB"}};
   for (const LocationCost& l : m.locations()) {
     std::string field = names.field(l.loc.field);
     if (!l.loc.isStatic && field == "ELM") field = typeOf(names, l.loc.object.site) + ".ELM";

@@ -20,9 +20,10 @@ std::vector<double> measuresOf(const Stats& s) {
           static_cast<double>(s.objects)};
 }
 
-DiffTable table(std::string id, std::string title, bool contexts = false) {
+DiffTable table(std::string id, std::string title, std::string keyName, bool contexts = false) {
   return {.id = std::move(id),
           .title = std::move(title),
+          .keyName = std::move(keyName),
           .measures = {"unused", "drag", "void", "lag", "use", "bytes", "objects"},
           .contexts = contexts};
 }
@@ -33,14 +34,14 @@ bool diffSide(const profile::Profile& p, const report::ReportSettings&, report::
               std::string&) {
   Model m = buildModel(p);
   std::vector<double> totals = measuresOf(m.totals);
-  const auto& names = table("", "").measures;
+  const auto& names = table("", "", "").measures;
   for (size_t i = 0; i < names.size(); ++i) out.totals.emplace_back(names[i], totals[i]);
-  DiffTable classes = table("classes", "Classes");
+  DiffTable classes = table("classes", "Classes", "class");
   for (const ClassGroup& c : m.classes) classes.add(c.name, measuresOf(c.stats));
-  DiffTable methods = table("methods", "Allocation sites (methods)");
+  DiffTable methods = table("methods", "Allocation sites (methods)", "method");
   for (const MethodGroup& g : m.methods) methods.add(g.name, measuresOf(g.stats));
   // A nested site as a context: its frames root first, then the allocated type.
-  DiffTable nested = table("nested", "Nested allocation sites", true);
+  DiffTable nested = table("nested", "Nested allocation sites", "nested site", true);
   for (const NestedSite& s : m.nested) {
     std::vector<std::string> frames = nestedFrames(m, s);
     std::reverse(frames.begin(), frames.end());
