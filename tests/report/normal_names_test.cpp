@@ -28,6 +28,34 @@ TEST(NormalNames, LambdaProxiesOfJdk25) {
   EXPECT_EQ(normalName("Names$$Lambda/0x00000000a1040680"), "Names$$Lambda");
 }
 
+// Types and frames of profiles of the same program (a Supplier, a Function and a method
+// reference) recorded twice, exact and sampled, on JDK 17.0.15 and Temurin 25: their reports'
+// names of the same classes and frames normalise alike.
+TEST(NormalNames, ProfilesOfTwoRunsCompare) {
+  const std::pair<const char*, const char*> sameInTwoRuns[] = {
+      // JDK 17, sampled, two runs.
+      {"Names$$Lambda$1.0x00007fa43c000a08.get(Unknown Source)",
+       "Names$$Lambda$1.0x00007f119c000a08.get(Unknown Source)"},
+      // JDK 17, exact (class-data sharing off: other addresses) against sampled.
+      {"Names$$Lambda$2.0x0000000800000c28", "Names$$Lambda$2.0x00007f119c000c28"},
+      {"java.lang.WeakPairMap$$Lambda$9.0x0000000800010708",
+       "java.lang.WeakPairMap$$Lambda$9.0x00007f119c043070"},
+      // Temurin 25, two runs.
+      {"Names$$Lambda.0x000000008a040438.apply(Unknown Source)",
+       "Names$$Lambda.0x000000007b040438.apply(Unknown Source)"},
+      {"java.lang.invoke.LambdaForm$MH.0x000000007b041400.invoke(LambdaForm$MH)",
+       "java.lang.invoke.LambdaForm$MH.0x000000007b043400.invoke(LambdaForm$MH)"},
+  };
+  for (const auto& [a, b] : sameInTwoRuns) EXPECT_EQ(normalName(a), normalName(b)) << a;
+  EXPECT_EQ(normalName("Names$$Lambda$13.0x0000000800001868"), "Names$$Lambda");
+  EXPECT_EQ(normalName("java.lang.module.ModuleDescriptor$Builder$$Lambda$7.0x000000080003f470"),
+            "java.lang.module.ModuleDescriptor$Builder$$Lambda");
+  EXPECT_EQ(normalName("java.lang.WeakPairMap$$Lambda.0x000000005c0dd460"),
+            "java.lang.WeakPairMap$$Lambda");
+  EXPECT_EQ(normalName("java.lang.invoke.LambdaForm$MH.0x000000007b041400.invoke(LambdaForm$MH)"),
+            "java.lang.invoke.LambdaForm$MH.invoke(LambdaForm$MH)");
+}
+
 TEST(NormalNames, HiddenClassesInFramesAndSites) {
   EXPECT_EQ(normalName("java.lang.invoke.LambdaForm$MH/0x0000000800c0c400.invoke(LambdaForm$MH)"),
             "java.lang.invoke.LambdaForm$MH.invoke(LambdaForm$MH)");
