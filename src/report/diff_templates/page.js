@@ -18,6 +18,14 @@
   function num(v) {
     return Math.abs(v - Math.round(v)) > 1e-9 && Math.abs(v) < 1e6 ? v.toFixed(2) : (v < 0 ? '-' : '') + fmt(Math.abs(v));
   }
+  // A card's value: short ("-733.9 T") when the digits would not fit.
+  function short(v) {
+    const units = [[1e15, ' P'], [1e12, ' T'], [1e9, ' G'], [1e6, ' M']];
+    for (const [u, name] of units) {
+      if (Math.abs(v) >= 10 * u) return (v > 0 ? '+' : '') + (v / u).toFixed(1) + name;
+    }
+    return signed(v);
+  }
   function pct(a, b) {
     if (a === 0) return b === 0 ? '0%' : 'new';
     if (b === 0) return 'gone';
@@ -35,8 +43,8 @@
     ]);
     const box = $('totals');
     data.totals.forEach((t, i) => {
-      card(box, String(i), t.measure, signed(t.delta),
-        'A ' + num(t.a) + ' \u2192 B ' + num(t.b) + ' (' + pct(t.a, t.b) + ')');
+      card(box, String(i), t.measure, short(t.delta),
+        signed(t.delta) + ' (' + pct(t.a, t.b) + '): A ' + num(t.a) + ' \u2192 B ' + num(t.b));
     });
   }
 
@@ -152,7 +160,7 @@
     const c = t.counts;
     head.appendChild(el('span', 'note', fmt(c.grew) + ' grew, ' + fmt(c.shrank) + ' shrank, ' +
       fmt(c.appeared) + ' appeared, ' + fmt(c.vanished) + ' vanished'));
-    const table = panel.appendChild(el('table', 'data'));
+    const table = panel.appendChild(el('div', 'scroll')).appendChild(el('table', 'data'));
     table.id = 'table-' + t.id;
     const rank = t.measures.indexOf(t.rankedBy);
     const others = t.measures.map((m, i) => i).filter((i) => i !== rank);
