@@ -86,14 +86,9 @@ int runDiff(const DiffOptions& o) {
     return kExitUsage;
   }
   std::ofstream file;
-  if (!o.output.empty()) {
-    file.open(o.output, std::ios::binary);
-    if (!file) {
-      std::cerr << "dragnet: error: cannot write " << o.output << "\n";
-      return 1;
-    }
-  }
-  std::ostream& out = o.output.empty() ? std::cout : file;
+  std::ostream* stream = report::openOutput(o.output, file);
+  if (!stream) return 1;
+  std::ostream& out = *stream;
   if (o.format == "json") {
     report::writeDiffJson(out, d, options);
   } else if (o.format == "html") {

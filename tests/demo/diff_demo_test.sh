@@ -28,6 +28,15 @@ profile() {
     >"$tmp/$name.out" || fail "dragnet run $name failed"
 }
 
+# demo JAR RUN-FLAGS...: the demo and its --fixed version into a and b; both print the same.
+demo() {
+  local jar=$1
+  shift
+  profile a "$@" -- java -jar "$jars/$jar"
+  profile b "$@" -- java -jar "$jars/$jar" --fixed
+  cmp -s "$tmp/a.out" "$tmp/b.out" || fail "--fixed prints another output"
+}
+
 # check A B PYTHON: the JSON diff of A and B as `d` for the Python assertions.
 check() {
   "$dragnet" diff "$tmp/$1.dragnet" "$tmp/$2.dragnet" -f json -o "$tmp/diff.json" ||
@@ -82,10 +91,7 @@ assert abs(top[1][4][0] - 960000) < 0.25 * 960000, top
   fi
   ;;
 lifetime)
-  flags=(--mode lifetime --gc-interval 256k --use-epoch 4k --site-frames 4)
-  profile a "${flags[@]}" -- java -jar "$jars/lifetime-demo.jar"
-  profile b "${flags[@]}" -- java -jar "$jars/lifetime-demo.jar" --fixed
-  cmp -s "$tmp/a.out" "$tmp/b.out" || fail "--fixed prints another bill run"
+  demo lifetime-demo.jar --mode lifetime --gc-interval 256k --use-epoch 4k --site-frames 4
   check a b '
 pkg = "dragnet.demo.lifetime."
 # A nested site: its frames root first, then the type; named here by its allocating method
@@ -107,9 +113,7 @@ assert sum(r[4][lag] for r in top) <= -142106044637440, top
 '
   ;;
 copy)
-  profile a --mode copy -- java -jar "$jars/copy-demo.jar"
-  profile b --mode copy -- java -jar "$jars/copy-demo.jar" --fixed
-  cmp -s "$tmp/a.out" "$tmp/b.out" || fail "--fixed prints another report"
+  demo copy-demo.jar --mode copy
   check a b '
 pkg = "dragnet.demo.copy."
 chain = rows("chains", 1)[0]
@@ -124,9 +128,7 @@ assert nath[1] == "vanished" and nath[2][0] == 100000, nath
 '
   ;;
 cost)
-  profile a --mode cost -- java -jar "$jars/cost-demo.jar"
-  profile b --mode cost -- java -jar "$jars/cost-demo.jar" --fixed
-  cmp -s "$tmp/a.out" "$tmp/b.out" || fail "--fixed prints another report"
+  demo cost-demo.jar --mode cost
   check a b '
 pkg = "dragnet.demo.cost."
 entries = pkg + "DirEntry " + pkg + "Classpath.directoryList(Classpath.java:78)"
