@@ -15,6 +15,14 @@ namespace {
 
 constexpr int kExitUsage = 2;
 
+// --top and --min-delta: a number below 0 is a usage error (a size_t would take -1 as its
+// largest value).
+const CLI::Validator kNotNegative(
+    [](std::string& v) {
+      return v.starts_with('-') ? std::string("must not be negative: ") + v : std::string();
+    },
+    "", "NOT NEGATIVE");
+
 // One side of the diff: the profile read, its analysis's tables. 0, or the exit status.
 int readSide(const std::string& path, const DiffOptions& o, profile::Profile& p,
              report::DiffSide& side) {
@@ -54,10 +62,11 @@ CLI::App* addDiffCommand(CLI::App& app, DiffOptions& o) {
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the diff here (default: stdout)");
   cmd->add_option("--top", o.top, "Rows per table (text, html; JSON: every row that changed)")
+      ->check(kNotNegative)
       ->capture_default_str();
   cmd->add_option("--min-delta", o.minDelta,
                   "Leave out rows whose ranking measure changed by less than this")
-      ->check(CLI::NonNegativeNumber);
+      ->check(kNotNegative);
   cmd->add_option("--sort", o.sort,
                   "The measure that ranks the rows (default: each table's first; e.g. count, "
                   "drag, births)");

@@ -201,6 +201,11 @@ TEST_F(DiffCli, TopMinDeltaAndSort) {
   j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["tables"][0]["rankedBy"], "count");
   EXPECT_EQ(j["tables"][0]["rows"][0]["key"], "app.Main.build(Main.java:40) byte[]");
+  for (const char* bad : {" --top -1", " --min-delta -5"}) {
+    r = diff(dir_, both() + bad);
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.err.find("must not be negative"), std::string::npos) << r.err;
+  }
   r = diff(dir_, both() + " --sort drag");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--sort drag: no alloc table has that measure (bytes, count)"),
