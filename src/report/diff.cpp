@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 #include "report/normal_names.h"
 #include "report/text_format.h"
@@ -14,6 +15,14 @@ namespace {
 void addValues(std::vector<double>& row, const std::vector<double>& values) {
   if (row.size() < values.size()) row.resize(values.size());
   for (size_t i = 0; i < values.size(); ++i) row[i] += values[i];
+}
+
+// normalName of a frame, each distinct frame once: contexts repeat their callers' frames.
+const std::string& normalFrame(const std::string& frame) {
+  thread_local std::unordered_map<std::string, std::string> cache;
+  auto it = cache.find(frame);
+  if (it == cache.end()) it = cache.emplace(frame, normalName(frame)).first;
+  return it->second;
 }
 
 Change changeOf(const DiffRow& r, size_t rank) {
@@ -108,7 +117,7 @@ void DiffTable::add(std::string_view key, const std::vector<double>& values) {
   std::string normal;
   for (const std::string& f : contextFrames(std::string(key))) {
     if (!normal.empty()) normal += ';';
-    normal += normalName(f);
+    normal += normalFrame(f);
   }
   addValues(rows[normal], values);
 }
@@ -118,7 +127,7 @@ void DiffTable::addContext(const std::vector<std::string>& frames,
   std::string key;
   for (const std::string& f : frames) {
     // A frame cannot hold the separator: Java names have no ';' in source spelling.
-    std::string normal = normalName(f);
+    std::string normal = normalFrame(f);
     std::replace(normal.begin(), normal.end(), ';', ',');
     if (!key.empty()) key += ';';
     key += normal;

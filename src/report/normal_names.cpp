@@ -1,5 +1,7 @@
 #include "report/normal_names.h"
 
+#include <algorithm>
+#include <iterator>
 #include <regex>
 #include <utility>
 
@@ -34,10 +36,12 @@ const std::pair<std::regex, const char*>* rules(size_t& count) {
 }  // namespace
 
 std::string normalName(std::string_view name) {
-  // Most names have none of the markers: skip the regular expressions for them.
-  if (name.find("0x") == std::string_view::npos && name.find('$') == std::string_view::npos &&
-      name.find("Accessor") == std::string_view::npos &&
-      name.find("proxy") == std::string_view::npos) {
+  // Most names have none of the rules' markers: skip the regular expressions for them.
+  static constexpr std::string_view kMarkers[] = {
+      "0x",       "$$",          "$Proxy",        "proxy",
+      "Accessor", "$ByteBuddy$", "$MockitoMock$", "$HibernateProxy$"};
+  if (std::none_of(std::begin(kMarkers), std::end(kMarkers),
+                   [&](std::string_view m) { return name.find(m) != std::string_view::npos; })) {
     return std::string(name);
   }
   size_t count = 0;
