@@ -273,6 +273,12 @@ TEST_F(DiffCli, HtmlPageRendersTheFlameGraphAndTables) {
   EXPECT_EQ(rows[2], std::string("grew | ") + kPointSite +
                          " | 480,000 | 720,000 | +240,000 | +50.0% | +10,000");
   EXPECT_EQ(dragnet::test::textOf(dom, "total-0"), "+3,120,000");
+  EXPECT_TRUE(dragnet::test::pressed(dom, "width-max"));
+  // Width by B (#width=b): the vanished frames (B: 0) are not drawn.
+  dom = dragnet::test::renderDom(html, dir_, 1, "width=b", "--enable-logging=stderr --v=0");
+  EXPECT_TRUE(dragnet::test::pressed(dom, "width-b"));
+  EXPECT_EQ(dragnet::test::textOf(dom, "dfg-drawn"), "10");
+  EXPECT_EQ(dom.find("<title>app.Tiny"), std::string::npos);
 }
 
 }  // namespace

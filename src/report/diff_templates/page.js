@@ -5,7 +5,7 @@
 // table. Profile strings reach the page only as text.
 (function () {
   'use strict';
-  const { el, fmt, card, kvTable } = dragnetReport;
+  const { el, fmt, card, kvTable, loadHash, saveHash } = dragnetReport;
   const data = JSON.parse(document.getElementById('profile-data').textContent);
   const $ = (id) => document.getElementById(id);
   const SVG = 'http://www.w3.org/2000/svg';
@@ -51,7 +51,8 @@
   // ---- the differential flame graph --------------------------------------------------------
   const nodes = data.flame.nodes.map(([name, parent, a, b]) => ({ name, parent, a, b, kids: [] }));
   nodes.forEach((n, i) => { if (i > 0) nodes[n.parent].kids.push(i); });
-  let widthBy = 'max';
+  // The frames' width: 'max' (the larger of A and B) or 'b'; kept in the URL hash (#width=b).
+  let widthBy = loadHash().get('width') === 'b' ? 'b' : 'max';
 
   function weight(n) {
     return widthBy === 'b' ? Math.max(n.b, 0) : Math.max(n.a, n.b, 0);
@@ -199,6 +200,9 @@
     const b = ev.target.closest('button');
     if (!b) return;
     widthBy = b.dataset.width;
+    const params = loadHash();
+    params.set('width', widthBy);
+    saveHash(params);
     drawFlame();
   });
   $('dflame').addEventListener('mousemove', showTip);
