@@ -10,8 +10,10 @@
 #             shrunk or vanished, their drag, void and lag down by at least the planted
 #             amounts (tests/demo/lifetime_demo_test.cpp)
 #   copy:     the copy demo and --fixed: the planted chain, clone pair and NATH site first
-#             in their tables, vanished
-#   cost:     the cost demo and --fixed: the two planted structures' sites first, vanished
+#             in their tables, vanished, and the copies into the planted objects (exactly
+#             as demo/copy/README.md counts them)
+#   cost:     the cost demo and --fixed: the two planted structures' sites vanish, the list
+#             built for a yes/no question first (the highest rate of the run)
 # Usage: diff_demo_test.sh MODE DRAGNET JAR_DIR SOURCE_DIR. Environment: JAVA_BIN.
 set -euo pipefail
 mode=$1 dragnet=$2 jars=$3 src=$4
@@ -122,6 +124,13 @@ assert chain[0].count(" -> ") == 3 and "ReportRun.java:31)" in chain[0] and chai
 clone = rows("clones", 1)[0]
 assert clone[1] == "vanished" and clone[2][0] == 2080000, clone
 assert "PriceTable.java:" in clone[0], clone
+# Copies into the planted objects (demo/copy/README.md): the rows of the snapshots (S x 240),
+# LedgerEntry and ReportLine (N x 3 fields), SaleRow (N x 2).
+sites = [(k.split(" ")[-1], c, a[0]) for k, c, a, b, delta in rows("sites", 4)]
+assert sites == [(pkg + "PriceTable.snapshot(PriceTable.java:29)", "vanished", 480000),
+                 (pkg + "ReportRun.planted(ReportRun.java:27)", "vanished", 300000),
+                 (pkg + "ReportRun.planted(ReportRun.java:31)", "vanished", 300000),
+                 (pkg + "ReportRun.planted(ReportRun.java:23)", "vanished", 200000)], sites
 nath = rows("nath", 1)[0]
 assert nath[0] == pkg + "PriceQuery " + pkg + "ReportRun.planted(ReportRun.java:46)", nath
 assert nath[1] == "vanished" and nath[2][0] == 100000, nath

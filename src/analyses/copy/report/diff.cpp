@@ -1,6 +1,7 @@
 #include "analyses/copy/report/diff.h"
 
 #include <algorithm>
+#include <map>
 
 #include "analyses/copy/model/model.h"
 
@@ -33,6 +34,44 @@ DiffTable contextTable(const Model& m) {
     t.addContext(frames, {d(m.copies.contexts[n].self)});
   }
   return t;
+}
+
+struct SiteCopies {
+  double copies = 0, bytes = 0, births = 0;
+};
+
+// Per allocation site, and per class, the heap-to-heap copies into its objects' fields and
+// elements (their frequency and bytes) and its births.
+void siteTables(const Model& m, const Graph& g, std::vector<DiffTable>& out) {
+  std::map<uint32_t, SiteCopies> sites;
+  for (const Edge& e : g.edges()) {
+    const Node& dst = g.node(e.dst);
+    if (dst.kind != NodeKind::Field || !g.node(e.src).isHeap()) continue;
+    sites[dst.object.site].copies += d(e.freq);
+    sites[dst.object.site].bytes += d(e.volume());
+  }
+  for (uint32_t n = 0; n < g.nodes().size(); ++n) {
+    if (g.node(n).kind == NodeKind::Alloc) sites[g.node(n).object.site].births += d(g.births(n));
+  }
+  DiffTable bySite{.id = "sites",
+                   .title = "Copies into the objects of each allocation site",
+                   .keyName = "site",
+                   .measures = {"copies", "bytes", "births"}};
+  DiffTable byClass{.id = "classes",
+                    .title = "Copies into the objects of each class",
+                    .keyName = "class",
+                    .measures = {"copies", "bytes", "births"}};
+  for (const auto& [site, c] : sites) {
+    bySite.add(siteName(m, site), {c.copies, c.bytes, c.births});
+    auto def = m.sites.find(site);
+    std::string type = site == 0 ? "<unknown object>"
+                       : def == m.sites.end() || !def->second
+                           ? "<site #" + std::to_string(site) + ">"
+                           : contexts::javaTypeName(def->second->type);
+    byClass.add(type, {c.copies, c.bytes, c.births});
+  }
+  out.push_back(std::move(bySite));
+  out.push_back(std::move(byClass));
 }
 
 }  // namespace
@@ -75,8 +114,9 @@ bool diffSide(const profile::Profile& p, const report::ReportSettings&, report::
                  .keyName = "site",
                  .measures = {"births", "consumed"}};
   for (const NathRow& r : v.nath) nath.add(nodeName(m, g, r.node), {d(r.births), d(r.consumed)});
-  out.tables = {std::move(methods), contextTable(m), std::move(chains), std::move(clones),
-                std::move(nath)};
+  out.tables = {std::move(methods), contextTable(m)};
+  siteTables(m, g, out.tables);
+  for (DiffTable* t : {&chains, &clones, &nath}) out.tables.push_back(std::move(*t));
   return true;
 }
 
