@@ -161,14 +161,25 @@ const char* changeName(Change c) {
   return "same";
 }
 
+namespace {
+
+// "an alloc", "a lifetime".
+std::string withArticle(const std::string& word) {
+  bool vowel = !word.empty() && std::string_view("aeiou").find(word[0]) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + word;
+}
+
+}  // namespace
+
 bool comparable(const DiffSide& a, const DiffSide& b, std::string& error) {
   if (a.mode != b.mode) {
-    error = "A is a " + a.mode + " profile and B a " + b.mode +
+    error = "A is " + withArticle(a.mode) + " profile and B " + withArticle(b.mode) +
             " profile: a diff compares two profiles of one mode";
     return false;
   }
   if (a.variant != b.variant) {
-    error = "A is an " + a.variant + " " + a.mode + " profile and B a " + b.variant +
+    error = "A is " + withArticle(a.variant) + " " + a.mode + " profile and B " +
+            withArticle(b.variant) +
             " one: they count different things (docs/REPORTS.md); compare profiles recorded "
             "the same way";
     return false;

@@ -217,7 +217,7 @@ TEST_F(DiffCli, RefusesProfilesOfDifferentModesOrVariants) {
   fs::path life = writeProfile(dir_ / "life.dragnet", true, {{"mode", "lifetime"}});
   Output r = diff(dir_, "'" + a_.string() + "' '" + life.string() + "'");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("A is a alloc profile and B a lifetime profile"), std::string::npos)
+  EXPECT_NE(r.err.find("A is an alloc profile and B a lifetime profile"), std::string::npos)
       << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   fs::path sampled = writeProfile(dir_ / "sampled.dragnet", true, {{"sample", "512k"}});
