@@ -4,7 +4,7 @@
 # numbers the program implies.
 #   alloc:    tests/demo/DiffOracle.java without and with --planted: the sites that appear
 #             (100,000 byte[16], exactly 3,200,000 bytes) and grow (20,000 more long[4],
-#             exactly 960,000 bytes) rank first, exactly; sampled (--sample 16k): the same
+#             exactly 960,000 bytes) rank first, exactly; sampled (--sample 2k): the same
 #             two sites first, their bytes estimated within 25%
 #   lifetime: the lifetime demo and --fixed: the four planted nested sites first, all
 #             shrunk or vanished, their drag, void and lag down by at least the planted
@@ -74,8 +74,8 @@ assert ctx[0][0] == "DiffOracle.main(DiffOracle.java);DiffOracle.planted(DiffOra
 assert ctx[0][4] == [3200000, 100000], ctx
 assert ctx[1][0].endswith("DiffOracle.grows(DiffOracle.java:20);long[]") and ctx[1][4] == [960000, 20000], ctx
 '
-  profile sa --sample 16k -- java -cp "$tmp/classes" DiffOracle
-  profile sb --sample 16k -- java -cp "$tmp/classes" DiffOracle --planted
+  profile sa --sample 2k -- java -cp "$tmp/classes" DiffOracle
+  profile sb --sample 2k -- java -cp "$tmp/classes" DiffOracle --planted
   check sa sb '
 assert d["variant"] == "sampled", d["variant"]
 top = rows("sites", 2)
