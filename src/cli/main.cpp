@@ -1,6 +1,7 @@
 // The `dragnet` command-line tool: subcommand dispatch.
 #include <CLI/CLI.hpp>
 
+#include "diff_command.h"
 #include "instrument_command.h"
 #include "profile_commands.h"
 #include "report/analysis.h"
@@ -23,7 +24,8 @@ int parseError(const CLI::App& app, const CLI::ParseError& e) {
 int main(int argc, char** argv) {
   CLI::App app{
       "dragnet: memory-analysis toolkit for Java programs. `dragnet run -- java ...` profiles\n"
-      "every allocation per calling context; `dragnet report` shows the result;\n"
+      "every allocation per calling context; `dragnet report` shows the result, `dragnet\n"
+      "diff` what changed between two;\n"
       "`dragnet instrument` rewrites class files offline.",
       "dragnet"};
   app.set_version_flag("--version", std::string("dragnet ") + DRAGNET_VERSION);
@@ -36,6 +38,8 @@ int main(int argc, char** argv) {
   CLI::App* runCmd = dragnet::cli::addRunCommand(app, run);
   dragnet::cli::ReportOptions report;
   CLI::App* reportCmd = dragnet::cli::addReportCommand(app, report);
+  dragnet::cli::DiffOptions diff;
+  CLI::App* diffCmd = dragnet::cli::addDiffCommand(app, diff);
   std::vector<dragnet::report::Command> own;  // the analyses' commands (`dragnet shell`, ...)
   for (const dragnet::report::Analysis& a : dragnet::report::registeredAnalyses()) {
     if (a.commands) a.commands(app, own);
@@ -49,6 +53,7 @@ int main(int argc, char** argv) {
   if (instrumentCmd->parsed()) return dragnet::cli::runInstrument(instrument);
   if (runCmd->parsed()) return dragnet::cli::runRun(run, argv[0]);
   if (reportCmd->parsed()) return dragnet::cli::runReport(report);
+  if (diffCmd->parsed()) return dragnet::cli::runDiff(diff);
   for (const dragnet::report::Command& c : own) {
     if (c.app->parsed()) return c.run();
   }

@@ -232,15 +232,9 @@ int runReport(const ReportOptions& o) {
     return 2;
   }
   std::ofstream file;
-  if (!o.output.empty()) {
-    file.open(o.output, std::ios::binary);
-    if (!file) {
-      std::cerr << "dragnet: error: cannot write " << o.output << "\n";
-      return 1;
-    }
-  }
-  std::ostream& out = o.output.empty() ? std::cout : file;
-  if (!analysis->write(p, o.format, settings, out, error)) {
+  std::ostream* out = report::openOutput(o.output, file);
+  if (!out) return 1;
+  if (!analysis->write(p, o.format, settings, *out, error)) {
     std::cerr << "dragnet: error: " << error << "\n";
     return 1;
   }

@@ -18,6 +18,8 @@
 
 namespace dragnet::report {
 
+struct DiffSide;  // report/diff.h
+
 // An analysis's report-time options as given (`--opt NAME=VALUE`, repeatable), in order; a
 // name given twice: the last value holds. Checked by parseReportOptions before the analysis
 // sees them.
@@ -72,6 +74,10 @@ struct Analysis {
   // Whether the values of `given` (names among `options`) are valid; false with `error`
   // (null: any value is).
   bool (*checkOptions)(const OptionValues& given, std::string& error) = nullptr;
+  // `dragnet diff`: the profile as keyed tables with the mode's measures (report/diff.h);
+  // false with `error` (null: no diff).
+  bool (*diff)(const profile::Profile& p, const ReportSettings& s, DiffSide& out,
+               std::string& error) = nullptr;
 };
 
 // `--opt` items ("NAME=VALUE" each) for `a`: into `out`, or false with `error` (no '=', a

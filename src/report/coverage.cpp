@@ -4,21 +4,9 @@
 #include <map>
 
 #include "contexts/model.h"
+#include "report/normal_names.h"
 
 namespace dragnet::report {
-
-namespace {
-
-// "p/C$$Lambda$14" -> "p/C$$Lambda" (JDK 17 numbers its lambda proxies).
-std::string_view withoutLambdaNumber(std::string_view name) {
-  size_t d = name.rfind('$');
-  if (d == std::string_view::npos || d + 1 == name.size() || d < 8) return name;
-  if (name.substr(d + 1).find_first_not_of("0123456789") != std::string_view::npos) return name;
-  if (!name.substr(0, d).ends_with("$$Lambda")) return name;
-  return name.substr(0, d);
-}
-
-}  // namespace
 
 std::string hiddenClassName(std::string_view internal) {
   size_t s = profile::hiddenSuffixAt(internal);
@@ -30,9 +18,7 @@ std::vector<std::pair<std::string, uint64_t>> hiddenClassGroups(const profile::P
   std::map<std::string, uint64_t> counts;
   for (const profile::Failure& f : p.failures) {
     if (!profile::isHidden(f)) continue;
-    std::string_view name = f.cls;
-    name = withoutLambdaNumber(name.substr(0, profile::hiddenSuffixAt(name)));
-    ++counts[contexts::javaTypeName(name)];
+    ++counts[normalName(contexts::javaTypeName(f.cls))];
   }
   std::vector<std::pair<std::string, uint64_t>> groups(counts.begin(), counts.end());
   std::stable_sort(groups.begin(), groups.end(),

@@ -19,7 +19,8 @@ namespace dragnet::report {
 std::string hiddenClassName(std::string_view internal);
 
 // The hidden classes grouped by name without the JVM's suffix and a lambda's number
-// ("java.lang.invoke.LambdaForm$MH", "p.C$$Lambda"), with their counts, most first.
+// ("java.lang.invoke.LambdaForm$MH", "p.C$$Lambda"; normalName), with their counts, most
+// first.
 std::vector<std::pair<std::string, uint64_t>> hiddenClassGroups(const profile::Profile& p);
 
 // How many hidden classes the profile names.

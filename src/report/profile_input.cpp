@@ -79,6 +79,14 @@ int corruptStatus(const profile::Profile& p, bool lenient) {
   return p.corrupt() && !lenient ? kExitCorrupt : 0;
 }
 
+std::ostream* openOutput(const std::string& path, std::ofstream& file) {
+  if (path.empty()) return &std::cout;
+  file.open(path, std::ios::binary);
+  if (file) return &file;
+  std::cerr << "dragnet: error: cannot write " << path << "\n";
+  return nullptr;
+}
+
 void addLenientFlag(CLI::App* cmd, bool& lenient) {
   cmd->add_flag("--lenient", lenient,
                 "A corrupt profile: report the chunks that can be read and exit 0 (without it: "

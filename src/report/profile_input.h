@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <fstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ bool readProfileFile(const std::string& path, profile::Profile& p);
 bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p);
 // kExitCorrupt if the profile is corrupt and not `lenient`, else 0.
 int corruptStatus(const profile::Profile& p, bool lenient);
+// Where a command writes its output: `file` opened on `path`, or stdout for an empty path;
+// null, said on stderr, when the file cannot be written.
+std::ostream* openOutput(const std::string& path, std::ofstream& file);
 // --lenient, for the commands that read a profile.
 void addLenientFlag(CLI::App* cmd, bool& lenient);
 

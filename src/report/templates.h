@@ -1,6 +1,6 @@
 // The HTML pages' shared frame, style and script (src/report/templates: report.html,
 // report.css, report.js), embedded at build time by cmake/embed_files.cmake; each analysis
-// embeds its own page (page.html, page.css, page.js) the same way.
+// embeds its own page (page.html, page.css, page.js) the same way, and so does the diff page.
 #pragma once
 
 #include <span>
@@ -11,6 +11,8 @@
 namespace dragnet {
 
 std::span<const EmbeddedFile> reportTemplateFiles();
+// `dragnet diff`'s page (src/report/diff_templates: page.html, page.css, page.js).
+std::span<const EmbeddedFile> diffPageFiles();
 
 namespace report {
 

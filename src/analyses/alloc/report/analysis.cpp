@@ -1,6 +1,7 @@
 #include "analyses/alloc/report/analysis.h"
 
 #include "analyses/alloc/report/alloc_report.h"
+#include "analyses/alloc/report/diff.h"
 #include "analyses/alloc/report/html_report.h"
 #include "analyses/alloc/report/pprof_report.h"
 
@@ -32,6 +33,10 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
 
 }  // namespace
 
-report::Analysis reports() { return {"alloc", owns, kFormats, write, nullptr, true}; }
+report::Analysis reports() {
+  report::Analysis a{"alloc", owns, kFormats, write, nullptr, true};
+  a.diff = diffSide;
+  return a;
+}
 
 }  // namespace dragnet::analyses::alloc

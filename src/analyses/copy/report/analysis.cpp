@@ -1,6 +1,7 @@
 #include "analyses/copy/report/analysis.h"
 
 #include "analyses/copy/model/model.h"
+#include "analyses/copy/report/diff.h"
 #include "analyses/copy/report/report.h"
 #include "analyses/copy/report/shell.h"
 
@@ -28,14 +29,16 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
 }  // namespace
 
 report::Analysis reports() {
-  return {"copy",
-          isCopyProfile,
-          kFormats,
-          write,
-          nullptr,
-          kMerges,
-          report::copyShellOn,
-          report::copyExportOn};
+  report::Analysis a{"copy",
+                     isCopyProfile,
+                     kFormats,
+                     write,
+                     nullptr,
+                     kMerges,
+                     report::copyShellOn,
+                     report::copyExportOn};
+  a.diff = diffSide;
+  return a;
 }
 
 }  // namespace dragnet::analyses::copy

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "analyses/cost/model/load.h"
+#include "analyses/cost/report/diff.h"
 #include "analyses/cost/report/report.h"
 #include "analyses/cost/report/shell.h"
 #include "analyses/cost/report/sql.h"
@@ -61,16 +62,18 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
 }  // namespace
 
 report::Analysis reports() {
-  return {"cost",
-          isCostProfile,
-          kFormats,
-          write,
-          nullptr,
-          kMerges,
-          report::costShellOn,
-          report::costExportOn,
-          report::costReportOptions(),
-          report::checkCostOptions};
+  report::Analysis a{"cost",
+                     isCostProfile,
+                     kFormats,
+                     write,
+                     nullptr,
+                     kMerges,
+                     report::costShellOn,
+                     report::costExportOn,
+                     report::costReportOptions(),
+                     report::checkCostOptions};
+  a.diff = diffSide;
+  return a;
 }
 
 }  // namespace dragnet::analyses::cost

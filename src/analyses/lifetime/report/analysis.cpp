@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "analyses/lifetime/model/aggregate.h"
+#include "analyses/lifetime/report/diff.h"
 #include "analyses/lifetime/report/report.h"
 #include "analyses/lifetime/report/shell_command.h"
 
@@ -37,7 +38,10 @@ void commands(CLI::App& app, std::vector<report::Command>& out) {
 }  // namespace
 
 report::Analysis reports() {
-  return {"lifetime", isLifetimeProfile, kFormats, write, commands, kMerges, shellOn, exportOn};
+  report::Analysis a{"lifetime", isLifetimeProfile, kFormats, write,
+                     commands,   kMerges,           shellOn,  exportOn};
+  a.diff = diffSide;
+  return a;
 }
 
 }  // namespace dragnet::analyses::lifetime
