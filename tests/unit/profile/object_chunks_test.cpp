@@ -153,18 +153,20 @@ TEST_F(ObjectChunks, FormatThreeStillReads) {
   spit(dir_ / "v3.dragnet", header + meta + chunkBytes(8, e.bytes()));
   Profile p = read(dir_ / "v3.dragnet");
   EXPECT_EQ(p.version, 3u);
-  ASSERT_EQ(p.objects.size(), 1u);
-  const ObjectRecord& r = p.objects[0];
-  EXPECT_EQ(r.id, 9u);
-  EXPECT_EQ(r.key, 0x80000010u);
-  EXPECT_EQ(r.alloc, 1000u);
-  EXPECT_EQ(r.death, 1500u);
-  EXPECT_EQ(r.deathGc, 2u);
-  EXPECT_EQ(r.firstGet, 1010u);
-  EXPECT_EQ(r.lastGet, kNoTime);
-  EXPECT_EQ(r.firstPut, 1000u);
-  EXPECT_EQ(r.lastPut, 1002u);
-  EXPECT_EQ(r.firstGetAt, (EventAt{1, 4}));
+  ObjectRecord r;
+  r.id = 9;
+  r.thread = 1;
+  r.node = 3;
+  r.key = 0x80000010u;
+  r.size = 24;
+  r.alloc = 1000;
+  r.death = 1500;
+  r.deathGc = 2;
+  r.firstGet = 1010;
+  r.firstPut = 1000;
+  r.lastPut = 1002;
+  r.firstGetAt = {1, 4};
+  EXPECT_EQ(p.objects, std::vector<ObjectRecord>{r});
 }
 
 }  // namespace
