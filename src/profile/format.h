@@ -6,7 +6,7 @@
 //
 //   file    := magic "DRAGNETP" u32le(version) u32le(0) chunk*
 //   chunk   := u8(type) u32le(payload length) u32le(crc) payload
-//   crc     := version 3: crc32(type, length, payload); versions 1-2: crc32(payload)
+//   crc     := versions 3-4: crc32(type, length, payload); versions 1-2: crc32(payload)
 //   payload := fields encoded as LEB128 varints (signed: zigzag) and strings (varint length
 //              + bytes, modified UTF-8 as in class files)
 #pragma once

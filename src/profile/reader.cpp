@@ -467,7 +467,7 @@ class Input {
 
 enum class At { Chunk, Incomplete, Corrupt };
 
-// Whether a chunk may have type `type`: a known one, or (version 3, whose CRC covers the
+// Whether a chunk may have type `type`: a known one, or (versions 3 and up, whose CRC covers the
 // type) any but 0, so that a newer writer's chunk types are skipped, not taken for damage.
 bool plausibleType(uint8_t type, uint32_t version) {
   return type != 0 && (type <= kMaxChunkType || version >= 3);
@@ -509,7 +509,7 @@ size_t resync(std::span<const uint8_t> data, size_t pos, uint32_t version, At ba
 }
 
 // A last chunk that looks cut short may instead be whole with a corrupt length: then its
-// CRC holds for the length the file leaves it (version 3, whose CRC covers the length).
+// CRC holds for the length the file leaves it (versions 3 and up, whose CRC covers the length).
 bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) {
   size_t left = data.size() - pos;
   if (version < 3 || left < kChunkHeaderSize || left - kChunkHeaderSize > UINT32_MAX) return false;

@@ -90,7 +90,7 @@ struct Profile {
   std::string truncation;                     // why reading stopped early (empty: read to the end)
   uint64_t chunks = 0;
   // Chunks of a type this reader does not know (a newer writer's) whose CRC holds: skipped,
-  // not corruption (version 3 only; in older versions the CRC does not cover the type).
+  // not corruption (versions 3 and up; in older versions the CRC does not cover the type).
   uint64_t unknownChunks = 0;
   // Corruption: what was skipped, in file order (empty: none). `metaLost`: no Meta chunk
   // was read, so mode and options are defaults (the mode inferred from the chunks).
