@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
   # libraries
   libgtest-dev libgmock-dev libbenchmark-dev libzip-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
+  libzstd-dev
   # dragnet shell: SQL tables (sql, export --sqlite) and line editing
   libsqlite3-dev libedit-dev
   # Java and archive tools

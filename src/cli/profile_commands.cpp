@@ -214,7 +214,9 @@ int runReport(const ReportOptions& o) {
     return 2;
   }
   profile::Profile p;
-  if (!readProfiles(o.inputs, p)) return 1;
+  // A report needs no object one at a time: a lifetime profile's objects stay in the file
+  // (read again for each figure that needs them all), its memory that of its groups.
+  if (!readProfiles(o.inputs, p, {.streamObjects = true})) return 1;
   const report::Analysis* analysis = report::analysisOf(p);
   if (!analysis) {
     std::cerr << "dragnet: error: no analysis reports " << o.inputs[0] << "\n";

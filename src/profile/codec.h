@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,7 @@ class Encoder {
     u(v.size());
     buf_.insert(buf_.end(), v.begin(), v.end());
   }
+  void raw(std::span<const uint8_t> v) { buf_.insert(buf_.end(), v.begin(), v.end()); }
   const std::vector<uint8_t>& bytes() const { return buf_; }
   void clear() { buf_.clear(); }
 
@@ -39,6 +41,19 @@ class Decoder {
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   bool atEnd() const { return pos_ == n_; }
+  size_t left() const { return n_ - pos_; }
+  // The bytes left (a field that runs to the end of the payload), all consumed.
+  std::span<const uint8_t> rest() {
+    std::span<const uint8_t> r(p_ + pos_, n_ - pos_);
+    pos_ = n_;
+    return r;
+  }
+  // Marks the payload malformed (the first problem wins); returns 0 for the caller's value.
+  uint64_t fail(const char* what) {
+    if (error_.empty()) error_ = std::string(what) + " at payload offset " + std::to_string(pos_);
+    pos_ = n_;
+    return 0;
+  }
 
   uint64_t u() {
     uint64_t v = 0;
@@ -80,11 +95,6 @@ class Decoder {
   }
 
  private:
-  uint64_t fail(const char* what) {
-    if (error_.empty()) error_ = std::string(what) + " at payload offset " + std::to_string(pos_);
-    pos_ = n_;
-    return 0;
-  }
   const uint8_t* p_;
   size_t n_;
   size_t pos_ = 0;

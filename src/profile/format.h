@@ -6,7 +6,7 @@
 //
 //   file    := magic "DRAGNETP" u32le(version) u32le(0) chunk*
 //   chunk   := u8(type) u32le(payload length) u32le(crc) payload
-//   crc     := version 3: crc32(type, length, payload); versions 1-2: crc32(payload)
+//   crc     := versions 3-4: crc32(type, length, payload); versions 1-2: crc32(payload)
 //   payload := fields encoded as LEB128 varints (signed: zigzag) and strings (varint length
 //              + bytes, modified UTF-8 as in class files)
 #pragma once
@@ -26,7 +26,9 @@ inline constexpr char kMagic[8] = {'D', 'R', 'A', 'G', 'N', 'E', 'T', 'P'};
 // is found, not read as another chunk); adds Live chunks, and later FlowDefs and FlowThread,
 // CostDefs and CostThread (a reader skips a chunk of a type it does not know whose CRC
 // holds: the type is covered).
-inline constexpr uint32_t kVersion = 3;
+// Version 4: Objects and Live chunks hold their records column by column, as differences,
+// compressed with zstd (objects_codec.h); the other chunks are as in version 3.
+inline constexpr uint32_t kVersion = 4;
 inline constexpr size_t kHeaderSize = 16;
 inline constexpr size_t kChunkHeaderSize = 9;
 
@@ -179,7 +181,7 @@ struct EventAt {
 // the times of the last use the agent *recorded*: within one use epoch (meta
 // `use.epoch` bytes) every further use of the object by the same thread hits a cache and
 // is not recorded, so the true last use lies in [lastGet, end of its epoch].
-// (Fields ordered without padding: a report holds every record in memory.)
+// (Fields ordered without padding: `dragnet shell` holds every record in memory.)
 struct ObjectRecord {
   uint64_t id = 0;     // 1-based, unique in the profile
   uint64_t size = 0;   // bytes, as the running JVM lays the object out

@@ -16,6 +16,7 @@
 #include <unordered_map>
 
 #include "profile/codec.h"
+#include "profile/objects_codec.h"
 
 namespace dragnet::profile {
 
@@ -119,48 +120,13 @@ std::string decodeThread(Decoder& d, Profile& p) {
   return {};
 }
 
-// See Writer::objects: later times are offsets from the allocation, 0 meaning none.
-uint64_t timeAfter(Decoder& d, uint64_t alloc) {
-  uint64_t v = d.u();
-  return v == 0 ? kNoTime : alloc + v - 1;
-}
-
-EventAt eventAt(Decoder& d) {
-  EventAt at;
-  at.thread = d.u32();
-  if (at.thread != 0) at.node = d.u32();
-  return at;
-}
-
-std::string decodeObjects(Decoder& d, std::vector<ObjectRecord>& out) {
-  size_t before = out.size();
-  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
-    ObjectRecord r;
-    r.id = d.u();
-    r.thread = d.u32();
-    r.node = d.u32();
-    r.key = d.u32();
-    r.size = d.u();
-    r.alloc = d.u();
-    r.death = r.alloc + d.u();
-    r.deathGc = d.u32();
-    for (uint64_t* t : {&r.firstGet, &r.lastGet, &r.firstPut, &r.lastPut})
-      *t = timeAfter(d, r.alloc);
-    for (EventAt* at : {&r.firstGetAt, &r.lastGetAt, &r.firstPutAt, &r.lastPutAt}) *at = eventAt(d);
-    out.push_back(r);
-  }
-  if (d.ok()) return {};
-  out.resize(before);
-  return d.error();
-}
-
 // The records of a Live chunk: superseded by later ones of the same object, and by its
 // death (readProfile keeps the newest at the end).
 std::string decodeLive(Decoder& d, Profile& p, std::vector<ObjectRecord>& live) {
   uint64_t time = d.u();
   if (!d.ok()) return d.error();
   size_t before = live.size();
-  std::string why = decodeObjects(d, live);
+  std::string why = decodeObjects(d, p.version, live);
   if (!why.empty()) return why;
   for (size_t i = before; i < live.size(); ++i) {
     live[i].death = std::max(time, live[i].alloc);
@@ -374,8 +340,9 @@ std::string decodeCostThread(Decoder& d, Profile& p) {
   return {};
 }
 
-std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<ObjectRecord>& live,
-                        bool& metaRead) {
+// Objects chunks' records go to `objects`, Live chunks' to `live`.
+std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<ObjectRecord>& objects,
+                        std::vector<ObjectRecord>& live, bool& metaRead) {
   switch (type) {
     case ChunkType::Meta: {
       std::string why = decodeMap(d, p.meta);
@@ -393,7 +360,7 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<Obje
     case ChunkType::Failures:
       return decodeFailures(d, p);
     case ChunkType::Objects:
-      return decodeObjects(d, p.objects);
+      return decodeObjects(d, p.version, objects);
     case ChunkType::Live:
       return decodeLive(d, p, live);
     case ChunkType::Gcs:
@@ -415,13 +382,14 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<Obje
   return "unknown chunk type " + std::to_string(static_cast<int>(type));
 }
 
-// The objects the Objects chunks hold, from their counts: one pass over the chunk headers
+// The objects the Objects chunks hold, from their counts (formats 2-3, whose counts are not
+// compressed; 0 for format 4): one pass over the chunk headers
 // before decoding, so that the records (the bulk of a lifetime profile) are allocated once
 // instead of through repeated doubling. Stops where the chunks stop being well formed; the
 // decoding pass says why. `end`: an End chunk was met (the profile is complete, so its
 // Live records need not be kept); otherwise the Live records count too (addLive appends
 // the newest of each object that did not die).
-size_t objectCount(std::span<const uint8_t> data, bool& end) {
+size_t objectCount(std::span<const uint8_t> data, uint32_t version, bool& end) {
   size_t total = 0, live = 0;
   end = false;
   for (size_t pos = kHeaderSize; data.size() - pos >= kChunkHeaderSize;) {
@@ -429,7 +397,7 @@ size_t objectCount(std::span<const uint8_t> data, bool& end) {
     if (len > data.size() - pos - kChunkHeaderSize) break;
     end = end || static_cast<ChunkType>(data[pos]) == ChunkType::End;
     auto type = static_cast<ChunkType>(data[pos]);
-    if (type == ChunkType::Objects || type == ChunkType::Live) {
+    if (version < 4 && (type == ChunkType::Objects || type == ChunkType::Live)) {
       Decoder d(data.data() + pos + kChunkHeaderSize, len);
       if (type == ChunkType::Live) d.u();  // the time
       uint64_t n = d.count();              // at most the payload's length
@@ -479,25 +447,27 @@ class Input {
   std::span<const uint8_t> bytes() const {
     return map_ ? std::span<const uint8_t>(map_, size_) : std::span<const uint8_t>(copy_);
   }
-  // Everything before `pos` has been decoded: its pages may go.
-  void consumed(size_t pos) {
+  // Everything from `from` to `pos` has been decoded: its pages may go, once they are many
+  // (returns the new `from`).
+  size_t consumed(size_t from, size_t pos) const {
     constexpr size_t kStep = size_t{64} << 20;
-    if (!map_ || pos < released_ + kStep) return;
-    size_t end = pos & ~(size_t{4096} - 1);
-    ::madvise(map_ + released_, end - released_, MADV_DONTNEED);
-    released_ = end;
+    if (!map_ || pos < from + kStep) return from;
+    size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    size_t begin = (from + page - 1) / page * page, end = pos / page * page;
+    if (end > begin) ::madvise(map_ + begin, end - begin, MADV_DONTNEED);
+    return pos;
   }
 
  private:
   int fd_ = -1;
   uint8_t* map_ = nullptr;
-  size_t size_ = 0, released_ = 0;
+  size_t size_ = 0;
   std::vector<uint8_t> copy_;
 };
 
 enum class At { Chunk, Incomplete, Corrupt };
 
-// Whether a chunk may have type `type`: a known one, or (version 3, whose CRC covers the
+// Whether a chunk may have type `type`: a known one, or (versions 3 and up, whose CRC covers the
 // type) any but 0, so that a newer writer's chunk types are skipped, not taken for damage.
 bool plausibleType(uint8_t type, uint32_t version) {
   return type != 0 && (type <= kMaxChunkType || version >= 3);
@@ -539,7 +509,7 @@ size_t resync(std::span<const uint8_t> data, size_t pos, uint32_t version, At ba
 }
 
 // A last chunk that looks cut short may instead be whole with a corrupt length: then its
-// CRC holds for the length the file leaves it (version 3, whose CRC covers the length).
+// CRC holds for the length the file leaves it (versions 3 and up, whose CRC covers the length).
 bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) {
   size_t left = data.size() - pos;
   if (version < 3 || left < kChunkHeaderSize || left - kChunkHeaderSize > UINT32_MAX) return false;
@@ -583,15 +553,57 @@ void inferMeta(Profile& p) {
   p.metaLost = true;
   p.meta["mode"] = !p.costThreads.empty() || !p.costNodes.empty() ? "cost"
                    : !p.flows.empty() || !p.fields.empty()        ? "copy"
-                   : p.objects.empty() && p.gcs.empty()           ? "alloc"
+                   : objectCount(p) == 0 && p.gcs.empty()         ? "alloc"
                                                                   : "lifetime";
 }
 
 }  // namespace
 
+// The Objects chunks that read well, where they are in the file (which stays mapped).
+class ObjectChunks {
+ public:
+  ObjectChunks(std::shared_ptr<const Input> input, uint32_t version)
+      : input_(std::move(input)), version_(version) {}
+  void add(size_t payload, uint32_t len, size_t records) {
+    chunks_.emplace_back(payload, len);
+    count_ += records;
+  }
+  uint64_t count() const { return count_; }
+
+  // Decodes the chunks again, one at a time, giving back the pages of those decoded.
+  void forEach(const ObjectBatch& fn) const {
+    std::span<const uint8_t> data = input_->bytes();
+    std::vector<ObjectRecord> batch;
+    size_t released = 0;
+    for (const auto& [payload, len] : chunks_) {
+      batch.clear();
+      Decoder d(data.data() + payload, len);
+      decodeObjects(d, version_, batch);  // read well before: cannot fail
+      fn(batch);
+      released = input_->consumed(released, payload + len);
+    }
+  }
+
+ private:
+  std::shared_ptr<const Input> input_;
+  uint32_t version_;
+  std::vector<std::pair<size_t, uint32_t>> chunks_;  // payload offset, length
+  uint64_t count_ = 0;
+};
+
+void forEachObject(const Profile& p, const ObjectBatch& fn) {
+  if (!p.objects.empty()) fn(p.objects);
+  if (p.objectChunks) p.objectChunks->forEach(fn);
+}
+
+uint64_t objectCount(const Profile& p) {
+  return p.objects.size() + (p.objectChunks ? p.objectChunks->count() : 0);
+}
+
 bool readProfile(const std::string& path, Profile& out, std::string& error,
-                 const Progress& progress) {
-  Input input;
+                 const Progress& progress, ReadOptions options) {
+  auto shared = std::make_shared<Input>();
+  Input& input = *shared;
   if (!input.open(path, error)) return false;
   std::span<const uint8_t> data = input.bytes();
   if (data.size() < kHeaderSize || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0) {
@@ -607,11 +619,19 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
     return false;
   }
   bool complete = false;
-  out.objects.reserve(objectCount(data, complete));
-  // A complete profile's Live records change nothing (addLive): they are checked, not kept.
+  size_t count = objectCount(data, out.version, complete);
+  std::shared_ptr<ObjectChunks> streamed;
+  if (options.streamObjects && complete) {
+    streamed = std::make_shared<ObjectChunks>(shared, out.version);
+  } else {
+    out.objects.reserve(count);
+  }
+  // A complete profile's Live records change nothing (addLive): they are checked, not kept;
+  // so are its Objects records when they stay in the file.
   std::vector<ObjectRecord> live, dropped;
+  std::vector<ObjectRecord>& objects = streamed ? dropped : out.objects;
   bool metaRead = false;
-  size_t pos = kHeaderSize;
+  size_t pos = kHeaderSize, released = 0;
   while (pos < data.size()) {
     if (progress) progress(pos, data.size());
     uint32_t len = 0;
@@ -623,8 +643,11 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
     }
     if (at == At::Chunk) {
       Decoder d(data.data() + pos + kChunkHeaderSize, len);
-      std::string why = decodeChunk(static_cast<ChunkType>(data[pos]), d, out,
-                                    complete ? dropped : live, metaRead);
+      auto type = static_cast<ChunkType>(data[pos]);
+      std::string why = decodeChunk(type, d, out, objects, complete ? dropped : live, metaRead);
+      if (why.empty() && streamed && type == ChunkType::Objects) {
+        streamed->add(pos + kChunkHeaderSize, len, dropped.size());
+      }
       dropped.clear();
       size_t size = kChunkHeaderSize + len;
       if (why.empty()) {
@@ -635,7 +658,7 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
         out.skippedBytes += size;
       }
       pos += size;
-      input.consumed(pos);
+      released = input.consumed(released, pos);
       continue;
     }
     size_t next = resync(data, pos, out.version, at, len);
@@ -654,6 +677,7 @@ bool readProfile(const std::string& path, Profile& out, std::string& error,
     pos = next;
   }
   addLive(out, live);
+  if (streamed && streamed->count() > 0) out.objectChunks = std::move(streamed);
   if (!metaRead && out.corrupt()) inferMeta(out);
   if (progress) progress(data.size(), data.size());
   return true;

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -45,6 +47,10 @@ struct ThreadCosts {
   bool ended = false;
 };
 
+// Mode lifetime, read with ReadOptions::streamObjects: the file's Objects chunks (reader.cpp),
+// decoded again on each pass over them instead of held in memory.
+class ObjectChunks;
+
 // A stretch of the file the reader skipped: a corrupt chunk, or bytes between chunks.
 struct Skipped {
   uint64_t offset = 0, bytes = 0;
@@ -62,7 +68,10 @@ struct Profile {
   // Mode lifetime, in the order written (by death); then, in an incomplete profile, the
   // objects alive at the last flush (Live records no death superseded; `liveAtFlush` of
   // them, deathGc 0, death = the time of the flush that wrote them last).
+  // Read with ReadOptions::streamObjects, a complete profile's objects are not here but in
+  // `objectChunks` (forEachObject reads both).
   std::vector<ObjectRecord> objects;
+  std::shared_ptr<const ObjectChunks> objectChunks;
   uint64_t liveAtFlush = 0;
   uint64_t liveTime = 0;     // the clock at the latest flush whose Live chunks were read
   std::vector<GcEvent> gcs;  // mode lifetime; GC n is gcs[n - 1]
@@ -81,7 +90,7 @@ struct Profile {
   std::string truncation;                     // why reading stopped early (empty: read to the end)
   uint64_t chunks = 0;
   // Chunks of a type this reader does not know (a newer writer's) whose CRC holds: skipped,
-  // not corruption (version 3 only; in older versions the CRC does not cover the type).
+  // not corruption (versions 3 and up; in older versions the CRC does not cover the type).
   uint64_t unknownChunks = 0;
   // Corruption: what was skipped, in file order (empty: none). `metaLost`: no Meta chunk
   // was read, so mode and options are defaults (the mode inferred from the chunks).
@@ -98,6 +107,20 @@ struct Profile {
 // Progress callback: bytes read so far, total bytes.
 using Progress = std::function<void(uint64_t, uint64_t)>;
 
+struct ReadOptions {
+  // Mode lifetime: a complete profile's objects are checked as they are read, then left in
+  // the file (Profile::objectChunks), so that their memory is one chunk's, not the
+  // profile's; each forEachObject decodes them again. A profile without its End chunk is
+  // read whole (its Live records are matched against the deaths).
+  bool streamObjects = false;
+};
+
+// Every object record of `p`, a batch at a time, in the order read: `objects`, then those
+// of `objectChunks`. The records of a batch are valid during the call only.
+using ObjectBatch = std::function<void(std::span<const ObjectRecord>)>;
+void forEachObject(const Profile& p, const ObjectBatch& fn);
+uint64_t objectCount(const Profile& p);
+
 // False with `error` when the file cannot be used at all: unreadable, not a profile, or
 // written by a newer dragnet (the message names both versions).
 // A meta value or End total that is a decimal number (nullopt when missing or not one).
@@ -105,6 +128,6 @@ std::optional<uint64_t> metaNumber(const Profile& p, std::string_view key);
 std::optional<uint64_t> totalNumber(const Profile& p, std::string_view key);
 
 bool readProfile(const std::string& path, Profile& out, std::string& error,
-                 const Progress& progress = {});
+                 const Progress& progress = {}, ReadOptions options = {});
 
 }  // namespace dragnet::profile

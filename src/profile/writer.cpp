@@ -6,8 +6,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <span>
+
+#include "profile/objects_codec.h"
 
 namespace dragnet::profile {
 
@@ -178,50 +182,35 @@ void Writer::end(const std::map<std::string, std::string>& totals) {
 }
 
 namespace {
-// Times after the allocation are written as offsets from it (small varints); a missing
-// time as 0, a present one as offset + 1.
-void timeAfter(Encoder& e, uint64_t alloc, uint64_t t) { e.u(t == kNoTime ? 0 : t - alloc + 1); }
-
-void eventAt(Encoder& e, const EventAt& at) {
-  e.u(at.thread);
-  if (at.thread != 0) e.u(at.node);
-}
-}  // namespace
-
-namespace {
-void encodeObjects(Encoder& e, const std::vector<ObjectRecord>& records) {
-  e.u(records.size());
-  for (const ObjectRecord& r : records) {
-    e.u(r.id);
-    e.u(r.thread);
-    e.u(r.node);
-    e.u(r.key);
-    e.u(r.size);
-    e.u(r.alloc);
-    e.u(r.death - r.alloc);
-    e.u(r.deathGc);
-    for (uint64_t t : {r.firstGet, r.lastGet, r.firstPut, r.lastPut}) timeAfter(e, r.alloc, t);
-    for (const EventAt* at : {&r.firstGetAt, &r.lastGetAt, &r.firstPutAt, &r.lastPutAt}) {
-      eventAt(e, *at);
-    }
+// A large batch is written as several chunks: each chunk's columns are decompressed whole by
+// a reader, so their size bounds its buffers.
+template <class Fn>
+void inChunks(const std::vector<ObjectRecord>& records, Fn fn) {
+  std::span<const ObjectRecord> all(records);
+  for (size_t at = 0; at < all.size(); at += kObjectsPerChunk) {
+    fn(all.subspan(at, std::min(kObjectsPerChunk, all.size() - at)));
   }
 }
 }  // namespace
 
 void Writer::objects(const std::vector<ObjectRecord>& records) {
-  if (records.empty()) return;
-  Encoder e;
-  encodeObjects(e, records);
-  chunk(ChunkType::Objects, e);
+  inChunks(records, [&](std::span<const ObjectRecord> part) {
+    Encoder e;
+    encodeObjects(e, part);
+    chunk(ChunkType::Objects, e);
+  });
 }
 
 uint64_t Writer::live(uint64_t time, const std::vector<ObjectRecord>& records) {
-  if (records.empty()) return 0;
-  Encoder e;
-  e.u(time);
-  encodeObjects(e, records);
-  chunk(ChunkType::Live, e);
-  return kChunkHeaderSize + e.bytes().size();
+  uint64_t bytes = 0;
+  inChunks(records, [&](std::span<const ObjectRecord> part) {
+    Encoder e;
+    e.u(time);
+    encodeObjects(e, part);
+    chunk(ChunkType::Live, e);
+    bytes += kChunkHeaderSize + e.bytes().size();
+  });
+  return bytes;
 }
 
 void Writer::gcs(uint32_t firstGc, const std::vector<GcEvent>& gcs) {

@@ -31,9 +31,9 @@ profile::Progress readingProgress(const std::string& path) {
 
 }  // namespace
 
-bool readProfileFile(const std::string& path, profile::Profile& p) {
+bool readProfileFile(const std::string& path, profile::Profile& p, profile::ReadOptions options) {
   std::string error;
-  if (!profile::readProfile(path, p, error, readingProgress(path))) {
+  if (!profile::readProfile(path, p, error, readingProgress(path), options)) {
     std::cerr << "dragnet: error: " << error << "\n";
     return false;
   }
@@ -48,11 +48,12 @@ bool readProfileFile(const std::string& path, profile::Profile& p) {
   return true;
 }
 
-bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p) {
-  if (paths.size() == 1) return readProfileFile(paths[0], p);
+bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p,
+                  profile::ReadOptions options) {
+  if (paths.size() == 1) return readProfileFile(paths[0], p, options);
   std::vector<profile::Profile> parts(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
-    if (!readProfileFile(paths[i], parts[i])) return false;
+    if (!readProfileFile(paths[i], parts[i], options)) return false;
   }
   for (size_t i = 0; i < parts.size(); ++i) {
     const Analysis* a = analysisOf(parts[i]);

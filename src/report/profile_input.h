@@ -18,10 +18,12 @@ inline constexpr int kExitCorrupt = 3;
 
 // Reads a profile (progress on a terminal); says on stderr why it cannot, or that the
 // profile is corrupt (what was skipped) or incomplete.
-bool readProfileFile(const std::string& path, profile::Profile& p);
+bool readProfileFile(const std::string& path, profile::Profile& p,
+                     profile::ReadOptions options = {});
 // Reads one profile, or several profiles of the same mode merged into one
 // (contexts/merge.h) if their analysis merges (analysis.h); says on stderr why it cannot.
-bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p);
+bool readProfiles(const std::vector<std::string>& paths, profile::Profile& p,
+                  profile::ReadOptions options = {});
 // kExitCorrupt if the profile is corrupt and not `lenient`, else 0.
 int corruptStatus(const profile::Profile& p, bool lenient);
 // Where a command writes its output: `file` opened on `path`, or stdout for an empty path;

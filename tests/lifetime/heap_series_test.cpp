@@ -61,8 +61,8 @@ TEST(LifetimeHeapSeries, OneBucketPerByteIsTheExactStepFunction) {
 }
 
 // Random objects (void, so every phase is one interval): the series' totals are the exact
-// totals at their times, its highest is the exact peak, and it has at most 3 points a bucket
-// plus the end.
+// totals at their times, its highest is the exact peak, each bucket's highest and lowest
+// totals are among its points, and it has at most 3 points a bucket plus the end.
 TEST(LifetimeHeapSeries, PeakExactAndPointsBoundedOnRandomObjects) {
   dragnet::profile::Profile p = lifetimeProfile();
   p.gcs.clear();
@@ -108,6 +108,22 @@ TEST(LifetimeHeapSeries, PeakExactAndPointsBoundedOnRandomObjects) {
       if (i > 0) {
         EXPECT_LT(s[i - 1].time, s[i].time);
       }
+    }
+    // Each bucket's highest and lowest totals (at its start or at a change within it) are
+    // among its points.
+    for (size_t b = 0; b < buckets; ++b) {
+      uint64_t start = m.endTime * b / buckets, end = m.endTime * (b + 1) / buckets;
+      uint64_t high = at(start), low = high;
+      for (auto it = exact.upper_bound(start); it != exact.end() && it->first < end; ++it) {
+        high = std::max(high, it->second);
+        low = std::min(low, it->second);
+      }
+      std::vector<uint64_t> totals;
+      for (const HeapPoint& x : s) {
+        if (x.time >= start && x.time < end) totals.push_back(x.total());
+      }
+      EXPECT_NE(std::find(totals.begin(), totals.end(), high), totals.end()) << buckets << " " << b;
+      EXPECT_NE(std::find(totals.begin(), totals.end(), low), totals.end()) << buckets << " " << b;
     }
   }
 }

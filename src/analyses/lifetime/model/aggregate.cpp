@@ -5,6 +5,7 @@
 #include <map>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "analyses/lifetime/model/flat_index.h"
 #include "analyses/lifetime/model/paths.h"
@@ -157,39 +158,43 @@ bool isLifetimeProfile(const Profile& p) {
 namespace {
 
 // Deaths: the gap between the last forced GC before the freeing one (or the allocation)
-// and the freeing GC. Counts and the mean are over the objects the records stand for.
-Precision precisionOf(const Profile& p, uint64_t sample) {
-  Precision pr;
-  pr.gcs = p.gcs.size();
-  std::vector<uint64_t> lastForced(p.gcs.size() + 1, 0);  // among the first k GCs
-  for (size_t k = 0; k < p.gcs.size(); ++k) {
-    pr.forcedGcs += p.gcs[k].forced ? 1 : 0;
-    lastForced[k + 1] = p.gcs[k].forced ? p.gcs[k].time : lastForced[k];
-  }
-  long double sum = 0;
-  for (const ObjectRecord& r : p.objects) {
-    uint64_t weight = weightOf(r, sample);
-    if (r.deathGc == 0) {
-      pr.aliveAtEnd += weight;
-      continue;
+// and the freeing GC, summed an object at a time. Counts and the mean are over the objects
+// the records stand for.
+class PrecisionSum {
+ public:
+  PrecisionSum(const Profile& p, uint64_t sample)
+      : gcs_(p.gcs.size()), sample_(sample), lastForced_(p.gcs.size() + 1, 0) {
+    pr_.gcs = p.gcs.size();
+    for (size_t k = 0; k < p.gcs.size(); ++k) {  // among the first k GCs
+      pr_.forcedGcs += p.gcs[k].forced ? 1 : 0;
+      lastForced_[k + 1] = p.gcs[k].forced ? p.gcs[k].time : lastForced_[k];
     }
-    size_t before = std::min<size_t>(r.deathGc - 1, p.gcs.size());
-    uint64_t from = std::max(r.alloc, lastForced[before]);
-    uint64_t gap = r.death > from ? r.death - from : 0;
-    pr.maxGap = std::max(pr.maxGap, gap);
-    sum += static_cast<long double>(gap) * static_cast<long double>(weight);
-    pr.freed += weight;
   }
-  pr.meanGap = pr.freed ? static_cast<double>(sum / static_cast<long double>(pr.freed)) : 0.0;
-  return pr;
-}
+  void add(const ObjectRecord& r) {
+    uint64_t weight = weightOf(r, sample_);
+    if (r.deathGc == 0) {
+      pr_.aliveAtEnd += weight;
+      return;
+    }
+    size_t before = std::min<size_t>(r.deathGc - 1, gcs_);
+    uint64_t from = std::max(r.alloc, lastForced_[before]);
+    uint64_t gap = r.death > from ? r.death - from : 0;
+    pr_.maxGap = std::max(pr_.maxGap, gap);
+    sum_ += static_cast<long double>(gap) * static_cast<long double>(weight);
+    pr_.freed += weight;
+  }
+  Precision finish() {
+    pr_.meanGap = pr_.freed ? static_cast<double>(sum_ / static_cast<long double>(pr_.freed)) : 0.0;
+    return pr_;
+  }
 
-uint64_t endTimeOf(const Profile& p) {
-  uint64_t end = 0;
-  for (const ObjectRecord& r : p.objects) end = std::max({end, r.death, r.alloc});
-  for (const profile::GcEvent& g : p.gcs) end = std::max(end, g.time);
-  return end;
-}
+ private:
+  size_t gcs_;
+  uint64_t sample_;
+  std::vector<uint64_t> lastForced_;
+  Precision pr_;
+  long double sum_ = 0;
+};
 
 // The groups as first met, before sorting.
 struct RawPattern {
@@ -199,6 +204,7 @@ struct RawPattern {
   uint32_t records = 0;  // its objects in the profile (stats counts the ones they stand for)
   uint64_t minId = ~uint64_t{0}, representative = 0;
   Space repSpace = 0;
+  ObjectRecord rep;  // the representative's record
 };
 
 struct RawNested {
@@ -214,18 +220,40 @@ struct Grouping {
   std::vector<RawPattern> patterns;
   std::vector<ClassGroup> classes;  // unsorted; `nested` filled later
   std::vector<MethodGroup> methods;
-  std::vector<uint32_t> objNested, objPattern;  // raw indices per object
+  std::vector<uint32_t> objNested, objPattern;  // raw indices per object (Model::indexed)
+  uint64_t endTime = 0;
+  Precision precision;
+  std::vector<uint64_t> deathTimes;
 };
 
 class Grouper {
  public:
-  Grouper(const Profile& p, const Settings& s, std::vector<std::vector<uint32_t>>& paths)
-      : p_(p), settings_(s), paths_(p, s.stack, paths) {}
+  Grouper(const Profile& p, const Settings& s, std::vector<std::vector<uint32_t>>& paths,
+          bool indexed)
+      : p_(p),
+        settings_(s),
+        paths_(p, s.stack, paths),
+        indexed_(indexed),
+        precision_(p, s.sample) {}
 
+  // One pass over the objects: the groups, and what the model needs of every object.
   Grouping run() {
-    g_.objNested.reserve(p_.objects.size());
-    g_.objPattern.reserve(p_.objects.size());
-    for (const ObjectRecord& r : p_.objects) add(r);
+    if (indexed_) {
+      g_.objNested.reserve(p_.objects.size());
+      g_.objPattern.reserve(p_.objects.size());
+    }
+    for (const profile::GcEvent& gc : p_.gcs) g_.endTime = std::max(g_.endTime, gc.time);
+    profile::forEachObject(p_, [&](std::span<const ObjectRecord> batch) {
+      for (const ObjectRecord& r : batch) {
+        add(r);
+        precision_.add(r);
+        g_.endTime = std::max({g_.endTime, r.death, r.alloc});
+        if (r.alloc < r.death && r.death != lastDeath_) deathTimes_.insert(lastDeath_ = r.death);
+      }
+    });
+    g_.precision = precision_.finish();
+    g_.deathTimes.assign(deathTimes_.begin(), deathTimes_.end());
+    std::sort(g_.deathTimes.begin(), g_.deathTimes.end());
     for (RawNested& n : g_.nested) {
       for (uint32_t pi : n.patterns) {
         n.stats.add(g_.patterns[pi].stats);
@@ -250,8 +278,10 @@ class Grouper {
         (space == pat.repSpace && r.id < pat.representative)) {
       pat.representative = r.id;
       pat.repSpace = space;
+      pat.rep = r;
     }
     pat.minId = std::min(pat.minId, r.id);
+    if (!indexed_) return;
     g_.objNested.push_back(n);
     g_.objPattern.push_back(pi);
   }
@@ -312,6 +342,11 @@ class Grouper {
   const Profile& p_;
   const Settings& settings_;
   PathTable paths_;
+  bool indexed_;
+  PrecisionSum precision_;
+  // The GCs' times in a profile the agent wrote (and the end): few.
+  std::unordered_set<uint64_t> deathTimes_;
+  uint64_t lastDeath_ = 0;  // the latest inserted (neighbours mostly died together)
   Grouping g_;
   FlatIndex<uint64_t> nestedIndex_;            // (context, key)
   FlatIndex<unsigned __int128> patternIndex_;  // (nested, firstGet, lastGet)
@@ -380,6 +415,7 @@ class Finisher {
       pat.lastGet = rp.lastGet;
       patternRecords_.push_back(rp.records);
       pat.representative = rp.representative;
+      pat.representativeRecord = rp.rep;
       pat.stats = rp.stats;
       s.patterns.push_back(pat);
     }
@@ -390,7 +426,9 @@ class Finisher {
   }
 
   // Member ranges (sites in order, patterns in order), then the objects in id order.
+  // Without per-object indices the ranges stay empty.
   void placeObjects(const std::vector<uint32_t>& nestedRank) {
+    if (!m_.indexed) return;
     uint32_t at = 0;
     size_t k = 0;  // patternRecords_ holds the patterns in this order
     for (NestedSite& s : m_.nested) {
@@ -460,10 +498,12 @@ Model buildModel(const Profile& p) {
   Model m;
   m.profile = &p;
   m.settings = settingsOf(p);
-  m.endTime = endTimeOf(p);
-  m.precision = precisionOf(p, m.settings.sample);
-  m.byId = indicesById(p.objects);
-  Grouping g = Grouper(p, m.settings, m.paths).run();
+  m.indexed = !p.objectChunks;
+  if (m.indexed) m.byId = indicesById(p.objects);
+  Grouping g = Grouper(p, m.settings, m.paths, m.indexed).run();
+  m.endTime = g.endTime;
+  m.precision = g.precision;
+  m.deathTimes = std::move(g.deathTimes);
   for (const RawNested& n : g.nested) m.totals.add(n.stats);
   Finisher(g, m).run();
   return m;

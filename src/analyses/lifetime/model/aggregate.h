@@ -118,6 +118,7 @@ struct Pattern {
   uint32_t id = 0;  // 1-based within its nested site, by descending total space
   PathId firstGet = 0, lastGet = 0;
   uint64_t representative = 0;  // ObjectRecord::id of the member with the largest space
+  profile::ObjectRecord representativeRecord;
   Stats stats;  // in a sampled profile, stats.objects counts what its records stand for
   uint32_t begin = 0, end = 0;  // its objects: Model::members[begin, end)
 };
@@ -156,10 +157,18 @@ struct MethodGroup {
 // Every group vector is sorted by descending total space (ties: classes and methods by
 // name, nested sites and patterns by their smallest object id), and a group's `id` is its
 // index + 1: small, stable for a given profile, for a shell to refer to.
+// A model's memory is its groups' when the profile's objects stay in the file
+// (profile::ReadOptions::streamObjects): then it has no per-object indices (`indexed` false:
+// `members`, `nestedOf`, `patternOf`, `byId` empty, objectIndex finds nothing), and what
+// needs every object (heap.h) reads them again with profile::forEachObject.
 struct Model {
   const profile::Profile* profile = nullptr;  // must outlive the model
   Settings settings;
+  bool indexed = true;
   uint64_t endTime = 0;  // the latest death or GC time: the end of the recording
+  // The distinct death times of the objects that lived (alloc < death), ascending: the GCs'
+  // times and the end in a profile the agent wrote (heap.h's peaks are found at them).
+  std::vector<uint64_t> deathTimes;
   Stats totals;
   Precision precision;
   std::vector<std::vector<uint32_t>> paths;  // PathId -> context keys, innermost first

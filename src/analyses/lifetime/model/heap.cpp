@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <utility>
 
 namespace dragnet::analyses::lifetime {
@@ -92,6 +93,17 @@ class Integrator {
   std::vector<std::array<Space, kPhases>> partial_;
 };
 
+// Every object's phases and the bytes it stands for (size x weight), read again from the
+// profile (profile::forEachObject).
+template <class Fn>
+void forEachLife(const Model& m, Fn fn) {
+  profile::forEachObject(*m.profile, [&](std::span<const ObjectRecord> batch) {
+    for (const ObjectRecord& r : batch) {
+      fn(lifeOf(r, m.settings.useEpoch), r.size * weightOf(r, m.settings.sample));
+    }
+  });
+}
+
 }  // namespace
 
 std::vector<HeapBucket> heapOverTime(const Model& m, size_t buckets) {
@@ -99,21 +111,18 @@ std::vector<HeapBucket> heapOverTime(const Model& m, size_t buckets) {
   size_t n = static_cast<size_t>(std::min<uint64_t>(buckets, end));
   if (n == 0) return {};
   Integrator integrator(end, n);
-  for (const ObjectRecord& r : m.profile->objects) {
-    Life l = lifeOf(r, m.settings.useEpoch);
-    uint64_t size = r.size * weightOf(r, m.settings.sample);
+  forEachLife(m, [&](const Life& l, uint64_t size) {
     forEachInterval(
         l, [&](Phase p, uint64_t from, uint64_t to) { integrator.add(p, from, to, size); });
-  }
+  });
   return integrator.finish();
 }
 
 std::vector<std::array<uint64_t, kPhases>> heapAt(const Model& m, std::span<const uint64_t> times) {
   // Difference array over the times: an interval [from, to) covers the times in it.
   std::vector<std::array<Signed, kPhases>> diff(times.size() + 1);
-  for (const ObjectRecord& r : m.profile->objects) {
-    Life l = lifeOf(r, m.settings.useEpoch);
-    auto size = static_cast<Signed>(r.size * weightOf(r, m.settings.sample));
+  forEachLife(m, [&](const Life& l, uint64_t bytes) {
+    auto size = static_cast<Signed>(bytes);
     forEachInterval(l, [&](Phase p, uint64_t from, uint64_t to) {
       if (from >= to) return;
       size_t lo = std::lower_bound(times.begin(), times.end(), from) - times.begin();
@@ -121,7 +130,7 @@ std::vector<std::array<uint64_t, kPhases>> heapAt(const Model& m, std::span<cons
       diff[lo][static_cast<size_t>(p)] += size;
       diff[hi][static_cast<size_t>(p)] -= size;
     });
-  }
+  });
   std::vector<std::array<uint64_t, kPhases>> out(times.size());
   std::array<Signed, kPhases> running{};
   for (size_t i = 0; i < times.size(); ++i) {
@@ -153,85 +162,88 @@ std::vector<HeapAtGc> heapAtGcs(const Model& m) {
   return out;
 }
 
+// Counts and totals fall only at death times, so the most objects alive at once are alive
+// just before one: at death time D, the objects with alloc < D <= death.
 uint64_t peakObjects(const Model& m) {
-  std::vector<std::pair<uint64_t, int>> steps;  // (time, +1 allocated / -1 died)
-  steps.reserve(2 * m.profile->objects.size());
-  for (const ObjectRecord& r : m.profile->objects) {
-    if (r.alloc >= r.death) continue;
-    steps.emplace_back(r.alloc, 1);
-    steps.emplace_back(r.death, -1);
-  }
-  std::sort(steps.begin(), steps.end());  // deaths before allocations at equal times
+  const std::vector<uint64_t>& deaths = m.deathTimes;
+  std::vector<int64_t> diff(deaths.size() + 1, 0);
+  forEachLife(m, [&](const Life& l, uint64_t) {
+    if (l.alloc >= l.death) return;
+    diff[std::upper_bound(deaths.begin(), deaths.end(), l.alloc) - deaths.begin()] += 1;
+    diff[std::upper_bound(deaths.begin(), deaths.end(), l.death) - deaths.begin()] -= 1;
+  });
   int64_t alive = 0, peak = 0;
-  for (const auto& [t, d] : steps) peak = std::max(peak, alive += d);
+  for (int64_t d : diff) peak = std::max(peak, alive += d);
   return static_cast<uint64_t>(peak);
 }
 
 namespace {
 
-// A change of the reachable total: +size at an allocation, -size at a death.
-struct Step {
-  uint64_t time;
-  int64_t delta;
-};
-
-std::vector<Step> totalSteps(const Model& m) {
-  std::vector<Step> steps;
-  steps.reserve(2 * m.profile->objects.size());
-  for (const ObjectRecord& r : m.profile->objects) {
-    Life l = lifeOf(r, m.settings.useEpoch);
-    auto size = static_cast<int64_t>(r.size * weightOf(r, m.settings.sample));
-    if (l.alloc >= l.death || size == 0) continue;
-    steps.push_back({l.alloc, size});
-    steps.push_back({l.death, -size});
-  }
-  std::sort(steps.begin(), steps.end(),
-            [](const Step& a, const Step& b) { return a.time < b.time; });
-  return steps;
-}
-
-// Walks the sorted steps bucket by bucket and keeps the times of each bucket's start,
-// highest and lowest total. The total at t includes every step at t.
-class ExtremaFinder {
+// The reachable total at the cuts (the death times, the buckets' starts and the end) and
+// between them, where it only grows: the allocations between two cuts and the last of
+// them. An object counts in [alloc, death).
+class Cuts {
  public:
-  explicit ExtremaFinder(std::vector<Step> steps) : steps_(std::move(steps)) {}
+  explicit Cuts(std::vector<uint64_t> cuts)
+      : cuts_(std::move(cuts)),
+        diff_(cuts_.size() + 1),
+        grown_(cuts_.size()),
+        lastAlloc_(cuts_.size()) {}
 
-  void bucket(uint64_t start, uint64_t end) {
-    advance(start);
-    uint64_t high = start, low = start;
-    int64_t highest = total_, lowest = total_;
-    while (next_ < steps_.size() && steps_[next_].time < end) {
-      uint64_t t = steps_[next_].time;
-      advance(t);
-      if (total_ > highest) {
-        highest = total_;
-        high = t;
-      }
-      if (total_ < lowest) {
-        lowest = total_;
-        low = t;
-      }
-    }
-    for (uint64_t t : {start, std::min(high, low), std::max(high, low)}) {
-      if (times_.empty() || times_.back() != t) times_.push_back(t);
-    }
+  void add(uint64_t alloc, uint64_t death, int64_t size) {
+    size_t lo = at(alloc), hi = at(death);
+    diff_[lo] += size;
+    diff_[hi] -= size;
+    if (lo == 0 || (lo < cuts_.size() && cuts_[lo] == alloc)) return;
+    grown_[lo - 1] += size;  // allocated between cut lo - 1 and cut lo
+    lastAlloc_[lo - 1] = std::max(lastAlloc_[lo - 1], alloc);
   }
 
-  std::vector<uint64_t> finish(uint64_t end) {
-    if (times_.empty() || times_.back() != end) times_.push_back(end);
-    return std::move(times_);
+  // The times of each bucket's start, highest and lowest total (the first of equals), as
+  // a walk over every change of the total would find them: the highest total between two
+  // cuts is reached at the last allocation there, the lowest is at a cut.
+  std::vector<uint64_t> extrema(const std::vector<uint64_t>& bounds) const {
+    std::vector<int64_t> total(cuts_.size());
+    int64_t running = 0;
+    for (size_t i = 0; i < cuts_.size(); ++i) total[i] = running += diff_[i];
+    std::vector<uint64_t> times;
+    auto push = [&](uint64_t t) {
+      if (times.empty() || times.back() != t) times.push_back(t);
+    };
+    for (size_t b = 0; b + 1 < bounds.size(); ++b) {
+      size_t i = at(bounds[b]), end = at(bounds[b + 1]);
+      uint64_t high = bounds[b], low = bounds[b];
+      int64_t highest = total[i], lowest = total[i];
+      for (; i < end; ++i) {
+        if (grown_[i] > 0 && total[i] + grown_[i] > highest) {
+          highest = total[i] + grown_[i];
+          high = lastAlloc_[i];
+        }
+        if (i + 1 == end) break;
+        if (total[i + 1] > highest) {
+          highest = total[i + 1];
+          high = cuts_[i + 1];
+        }
+        if (total[i + 1] < lowest) {
+          lowest = total[i + 1];
+          low = cuts_[i + 1];
+        }
+      }
+      for (uint64_t t : {bounds[b], std::min(high, low), std::max(high, low)}) push(t);
+    }
+    push(bounds.back());
+    return times;
   }
 
  private:
-  // Applies every step at or before t.
-  void advance(uint64_t t) {
-    while (next_ < steps_.size() && steps_[next_].time <= t) total_ += steps_[next_++].delta;
+  // The index of the first cut at or after t.
+  size_t at(uint64_t t) const {
+    return static_cast<size_t>(std::lower_bound(cuts_.begin(), cuts_.end(), t) - cuts_.begin());
   }
 
-  std::vector<Step> steps_;
-  size_t next_ = 0;
-  int64_t total_ = 0;
-  std::vector<uint64_t> times_;
+  std::vector<uint64_t> cuts_;
+  std::vector<int64_t> diff_, grown_;
+  std::vector<uint64_t> lastAlloc_;
 };
 
 }  // namespace
@@ -244,12 +256,16 @@ std::vector<HeapPoint> heapSeries(const Model& m, size_t buckets) {
   uint64_t end = m.endTime;
   size_t n = static_cast<size_t>(std::min<uint64_t>(buckets, end));
   if (n == 0) return {};
-  ExtremaFinder finder(totalSteps(m));
-  for (size_t i = 0; i < n; ++i) {
-    finder.bucket(static_cast<uint64_t>(Space{end} * i / n),
-                  static_cast<uint64_t>(Space{end} * (i + 1) / n));
-  }
-  std::vector<uint64_t> times = finder.finish(end);
+  std::vector<uint64_t> bounds(n + 1), cuts = m.deathTimes;
+  for (size_t i = 0; i <= n; ++i) bounds[i] = static_cast<uint64_t>(Space{end} * i / n);
+  cuts.insert(cuts.end(), bounds.begin(), bounds.end());
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  Cuts totals(std::move(cuts));
+  forEachLife(m, [&](const Life& l, uint64_t size) {
+    if (l.alloc < l.death && size > 0) totals.add(l.alloc, l.death, static_cast<int64_t>(size));
+  });
+  std::vector<uint64_t> times = totals.extrema(bounds);
   std::vector<std::array<uint64_t, kPhases>> bytes = heapAt(m, times);
   std::vector<HeapPoint> out(times.size());
   for (size_t i = 0; i < times.size(); ++i) out[i] = {times[i], bytes[i]};

@@ -1,6 +1,7 @@
 // Mode lifetime: the reachable heap over time, split by phase (HUP Fig. 5), and the heap
-// at each garbage collection (HUP's `stat long`). An object is reachable over
-// [alloc, death) and counts as lag over [alloc, firstUse), in use over [firstUse, lastUse),
+// at each garbage collection (HUP's `stat long`). Each function reads the profile's objects
+// again (profile::forEachObject; heapSeries twice), holding none of them. An object is reachable
+// over [alloc, death) and counts as lag over [alloc, firstUse), in use over [firstUse, lastUse),
 // drag over [lastUse, death), or void over [alloc, death) (lifetime::Life).
 #pragma once
 
@@ -58,12 +59,15 @@ struct HeapPoint {
 // highest and of its lowest total (the first of equals), then the end time. Averages would
 // flatten the peaks a reader looks for; these points keep every bucket's extremes, so the
 // series' highest total is exactly the peak reachable heap. Ascending times, at most
-// 3 x buckets + 1 points. O(objects x log objects).
+// 3 x buckets + 1 points. The totals fall only at death times (Model::deathTimes), so the
+// extremes are found between them and the buckets' starts: O(objects x log(death times +
+// buckets)) time, O(death times + buckets) memory.
 std::vector<HeapPoint> heapSeries(const Model& m, size_t buckets);
 
 // The most objects recorded alive at once (allocated at or before t, dying after t):
 // while alive, the exact mode keeps a phantom reference per object in the Java heap
-// (kRefHeapBytes, the agent's DragnetLife.Ref with compressed references).
+// (kRefHeapBytes, the agent's DragnetLife.Ref with compressed references). Found just before
+// a death time: O(objects x log death times) time, O(death times) memory.
 uint64_t peakObjects(const Model& m);
 inline constexpr uint64_t kRefHeapBytes = 32;
 

@@ -11,9 +11,6 @@
 #include "analyses/lifetime/report/text.h"
 #include "report/html_page.h"
 #include "report/json_text.h"
-#include "analyses/lifetime/report/json.h"
-#include "analyses/lifetime/report/report.h"
-#include "analyses/lifetime/report/text.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -156,20 +153,19 @@ class DataWriter {
            {"firstGet", strings_.ids(pathFrames(m_, pat.firstGet))},
            {"lastGet", strings_.ids(pathFrames(m_, pat.lastGet))}};
     putStats(e, pat.stats);
-    e["representative"] = object(pat.representative);
+    e["representative"] = object(pat);
     return e;
   }
 
   // The pattern's representative: its times and where its first and last puts were (gets
   // are the pattern's own stacks).
-  Json object(uint64_t id) {
-    auto index = objectIndex(m_, id);
-    if (!index) return nullptr;
-    const profile::ObjectRecord& r = analyses::lifetime::object(m_, *index);
+  Json object(const Pattern& pat) {
+    if (pat.representative == 0) return nullptr;
+    const profile::ObjectRecord& r = pat.representativeRecord;
     auto frames = [&](const profile::EventAt& at) { return strings_.ids(eventFrames(m_, at)); };
     return {{"id", r.id},
             {"size", r.size},
-            {"weight", weightOf(m_, *index)},
+            {"weight", weightOf(r, m_.settings.sample)},
             {"alloc", r.alloc},
             {"death", r.death},
             {"deathGc", r.deathGc},

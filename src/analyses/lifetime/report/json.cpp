@@ -63,7 +63,7 @@ Json lifetime_json::header(const Model& m) {
   // use-contexts=off: the places of uses were not recorded (one pattern per site).
   auto stacks = m.profile->meta.find("stacks");
   j["useContexts"] = stacks == m.profile->meta.end() || stacks->second != "off";
-  j["trackedObjects"] = m.profile->objects.size();
+  j["trackedObjects"] = profile::objectCount(*m.profile);
   j["samplesLeftOut"] = leftOutSamplesJson(*m.profile);
   j["endTime"] = m.endTime;
   const auto& pr = m.precision;
