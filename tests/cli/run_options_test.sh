@@ -51,7 +51,7 @@ expect_output "$tmp/stderr" "given with -o, not --agent-opts out=$tmp/b.dragnet$
 
 # --top takes a count: a negative or non-numeric one is a usage error.
 for top in -1 -20 abc 1.5x; do
-  run_dragnet report --top "$top" "$DEMO_JAR"
+  run_dragnet report --top "$top" "${BASH_SOURCE[0]}"  # refused before the file is read
   expect_status 2
   expect_output "$tmp/stderr" "^--top"
 done
