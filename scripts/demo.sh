@@ -154,18 +154,20 @@ done <"$tmp/in.lst"
 echo "demo: identity: $out runs identically ($(wc -l <"$tmp/expected.txt") output lines)" \
   "and its $classes class files are byte-identical to $in"
 
-# BIT's instruction counter: instrument the demo, run it, show the report it writes at exit.
+# BIT's instruction counter: instrument the demo, run it, show the report it writes at exit
+# (under build/, as everything the demo writes: by default it would be dragnet-icount.txt in
+# the working directory, the checkout).
 icount=build/demo/demo-icount.jar
-rm -f "$icount"
+icount_report=build/demo/demo-icount.txt
+rm -f "$icount" "$icount_report"
 build/bin/dragnet instrument --tool icount "$in" -o "$icount" -q
-java -Ddragnet.report="$tmp/icount.txt" -jar "$icount" >"$tmp/icount-out.txt"
+java -Ddragnet.report="$icount_report" -jar "$icount" >"$tmp/icount-out.txt"
 if ! diff -u "$tmp/expected.txt" "$tmp/icount-out.txt"; then
   echo "demo: FAILED, the icount-instrumented program's output differs" >&2
   exit 1
 fi
 echo
 echo "---- dragnet-icount report of the demo (top 15 methods) ----"
-head -n 21 "$tmp/icount.txt"
+head -n 21 "$icount_report"
 echo "-------------------------------------------------------------"
-echo "demo: OK: $icount runs with the same output; full report: java -jar $icount" \
-  "writes dragnet-icount.txt"
+echo "demo: OK: $icount runs with the same output; full report: $icount_report"

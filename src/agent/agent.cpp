@@ -25,6 +25,7 @@
 #include "agent/load_guard.h"
 #include "agent/mode.h"
 #include "agent/options.h"
+#include "agent/run_info.h"
 #include "agent/runtime_bridge.h"
 #include "agent/virtual_threads.h"
 #include "classfile/class_file.h"
@@ -57,6 +58,7 @@ struct Agent {
   std::mutex mu;
   std::condition_variable cv;
   bool stopping = false;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
 Agent* gAgent = nullptr;
@@ -178,6 +180,7 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
     lock.unlock();
     a.mode->flush(jni);
     writeHiddenClasses(a.writer);
+    a.writer.meta(durationMeta(a.started));  // the run's duration up to this flush
     lock.lock();
   }
 }
@@ -211,6 +214,7 @@ void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
     a.stopping = true;
   }
   a.cv.notify_all();
+  a.writer.meta(durationMeta(a.started));
   std::string what = a.mode->vmDeath(jni);
   uint64_t bytes = a.writer.bytesWritten();
   a.writer.close();
@@ -238,10 +242,11 @@ bool openProfile(Agent& a, std::string& error) {
 }
 
 // The meta data every profile has: the options (their keys in the option tables, and the
-// text as given), the process, the JIT settings.
+// text as given), the process and the run (run_info.h), the JIT settings.
 std::map<std::string, std::string> commonMeta(Agent& a, JavaVM* vm, const char* optionText) {
   const Options& o = a.options;
   std::map<std::string, std::string> meta = optionMeta(o);  // the options' own keys
+  meta.merge(runMeta(a.host.jvmti));
   meta["pid"] = std::to_string(::getpid());
   meta["options"] = optionText ? optionText : "";
   if (o.sample == 0 && o.keepJit) meta["jit"] = "kept (jit=keep)";

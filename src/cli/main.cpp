@@ -1,14 +1,11 @@
 // The `dragnet` command-line tool: subcommand dispatch.
 #include <CLI/CLI.hpp>
 
+#include "common/version.h"
 #include "diff_command.h"
 #include "instrument_command.h"
 #include "profile_commands.h"
 #include "report/analysis.h"
-
-#ifndef DRAGNET_VERSION
-#define DRAGNET_VERSION "unknown"
-#endif
 
 namespace {
 
@@ -28,7 +25,7 @@ int main(int argc, char** argv) {
       "diff` what changed between two;\n"
       "`dragnet instrument` rewrites class files offline.",
       "dragnet"};
-  app.set_version_flag("--version", std::string("dragnet ") + DRAGNET_VERSION);
+  app.set_version_flag("--version", "dragnet " + std::string(dragnet::kVersion));
   app.require_subcommand(1);
   app.footer("Run 'dragnet instrument --help' for the instrumenter's options and tools.");
 

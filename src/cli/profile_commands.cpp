@@ -113,8 +113,20 @@ std::string usageError(const RunOptions& o, std::string& mode) {
            "); dragnet run adds it itself: drop it (agent options go to --agent-opts), or run "
            "the command without dragnet run";
   }
-  if (anyAgentOption(o, [](const std::string& item) { return item.starts_with("out="); })) {
-    return "the profile's file is given with -o, not out=";
+  std::string agentOut;
+  anyAgentOption(o, [&](const std::string& item) {
+    if (item.starts_with("out=")) agentOut = item;
+    return false;
+  });
+  if (!agentOut.empty()) {
+    // dragnet run has the agent write into a directory of its own (RunOutputs): out= given
+    // to the agent would take the profile out of it.
+    auto given = o.agent.find("out");
+    if (given != o.agent.end()) {
+      return "-o " + given->second + " and --agent-opts " + agentOut +
+             " both name the profile's file: give it with -o only";
+    }
+    return "the profile's file is given with -o, not --agent-opts " + agentOut;
   }
   // The agent's own parser: an option the mode does not take, or a malformed one, is
   // refused here rather than by each JVM the command starts.
@@ -202,7 +214,9 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
       ->check(CLI::IsMember(report::allFormats()))
       ->capture_default_str();
   cmd->add_option("-o,--output", o.output, "Write the report here (default: stdout)");
-  cmd->add_option("--top", o.top, "Rows per table (text, html)")->capture_default_str();
+  cmd->add_option("--top", o.top, "Rows per table (text, html)")
+      ->check(CLI::NonNegativeNumber)  // a size_t would take -1 as 2^64 - 1
+      ->capture_default_str();
   report::addReportOptionFlag(cmd, o.options);
   addLenientFlag(cmd, o.lenient);
   return cmd;

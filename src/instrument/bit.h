@@ -139,6 +139,8 @@ class Routine {
   uint16_t access() const { return method_->access; }
   classfile::Member& member() { return *method_; }
   bool hasCode() const { return editor_.hasCode(); }
+  // finalize()V whose code is a lone `return` (never modified: CodeEditor).
+  bool isEmptyFinalizer() const { return editor_.isEmptyFinalizer(); }
   const classfile::ConstantPool& pool() const { return cls_->pool; }
 
   // Computed on first use (a tool that only needs blocks pays nothing for offsets/lines).

@@ -17,7 +17,8 @@ inline std::string jsonText(const nlohmann::ordered_json& j, int indent) {
 }
 
 // The head every analysis's JSON report starts with: {"format": FORMAT, "version": 1,
-// "complete", "truncation", "corrupt" (when the reader skipped anything), "pid"}.
+// "complete", "truncation", "corrupt" (when the reader skipped anything), "pid", "run"
+// (run_info.h)}.
 nlohmann::ordered_json jsonHead(const profile::Profile& p, std::string_view format);
 
 }  // namespace dragnet::report

@@ -1,10 +1,13 @@
 #include "report/shell_session.h"
 
 #include <editline/readline.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -82,6 +85,43 @@ void CommandShell::redirect(std::string_view path) {
 
 namespace {
 
+// Ctrl-C (SIGINT) as in sqlite3's shell: it interrupts the SQL running now (building the
+// tables, or a query: it fails with "interrupted") and the session goes on; outside SQL it
+// does nothing, but the third in a row without a command in between ends the shell, as
+// SIGINT does (a command that cannot be interrupted can still be left).
+std::atomic<sqlite3*> gRunningSql{nullptr};
+std::atomic<int> gIdleInterrupts{0};
+static_assert(std::atomic<sqlite3*>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+              "read in a signal handler");
+
+void onInterrupt(int) {
+  if (sqlite3* db = gRunningSql.load()) {
+    sqlite3_interrupt(db);  // safe in a signal handler (sqlite3's shell calls it there)
+    return;
+  }
+  if (gIdleInterrupts.fetch_add(1) + 1 >= 3) {
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+  }
+}
+
+void catchInterrupts() {
+  struct sigaction sa {};
+  sa.sa_handler = onInterrupt;
+  sa.sa_flags = SA_RESTART;  // reads of the next line go on
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  rl_catch_signals = 0;  // libedit's own handler would end readline() as if at end of input
+}
+
+// While it lives, SIGINT interrupts the SQL of `db`.
+struct InterruptibleSql {
+  explicit InterruptibleSql(sqlite3* db) { gRunningSql = db; }
+  ~InterruptibleSql() { gRunningSql = nullptr; }
+  InterruptibleSql(const InterruptibleSql&) = delete;
+  InterruptibleSql& operator=(const InterruptibleSql&) = delete;
+};
+
 // Commands typed at a terminal: libedit's line editing, with the history of earlier
 // sessions in ~/.dragnet_history.
 class Terminal {
@@ -128,7 +168,9 @@ int session(CommandShell& shell, Terminal* terminal) {
   size_t number = 0;
   while (std::optional<std::string> line = nextLine(terminal)) {
     ++number;
+    gIdleInterrupts = 0;
     CommandShell::Outcome outcome = shell.execute(*line);
+    gIdleInterrupts = 0;
     std::cout.flush();  // before an error on stderr, and for whoever reads a pipe
     if (outcome.status == CommandShell::Status::Exit) break;
     if (outcome.status != CommandShell::Status::Failed) continue;
@@ -145,6 +187,7 @@ int session(CommandShell& shell, Terminal* terminal) {
 }  // namespace
 
 int runShellSession(CommandShell& shell, const std::string& banner) {
+  catchInterrupts();
   if (!::isatty(STDIN_FILENO)) return session(shell, nullptr);
   std::cout << banner;
   Terminal terminal;
@@ -165,11 +208,14 @@ void CommandShell::sql(std::string_view query, std::ostream& out,
   std::string error;
   if (!db_) {
     db_ = SqlDb::open(":memory:", error);
+    std::optional<InterruptibleSql> interruptible;
+    if (db_) interruptible.emplace(db_->handle());
     if (!db_ || !tables(*db_, error)) {
       db_.reset();
       throw ShellError("cannot build the tables: " + error);
     }
   }
+  InterruptibleSql interruptible(db_->handle());
   if (!runSqlQuery(*db_, query, out, error)) throw ShellError("sql: " + error);
 }
 

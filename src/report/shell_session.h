@@ -2,8 +2,9 @@
 // (blank lines and '#' comments, `write FILE` for the next command's output, `exit`, errors
 // that leave the session going) around the analysis's own commands, and the session loop: at
 // a terminal with libedit's line editing and the history in ~/.dragnet_history, from a pipe
-// one command a line with each error naming its line. Ctrl-C ends the process, as in any
-// command-line tool: no command changes anything on disk but `write`'s file.
+// one command a line with each error naming its line. Ctrl-C interrupts the SQL running
+// (sqlite3_interrupt) and the session goes on; the third Ctrl-C in a row outside SQL ends
+// the process: no command changes anything on disk but `write`'s file.
 #pragma once
 
 #include <fstream>

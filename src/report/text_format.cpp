@@ -6,6 +6,7 @@
 #include "contexts/model.h"
 #include "report/coverage.h"
 #include "report/json_text.h"
+#include "report/run_info.h"
 
 namespace dragnet::report {
 
@@ -49,6 +50,9 @@ void writeHeading(std::ostream& out, const nlohmann::ordered_json& h, std::strin
     out << " (pid " << pid->get<std::string>() << ")";
   }
   out << "\n";
+  if (auto run = h.find("run"); run != h.end() && run->is_object()) {
+    writeRunLines(out, *run, h.at("complete").get<bool>());
+  }
   auto c = h.find("corrupt");
   const bool corrupt = c != h.end() && c->is_string();
   if (corrupt) out << "  CORRUPT: " << c->get<std::string>() << "\n";
@@ -160,6 +164,7 @@ nlohmann::ordered_json jsonHead(const profile::Profile& p, std::string_view form
   auto pid = p.meta.find("pid");
   j["pid"] =
       pid == p.meta.end() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(pid->second);
+  j["run"] = runJson(p);
   return j;
 }
 

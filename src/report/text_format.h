@@ -18,10 +18,10 @@ std::string grouped(unsigned __int128 v);
 // and when the Meta chunk was among them, what the report assumes; "" if not corrupt.
 std::string corruptionNote(const profile::Profile& p);
 
-// "dragnet <what> profile (pid N)", the CORRUPT line of a profile the reader skipped parts
-// of, and for a profile the JVM did not finish, the INCOMPLETE line with where reading
-// stopped; from an analysis's JSON header (its keys pid, corrupt, complete, truncation,
-// liveAtFlush), so that the text says what the JSON says.
+// "dragnet <what> profile (pid N)", the run's lines (its "run" object: run_info.h), the CORRUPT
+// line of a profile the reader skipped parts of, and for a profile the JVM did not finish, the
+// INCOMPLETE line with where reading stopped; from an analysis's JSON header (its keys pid, run,
+// corrupt, complete, truncation, liveAtFlush), so that the text says what the JSON says.
 void writeHeading(std::ostream& out, const nlohmann::ordered_json& header, std::string_view what);
 
 // Digits of a decimal string grouped (a number the JSON header carries as a string because

@@ -2,7 +2,8 @@
 # The docs are references, their history is git's: README.md, bench/README.md and docs/*.md
 # hold no work-log numbering ("Session 12") and no dated entries (a date may only stand next
 # to the commit a figure was taken at), and every relative link, including its #heading,
-# points at a file and a heading that exist (GitHub's heading slugs).
+# points at a file and a heading that exist (GitHub's heading slugs); README's example
+# blocks use `dragnet shell` and `export` only on a profile the block's own run writes.
 # Usage: tests/docs/docs_test.sh [REPO_ROOT]   (default: this checkout)
 set -uo pipefail
 root=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -67,5 +68,19 @@ perl -CSD -e '
   exit $bad;
 ' "${files[@]}"
 status=$?
+
+# README's examples: a block's `dragnet shell FILE` and `dragnet export ... FILE` read a
+# profile its own `dragnet run -o FILE` wrote (a mode without a shell shows none).
+unread=$(awk '/^```/ { if (inblock) { for (f in reads) if (!(f in written))
+                         printf "README.md:%d: reads %s, which its block does not write\n", reads[f], f
+                         delete reads; delete written }
+                       inblock = !inblock; next }
+              inblock && /^dragnet run / { for (i = 1; i < NF; i++) if ($i == "-o") written[$(i + 1)] }
+              inblock && /^dragnet (shell|export) / { for (i = 3; i <= NF && $i != "#"; i++)
+                         if ($i ~ /\.dragnet$/) reads[$i] = NR }' README.md)
+if [[ -n $unread ]]; then
+  echo "$unread"
+  status=1
+fi
 ((status == 0)) && echo "docs_test: ${#files[@]} files checked"
 exit $status

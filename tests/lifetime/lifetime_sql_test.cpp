@@ -151,7 +151,8 @@ TEST_F(LifetimeSql, ExportWritesAFileThatReopens) {
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
   EXPECT_EQ(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
-            (Rows{"classes", "gcs", "meta", "methods", "nested", "objects", "patterns", "totals"}));
+            (Rows{"classes", "gcs", "meta", "methods", "nested", "objects", "patterns", "run",
+                  "totals"}));
   EXPECT_EQ(rows(db,
                  "SELECT (SELECT COUNT(*) FROM objects), (SELECT COUNT(*) FROM classes), "
                  "(SELECT COUNT(*) FROM methods), (SELECT COUNT(*) FROM nested), "

@@ -191,6 +191,40 @@ TEST_F(HtmlReport, ChromiumShowsSampledAndIncompleteProfiles) {
   EXPECT_EQ(textOf(dom, "total-bytes"), "\u2248 557,616");
   EXPECT_EQ(rowsOf(dom, "types")[0], "\u2248 504,000 | 90.4% | \u2248 21,000 | \u2013 | app.Point");
   EXPECT_EQ(textOf(dom, "total-classes"), "[missing #total-classes]");  // no End chunk
+  // Sampling records no calls and no threads: n/a, not 0.
+  EXPECT_EQ(textOf(dom, "total-calls"), "n/a");
+  EXPECT_EQ(textOf(dom, "total-threads"), "n/a");
+}
+
+// The run the profile records, in the masthead (report/run_info.h); nothing of it for a
+// profile without it.
+TEST_F(HtmlReport, ChromiumShowsTheRun) {
+  REQUIRE_CHROMIUM();
+  fs::path plain = write(Variant::Exact);
+  EXPECT_EQ(textOf(render(plain), "run"), "");
+  profile_.meta["command.line"] = "java -cp app.jar app.Main 'a b'";
+  profile_.meta["main"] = "app.Main";
+  profile_.meta["java.vm.name"] = "OpenJDK 64-Bit Server VM";
+  profile_.meta["java.vm.version"] = "17.0.9+9";
+  profile_.meta["java.vm.vendor"] = "Debian";
+  profile_.meta["java.version"] = "17.0.9";
+  profile_.meta["host"] = "build-7";
+  profile_.meta["start"] = "2026-11-28T05:18:37.123Z";
+  profile_.meta["duration.ms"] = "1234";
+  profile_.meta["dragnet.version"] = "0.1.0";
+  model_ = dragnet::contexts::buildModel(profile_);
+  fs::path html = dir_ / "run.html";
+  {
+    std::ofstream out(html, std::ios::binary);
+    dragnet::report::writeHtml(out, model_, {});
+  }
+  std::string dom = render(html);
+  EXPECT_EQ(textOf(dom, "run-command"), "java -cp app.jar app.Main 'a b'");
+  EXPECT_EQ(textOf(dom, "run-main"), "app.Main");
+  EXPECT_EQ(textOf(dom, "run-jvm"), "OpenJDK 64-Bit Server VM 17.0.9+9 (Debian), Java 17.0.9");
+  EXPECT_EQ(textOf(dom, "run-host"), "build-7");
+  EXPECT_EQ(textOf(dom, "run-started"), "2026-11-28T05:18:37.123Z, ran 1.234 s");
+  EXPECT_EQ(textOf(dom, "run-dragnet"), "0.1.0");
 }
 
 }  // namespace

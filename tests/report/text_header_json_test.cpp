@@ -80,7 +80,7 @@ TEST_P(AllocTextHeader, EachLineShowsItsJsonValues) {
   checked +=
       expectLineShows(head, header_, "  bytes      ", {"/totals/bytes", "/totals/unsizedObjects"});
   if (header_["sampled"].get<bool>()) {
-    checked += expectLineShows(head, header_, "  contexts   ", {"/totals/contexts"});
+    checked += expectLineShows(head, header_, "  calls      n/a ", {"/totals/contexts"});
     checked += expectLineShows(
         head, header_, "  sampled    ",
         {"/sampleInterval", "/samples", "/samplesLeftOut/agent", "/samplesLeftOut/jvm"});
@@ -104,6 +104,21 @@ TEST_P(AllocTextHeader, EachLineShowsItsJsonValues) {
   checked += expectLineShows(head, header_, "  CORRUPT: ", {"/corrupt"});
   checked += expectLineShows(head, header_, "  INCOMPLETE: ", {"/truncation"});
   EXPECT_GE(checked, 12);
+}
+
+// What sampling does not record (calls, bytecodes, threads, classes not rewritten) is null
+// in a sampled profile's JSON header and n/a in its text, not 0.
+TEST_P(AllocTextHeader, SampledSaysNotApplicableForWhatItDoesNotRecord) {
+  const bool sampled = header_["sampled"].get<bool>();
+  for (const char* key : {"/totals/calls", "/totals/bytecodes", "/totals/threads",
+                          "/classesNotRewritten", "/methodsPartlyRewritten", "/hiddenClassCount"}) {
+    EXPECT_EQ(header_[HeaderJson::json_pointer(key)].is_null(), sampled) << key;
+  }
+  std::string head = rendered(header_);
+  EXPECT_EQ(
+      head.find("  calls      n/a (sampling records allocations only) in ") != std::string::npos,
+      sampled)
+      << head;
 }
 
 // A header with other numbers renders the other numbers: the text takes none from

@@ -37,15 +37,36 @@ const dragnetReport = (function () {
     return c;
   }
 
-  // The page's title ("Allocation profile of pid 4711"), the complete/incomplete badge and
-  // the warnings for a corrupt or incomplete profile, from the data's pid, corrupt, complete
-  // and truncation.
+  // The run the profile records (data.run: command line, main class, JVM, host, start and
+  // duration, dragnet's version), one term each, those the profile has.
+  function writeRun(run, complete) {
+    if (!run) return;
+    const jvm = [run.jvm.name, run.jvm.version].filter(Boolean).join(' ') +
+      (run.jvm.vendor ? ' (' + run.jvm.vendor + ')' : '') +
+      (run.javaVersion ? ', Java ' + run.javaVersion : '');
+    const ran = run.durationMs === null ? '' : ', ran ' + (run.durationMs / 1000).toFixed(3) +
+      ' s' + (complete ? '' : ' up to its last flush');
+    const rows = [['command', run.commandLine || run.command], ['main', run.mainClass],
+      ['jvm', jvm.replace(/^, /, '')], ['host', run.host],
+      ['started', (run.start || '') + ran], ['dragnet', run.dragnetVersion]];
+    const dl = document.getElementById('run');
+    for (const [k, v] of rows) {
+      if (!v) continue;
+      dl.appendChild(el('dt', '', k));
+      dl.appendChild(el('dd', '', v)).id = 'run-' + k;
+    }
+  }
+
+  // The page's title ("Allocation profile of pid 4711"), the complete/incomplete badge, the
+  // run (writeRun) and the warnings for a corrupt or incomplete profile, from the data's pid,
+  // run, corrupt, complete and truncation.
   function writeHeading(data, what) {
     const title = what + (data.pid ? ' of pid ' + data.pid : '');
     document.getElementById('title').textContent = title;
     document.title = 'dragnet: ' + title;
     const badges = document.getElementById('badges');
     badges.appendChild(el('span', 'badge', data.complete ? 'complete' : 'incomplete'));
+    writeRun(data.run, data.complete);
     if (data.corrupt) {
       badges.appendChild(el('span', 'badge', 'corrupt'));
       document.getElementById('warnings').appendChild(el('p', 'warning', 'Corrupt profile: ' +

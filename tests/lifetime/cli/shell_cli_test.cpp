@@ -1,10 +1,14 @@
 // `dragnet shell FILE` with a command script piped in, and `dragnet export --sqlite`, end to
 // end on the profile of tests/lifetime/lifetime_profile.h (the commands' output is checked
 // in detail in lifetime_shell_test.cpp, the tables in lifetime_sql_test.cpp).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -132,6 +136,92 @@ TEST(ShellCli, OtherProfilesAreRefused) {
   EXPECT_EQ(dragnet(dir, "shell garbage.dragnet"), 1);
   EXPECT_EQ(readFile(dir / "err.txt").rfind("dragnet: error: ", 0), 0u)
       << readFile(dir / "err.txt");
+}
+
+// The shell as a child with its three streams piped to this test.
+struct ShellProcess {
+  pid_t pid = -1;
+  int in = -1, out = -1, err = -1;
+  std::string outText, errText;
+
+  explicit ShellProcess(const fs::path& profile) {
+    int i[2], o[2], e[2];
+    if (pipe(i) != 0 || pipe(o) != 0 || pipe(e) != 0) return;
+    pid = fork();
+    if (pid == 0) {
+      dup2(i[0], 0);
+      dup2(o[1], 1);
+      dup2(e[1], 2);
+      for (int fd : {i[0], i[1], o[0], o[1], e[0], e[1]}) close(fd);
+      execl(DRAGNET_CLI, "dragnet", "shell", profile.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(i[0]);
+    close(o[1]);
+    close(e[1]);
+    in = i[1];
+    out = o[0];
+    err = e[0];
+  }
+  void send(const std::string& text) {
+    ASSERT_EQ(write(in, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  }
+  // Reads what the shell writes within `ms` milliseconds: the bytes read (0: none came),
+  // -1 at the end of both streams.
+  int read(int ms) {
+    pollfd fds[2] = {{out, POLLIN, 0}, {err, POLLIN, 0}};
+    if (poll(fds, 2, ms) <= 0) return 0;
+    int got = 0;
+    bool open = false;
+    for (int k = 0; k < 2; ++k) {
+      if (!(fds[k].revents & (POLLIN | POLLHUP))) {
+        open = true;
+        continue;
+      }
+      char buf[4096];
+      ssize_t n = ::read(fds[k].fd, buf, sizeof buf);
+      if (n > 0) (k == 0 ? outText : errText).append(buf, static_cast<size_t>(n));
+      got += n > 0 ? static_cast<int>(n) : 0;
+      open = open || n > 0;
+    }
+    return open ? got : -1;
+  }
+};
+
+// Ctrl-C (SIGINT) cancels the running query, and the session goes on with the next
+// command; the signal is sent until the shell says the query was interrupted (a query that
+// never ends: without the interruption the test ends at ctest's timeout). Without the
+// handler the first signal ends the shell.
+TEST(ShellCli, InterruptCancelsTheRunningQuery) {
+  fs::path dir = dragnet::test::testDir();
+  ShellProcess shell(lifetimeFile(dir));
+  ASSERT_GT(shell.pid, 0);
+  shell.send(
+      "sql SELECT 'ready' AS state\n"
+      "sql WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) "
+      "SELECT COUNT(*) FROM c\n");
+  while (shell.outText.find("ready\n(1 row)\n") == std::string::npos) {
+    ASSERT_GE(shell.read(1000), 0) << "the shell ended: " << shell.errText;
+  }
+  // Another signal only when the shell has been silent a while: one sent while it reports
+  // the interruption would find no SQL running (three of those end the shell).
+  while (shell.errText.find("interrupted\n") == std::string::npos) {
+    int got = shell.read(200);
+    ASSERT_GE(got, 0) << "the shell ended: " << shell.errText;
+    if (got == 0) {
+      ASSERT_EQ(kill(shell.pid, SIGINT), 0);
+    }
+  }
+  shell.send("sql SELECT 6 * 7 AS answer\nexit\n");
+  close(shell.in);
+  while (shell.read(1000) >= 0) {
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(shell.pid, &status, 0), shell.pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 1);  // from a pipe: a command failed
+  EXPECT_EQ(shell.errText, "dragnet shell: line 2: sql: interrupted\n");
+  EXPECT_TRUE(shell.outText.ends_with("  answer\n  ------\n      42\n(1 row)\n")) << shell.outText;
 }
 
 }  // namespace

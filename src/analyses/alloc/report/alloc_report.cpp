@@ -10,6 +10,7 @@
 #include "analyses/alloc/report/sums.h"
 #include "report/coverage.h"
 #include "report/json_text.h"
+#include "report/run_info.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -155,7 +156,8 @@ void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& h) {
                                          : ": classes with a finalizer are measured at exit)");
   }
   if (sampled) {  // sampling sees allocations only, never calls
-    out << "\n  contexts   " << num(u64(t.at("contexts"))) << "\n";
+    out << "\n  calls      n/a (sampling records allocations only) in "
+        << num(u64(t.at("contexts"))) << " contexts, threads n/a (one tree for all)\n";
   } else {
     out << "\n  calls      " << num(u64(t.at("calls"))) << " in " << num(u64(t.at("contexts")))
         << " contexts, " << u64(t.at("threads")) << " threads";
@@ -165,7 +167,9 @@ void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& h) {
     }
     out << "\n";
   }
-  if (uint64_t insns = u64(t.at("bytecodes"))) out << "  bytecodes  " << num(insns) << "\n";
+  if (present(t.at("bytecodes")) && u64(t.at("bytecodes"))) {
+    out << "  bytecodes  " << num(u64(t.at("bytecodes"))) << "\n";
+  }
   if (sampled) {
     const Json& samples = h.at("samples");
     out << "  sampled    about one allocation per " << num(u64(h.at("sampleInterval")))
@@ -212,6 +216,7 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
   const profile::Profile& p = *m.profile;
   auto optional = [](std::optional<uint64_t> v) { return v ? Json(*v) : Json(nullptr); };
   const bool sampled = std::string_view(countingKind(p)) == "sampled";
+  auto notSampled = [&](uint64_t v) { return sampled ? Json(nullptr) : Json(v); };
   Json j;
   j["complete"] = p.complete;
   j["truncation"] = p.truncation;
@@ -227,10 +232,12 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
                  {"elements", m.elements},
                  {"bytes", m.bytes},
                  {"unsizedObjects", m.unsizedObjects},
-                 {"calls", m.calls},
-                 {"bytecodes", m.insns},
+                 // Sampling records allocations in one tree for all threads: no calls, no
+                 // bytecodes, no threads (null: n/a).
+                 {"calls", notSampled(m.calls)},
+                 {"bytecodes", notSampled(m.insns)},
                  {"contexts", m.nodes.size() - 1},
-                 {"threads", p.threads.size()},
+                 {"threads", notSampled(p.threads.size())},
                  {"virtualThreads", optional(totalOf(p, "threads.virtual"))},
                  {"collapsed", m.collapsed},
                  {"dropped", m.dropped}};
@@ -246,11 +253,12 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
   auto partial = static_cast<uint64_t>(
       std::count_if(p.failures.begin(), p.failures.end(), profile::isPartial));
   uint64_t hidden = hiddenClassCount(p);
-  j["classesNotRewritten"] = p.failures.size() - partial - hidden;
-  j["methodsPartlyRewritten"] = partial;
-  j["hiddenClassCount"] = hidden;
+  j["classesNotRewritten"] = notSampled(p.failures.size() - partial - hidden);  // nothing rewritten
+  j["methodsPartlyRewritten"] = notSampled(partial);
+  j["hiddenClassCount"] = notSampled(hidden);
   auto pid = p.meta.find("pid");
   j["pid"] = pid == p.meta.end() ? Json(nullptr) : Json(pid->second);
+  j["run"] = runJson(p);
   j["liveAtFlush"] =
       p.liveAtFlush > 0 ? Json{{"objects", p.liveAtFlush}, {"time", p.liveTime}} : Json(nullptr);
   return j;

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <unordered_map>
 #include <vector>
 
 #include "analyses/alloc/report/sums.h"
 #include "report/protobuf.h"
+#include "report/run_info.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -105,6 +107,10 @@ class PprofBuilder {
     std::vector<std::string> comments{"dragnet allocation profile"};
     if (auto it = p.meta.find("pid"); it != p.meta.end())
       comments[0] += " (pid " + it->second + ")";
+    std::ostringstream lines;  // the run's lines, one comment each
+    writeRunLines(lines, runJson(p), p.complete);
+    std::istringstream run(lines.str());
+    for (std::string line; std::getline(run, line);) comments.push_back(line.substr(2));
     uint64_t period = 1;  // exact: every allocation is recorded
     if (auto it = p.meta.find("sample"); it != p.meta.end()) {
       comments.push_back("sampled (sample=" + it->second + "): the values are estimates");

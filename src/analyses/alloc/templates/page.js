@@ -34,11 +34,12 @@
         ' objects of unmeasured size' : 'allocated'],
       ['objects', 'Objects', t.objects, 'instances (not arrays)'],
       ['arrays', 'Arrays', t.arrays, fmt(t.elements) + ' elements'],
-      ['calls', 'Calls', t.calls, fmt(t.contexts) + ' calling contexts'],
+      ['calls', 'Calls', t.calls, fmt(t.contexts) + ' calling contexts' +
+        (t.calls === null ? ' (sampling records allocations only)' : '')],
     ];
     if (t.bytecodes > 0) cards.push(['bytecodes', 'Bytecodes', t.bytecodes, 'executed']);
     cards.push(['threads', 'Threads', t.threads, t.collapsed ? fmt(t.collapsed) +
-      ' calls beyond the depth limit' : '']);
+      (t.threads === null ? ' samples' : ' calls') + ' beyond the depth limit' : '']);
     const agent = data.agent || {};
     if (agent.nativePeak !== null && agent.nativePeak !== undefined) {
       cards.push(['agent', 'Agent memory', agent.nativePeak, 'native, at peak; ' +
@@ -52,8 +53,9 @@
     }
     const box = $('totals');
     for (const [id, label, value, sub] of cards) {
-      card(box, id, label, (id === 'threads' || id === 'classes' || id === 'agent' ? '' : approx) +
-        fmt(value), sub);
+      // null: not recorded (a sampled profile has no calls and no threads)
+      card(box, id, label, value === null ? 'n/a' : (id === 'threads' || id === 'classes' ||
+        id === 'agent' ? '' : approx) + fmt(value), sub);
     }
   }
 

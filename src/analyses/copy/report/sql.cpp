@@ -4,6 +4,7 @@
 
 #include "analyses/copy/report/report.h"
 #include "contexts/model.h"
+#include "report/run_info.h"
 
 namespace dragnet::report {
 
@@ -230,8 +231,7 @@ void summaryTables(sqlite3* db, const Model& m) {
   totals.integer(t.heapCopies).integer(t.births).integer(t.cuts).integer(t.flowCuts);
   totals.integer(t.unknownTags).integer(m.graphStats.edges).integer(m.graphStats.dropped);
   totals.integer(m.graphStats.unknownEdges).row();
-  SqlTable meta(db, "meta", {"key TEXT PRIMARY KEY", "value TEXT"});
-  for (const auto& [key, value] : m.profile->meta) meta.text(key).text(value).row();
+  writeMetaTables(db, *m.profile);
 }
 
 void fill(sqlite3* db, const Model& m) {

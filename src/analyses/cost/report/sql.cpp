@@ -2,6 +2,7 @@
 
 #include "analyses/cost/report/report.h"
 #include "contexts/model.h"
+#include "report/run_info.h"
 
 namespace dragnet::report {
 
@@ -153,8 +154,7 @@ void summaryTables(sqlite3* db, const CostReport& r) {
   const auto& t = r.totals;
   totals.integer(t.cuts).integer(t.unknownTags).integer(t.tableBytes).integer(t.shadowBytes);
   totals.integer(t.dropped).integer(m.graph().dropped()).row();
-  SqlTable meta(db, "meta", {"key TEXT PRIMARY KEY", "value TEXT"});
-  for (const auto& [key, value] : r.profile->meta) meta.text(key).text(value).row();
+  writeMetaTables(db, *r.profile);
 }
 
 void fill(sqlite3* db, const CostReport& r) {

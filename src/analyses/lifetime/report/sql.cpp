@@ -11,6 +11,7 @@
 #include "analyses/lifetime/model/heap.h"
 #include "analyses/lifetime/report/text.h"
 #include "contexts/model.h"
+#include "report/run_info.h"
 
 namespace dragnet::report {
 
@@ -210,11 +211,6 @@ void totalsTable(sqlite3* db, const Model& m) {
   t.real(pr.meanGap).number(pr.freed).number(pr.aliveAtEnd).stats(m.totals).row();
 }
 
-void metaTable(sqlite3* db, const Model& m) {
-  Inserter t(db, "meta", {"key TEXT PRIMARY KEY", "value TEXT"});
-  for (const auto& [key, value] : m.profile->meta) t.text(key).text(value).row();
-}
-
 }  // namespace
 
 namespace {
@@ -227,7 +223,7 @@ void fill(sqlite3* h, const Model& m) {
   patternsTable(h, m);
   gcsTable(h, m);
   totalsTable(h, m);
-  metaTable(h, m);
+  writeMetaTables(h, *m.profile);
   // The objects of a group, without a scan of all objects.
   for (const char* column : {"class", "method", "nested"}) {
     sqlExec(h, std::string("CREATE INDEX objects_") + column + " ON objects(" + column + ")");
