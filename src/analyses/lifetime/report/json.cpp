@@ -10,45 +10,69 @@
 
 namespace dragnet::report {
 
+using analyses::lifetime::averageBytes;
+using analyses::lifetime::DragPart;
+using analyses::lifetime::dragPartName;
+using analyses::lifetime::kAllDragParts;
 using analyses::lifetime::kAllPhases;
 using analyses::lifetime::Model;
 using analyses::lifetime::Phase;
 using analyses::lifetime::phaseName;
+using analyses::lifetime::Space;
 using analyses::lifetime::Stats;
 using analyses::lifetime::toDouble;
+using lifetime_json::exactDigits;
 using lifetime_json::Json;
 using lifetime_json::putStats;
 
-void lifetime_json::putStats(Json& j, const Stats& s) {
+std::string lifetime_json::exactDigits(Space v) {
+  std::string d;
+  do {
+    d.insert(d.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v);
+  return d;
+}
+
+namespace {
+
+// {"total", "lag", "use", "drag", "void"} of f(space), and the drag parts of f(drag space).
+template <class F>
+std::pair<Json, Json> bySpace(const Stats& s, F f) {
+  Json phases, parts;
+  phases["total"] = f(s.total);
+  for (Phase p : kAllPhases) phases[phaseName(p)] = f(s[p]);
+  for (DragPart d : kAllDragParts) parts[dragPartName(d)] = f(s[d]);
+  return {std::move(phases), std::move(parts)};
+}
+
+}  // namespace
+
+void lifetime_json::putStats(Json& j, const Stats& s, uint64_t runLength) {
   j["objects"] = s.objects;
   j["records"] = s.records;
   j["lagged"] = s.lagged;
   j["dragged"] = s.dragged;
   j["void"] = s.voids;
   j["bytes"] = s.bytes;
-  Json space;
-  space["total"] = toDouble(s.total);
-  for (Phase p : kAllPhases) space[phaseName(p)] = toDouble(s[p]);
+  auto [space, drag] = bySpace(s, toDouble);
   j["space"] = std::move(space);
+  j["dragSpace"] = std::move(drag);
+  auto [average, dragAverage] = bySpace(s, [&](Space v) { return averageBytes(v, runLength); });
+  j["averageBytes"] = std::move(average);
+  j["dragAverageBytes"] = std::move(dragAverage);
 }
 
-Json lifetime_json::statsJson(const Stats& s) {
+Json lifetime_json::statsJson(const Stats& s, uint64_t runLength) {
   Json j;
-  putStats(j, s);
-  Json pct, exact;
-  for (Phase p : kAllPhases) pct[phaseName(p)] = Stats::percent(s[p], s.total);
+  putStats(j, s, runLength);
+  auto [pct, dragPct] = bySpace(s, [&](Space v) { return Stats::percent(v, s.total); });
+  pct.erase("total");
   j["percent"] = std::move(pct);
-  auto digits = [](analyses::lifetime::Space v) {
-    std::string d;
-    do {
-      d.insert(d.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-      v /= 10;
-    } while (v);
-    return d;
-  };
-  exact["total"] = digits(s.total);
-  for (Phase p : kAllPhases) exact[phaseName(p)] = digits(s[p]);
+  j["dragPercent"] = std::move(dragPct);
+  auto [exact, dragExact] = bySpace(s, exactDigits);
   j["spaceExact"] = std::move(exact);
+  j["dragSpaceExact"] = std::move(dragExact);
   return j;
 }
 
@@ -79,7 +103,7 @@ Json lifetime_json::header(const Model& m) {
   } else {
     j["javaHeap"] = nullptr;
   }
-  j["totals"] = statsJson(m.totals);
+  j["totals"] = statsJson(m.totals, m.endTime);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   return j;
 }
@@ -96,7 +120,7 @@ Json classes(const Model& m) {
   Json a = Json::array();
   for (const auto& c : m.classes) {
     Json j{{"id", c.id}, {"name", c.name}};
-    putStats(j, c.stats);
+    putStats(j, c.stats, m.endTime);
     j["nested"] = ids(c.nested);
     a.push_back(std::move(j));
   }
@@ -109,7 +133,7 @@ Json methods(const Model& m) {
     Json j{{"id", g.id}, {"name", g.name}};
     auto def = m.profile->methods.find(g.methodId);
     if (def != m.profile->methods.end()) j["descriptor"] = def->second.descriptor;
-    putStats(j, g.stats);
+    putStats(j, g.stats, m.endTime);
     j["nested"] = ids(g.nested);
     a.push_back(std::move(j));
   }
@@ -123,7 +147,7 @@ Json patterns(const Model& m, const analyses::lifetime::NestedSite& s) {
            {"firstGet", analyses::lifetime::pathFrames(m, pat.firstGet)},
            {"lastGet", analyses::lifetime::pathFrames(m, pat.lastGet)},
            {"representative", pat.representative}};
-    putStats(j, pat.stats);
+    putStats(j, pat.stats, m.endTime);
     a.push_back(std::move(j));
   }
   return a;
@@ -137,7 +161,7 @@ Json nested(const Model& m) {
            {"class", s.cls + 1},
            {"method", s.method + 1},
            {"frames", analyses::lifetime::nestedFrames(m, s)}};
-    putStats(j, s.stats);
+    putStats(j, s.stats, m.endTime);
     j["patterns"] = patterns(m, s);
     a.push_back(std::move(j));
   }

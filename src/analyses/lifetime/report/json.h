@@ -10,13 +10,20 @@ namespace dragnet::report::lifetime_json {
 
 using Json = nlohmann::ordered_json;
 
-// The counts and spaces of a group, into `j`: "objects", "lagged", "dragged", "void",
-// "bytes", "space": {"total", "lag", "use", "drag", "void"}.
-void putStats(Json& j, const analyses::lifetime::Stats& s);
+// A space in exact decimal digits ("104800"): the doubles round above 2^53.
+std::string exactDigits(analyses::lifetime::Space v);
 
-// putStats's keys, then "percent": each phase's percentage of the total space, and
-// "spaceExact": "space" in exact decimal digits (strings: the doubles round above 2^53).
-Json statsJson(const analyses::lifetime::Stats& s);
+// The counts and spaces of a group, into `j`: "objects", "lagged", "dragged", "void",
+// "bytes", "space": {"total", "lag", "use", "drag", "void"}, "dragSpace": space.drag split
+// {"actionable", "belowPrecision", "untilExit"}, and "averageBytes" and "dragAverageBytes":
+// each of those spaces / runLength (the bytes held on average over the run; the model's
+// endTime).
+void putStats(Json& j, const analyses::lifetime::Stats& s, uint64_t runLength);
+
+// putStats's keys, then "percent": each phase's percentage of the total space,
+// "dragPercent": each drag part's, and "spaceExact" and "dragSpaceExact": the spaces in exact
+// decimal digits (strings: the doubles round above 2^53).
+Json statsJson(const analyses::lifetime::Stats& s, uint64_t runLength);
 
 // "format", "version", "complete", "settings", "endTime", "precision", "totals"
 // (statsJson) and every other number and note the text report's header prints: the text

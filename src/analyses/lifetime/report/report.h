@@ -39,12 +39,26 @@ struct LifetimeJsonOptions {
 void writeLifetimeJson(std::ostream& out, const analyses::lifetime::Model& m,
                        const LifetimeJsonOptions& o);
 
+// Flame graphs of one measure (drag, void or lag: the report option `measure`) by the
+// allocation's whole calling context (flame.h): collapsed stacks, one line per context and
+// allocation site, "root;...;allocating method;type SPACE" with the exact space (byte x
+// byte); and pprof, whose samples carry every measure as the average bytes held in it over
+// the run (space / run length), `measure` the default sample type.
+void writeLifetimeCollapsed(std::ostream& out, const analyses::lifetime::Model& m,
+                            analyses::lifetime::Phase measure);
+std::string lifetimePprofProfile(const analyses::lifetime::Model& m,
+                                 analyses::lifetime::Phase measure);
+bool writeLifetimePprof(std::ostream& out, const analyses::lifetime::Model& m,
+                        analyses::lifetime::Phase measure, std::string& error);
+
 struct LifetimeHtmlOptions {
-  size_t top = 20;            // rows a table shows before "show all"
-  size_t groups = 1000;       // classes, methods and nested sites embedded: the top this many
-                              // by total space and by each phase's space (a union)
-  size_t patterns = 20;       // patterns embedded per nested site, chosen the same way
-  size_t heapBuckets = 1000;  // chart buckets (heapSeries: at most 3 points each)
+  size_t top = 20;              // rows a table shows before "show all"
+  size_t groups = 1000;         // classes, methods and nested sites embedded: the top this many
+                                // by total space and by each phase's space (a union)
+  size_t patterns = 20;         // patterns embedded per nested site, chosen the same way
+  size_t heapBuckets = 1000;    // chart buckets (heapSeries: at most 3 points each)
+  double flameMinShare = 1e-4;  // flame graph rows below this share of every measure are
+                                // folded into one "(small contexts)" row
 };
 
 // The JSON the page embeds (docs/REPORTS.md, "lifetime html"), safe inside <script>.
