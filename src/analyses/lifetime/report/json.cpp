@@ -2,6 +2,10 @@
 // byte) can exceed 2^64 and are written as doubles.
 #include "analyses/lifetime/report/json.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+
 #include "analyses/lifetime/model/heap.h"
 #include "analyses/lifetime/report/report.h"
 #include "report/coverage.h"
@@ -73,7 +77,21 @@ Json lifetime_json::statsJson(const Stats& s, uint64_t runLength) {
   auto [exact, dragExact] = bySpace(s, exactDigits);
   j["spaceExact"] = std::move(exact);
   j["dragSpaceExact"] = std::move(dragExact);
+  auto [held, dragHeld] =
+      bySpace(s, [&](Space v) { return lifetime_json::heldText(averageBytes(v, runLength)); });
+  j["held"] = std::move(held);
+  j["dragHeld"] = std::move(dragHeld);
   return j;
+}
+
+std::string lifetime_json::heldText(double v) {
+  if (v < 1024) return grouped(static_cast<uint64_t>(std::max(0.0, v) + 0.5)) + " bytes";
+  const char* units[] = {"KB", "MB", "GB", "TB"};
+  size_t u = 0;
+  for (v /= 1024; v >= 1024 && u + 1 < std::size(units); ++u) v /= 1024;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
+  return buf;
 }
 
 Json lifetime_json::header(const Model& m) {

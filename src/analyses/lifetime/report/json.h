@@ -21,9 +21,13 @@ std::string exactDigits(analyses::lifetime::Space v);
 void putStats(Json& j, const analyses::lifetime::Stats& s, uint64_t runLength);
 
 // putStats's keys, then "percent": each phase's percentage of the total space,
-// "dragPercent": each drag part's, and "spaceExact" and "dragSpaceExact": the spaces in exact
-// decimal digits (strings: the doubles round above 2^53).
+// "dragPercent": each drag part's, "spaceExact" and "dragSpaceExact": the spaces in exact
+// decimal digits (strings: the doubles round above 2^53), and "held" and "dragHeld": the
+// averages as the text report writes them (heldText).
 Json statsJson(const analyses::lifetime::Stats& s, uint64_t runLength);
+
+// Average bytes held, readable: "512 bytes", "12.34 KB", "7.22 MB", "1.50 GB" (1 KB = 2^10).
+std::string heldText(double averageBytes);
 
 // "format", "version", "complete", "settings", "endTime", "precision", "totals"
 // (statsJson) and every other number and note the text report's header prints: the text

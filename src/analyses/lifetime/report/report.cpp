@@ -134,54 +134,32 @@ const char* countName(Phase p) {
   return "";
 }
 
-std::string heldBytes(double v) {
-  const char* units[] = {"KB", "MB", "GB", "TB"};
-  if (v < 1024) return bytes(v) + " bytes";
-  size_t u = 0;
-  for (v /= 1024; v >= 1024 && u + 1 < std::size(units); ++u) v /= 1024;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
-  return buf;
-}
-
 const char* dragPartLabel(DragPart d) {
-  switch (d) {
-    case DragPart::Actionable:
-      return "actionable";
-    case DragPart::BelowPrecision:
-      return "below precision";
-    case DragPart::UntilExit:
-      return "until exit";
-  }
-  return "";
+  static const char* const kLabels[] = {"actionable", "below precision", "until exit"};
+  return kLabels[static_cast<size_t>(d)];
 }
 
 namespace {
 
 // What a part of drag is, after "...% of the total space is ".
 const char* dragPartMeaning(DragPart d) {
-  switch (d) {
-    case DragPart::Actionable:
-      return "actionable drag (reachable at a forced GC after the last use)";
-    case DragPart::BelowPrecision:
-      return "drag below the death precision (not told from 0 by the GCs)";
-    case DragPart::UntilExit:
-      return "drag until exit (alive at the end, after the last GC that saw it)";
-  }
-  return "";
+  static const char* const kMeanings[] = {
+      "actionable drag (reachable at a forced GC after the last use)",
+      "drag below the death precision (not told from 0 by the GCs)",
+      "drag until exit (alive at the end, after the last GC that saw it)"};
+  return kMeanings[static_cast<size_t>(d)];
 }
 
 // "  drag                279,960,715,184,768  36.92% of the total space is drag; 6.88 MB held
 // on average": `label` and the exact space right-aligned to column 41, the share, `what` and
 // the average.
 void writeSpaceLine(std::ostream& out, const std::string& label, const std::string& exact,
-                    double pct, const std::string& what, double average) {
+                    double pct, const std::string& what, const std::string& held) {
   char line[160];
   std::snprintf(line, sizeof line, "  %-12s %*s %6.2f%%", label.c_str(),
                 static_cast<int>(std::max<size_t>(1, 39 - std::max<size_t>(12, label.size()) - 1)),
                 groupedDigits(exact).c_str(), pct);
-  out << line << " of the total space is " << what << "; " << heldBytes(average)
-      << " held on average\n";
+  out << line << " of the total space is " << what << "; " << held << " held on average\n";
 }
 
 }  // namespace
@@ -191,21 +169,21 @@ void writeStats(std::ostream& out, const Json& t) {
       << " bytes): " << num(u64(t.at("lagged"))) << " lagged (unused through a forced GC), "
       << num(u64(t.at("dragged"))) << " dragged, " << num(u64(t.at("void"))) << " void\n";
   const Json& exact = t.at("spaceExact");
-  const Json& average = t.at("averageBytes");
+  const Json& held = t.at("held");
   out << "  total space  " << groupedDigits(exact.at("total").get<std::string>()) << "; "
-      << heldBytes(average.at("total").get<double>()) << " reachable on average\n";
+      << held.at("total").get<std::string>() << " reachable on average\n";
   for (Phase p : kAllPhases) {
     const char* name = p == Phase::Use ? "in use" : phaseName(p);
     writeSpaceLine(out, name, exact.at(phaseName(p)).get<std::string>(),
                    t.at("percent").at(phaseName(p)).get<double>(), name,
-                   average.at(phaseName(p)).get<double>());
+                   held.at(phaseName(p)).get<std::string>());
     if (p != Phase::Drag) continue;
     for (DragPart d : kAllDragParts) {
       const char* key = dragPartName(d);
       writeSpaceLine(out, std::string("  ") + dragPartLabel(d),
                      t.at("dragSpaceExact").at(key).get<std::string>(),
                      t.at("dragPercent").at(key).get<double>(), dragPartMeaning(d),
-                     t.at("dragAverageBytes").at(key).get<double>());
+                     t.at("dragHeld").at(key).get<std::string>());
     }
   }
 }
@@ -257,7 +235,7 @@ void writeRanking(std::ostream& out, const Model& m, std::string_view title,
     char line[160];
     std::snprintf(
         line, sizeof line, "  %-6u %26s %11s %s %10s %10s  ", row.id, grouped(s[p]).c_str(),
-        heldBytes(analyses::lifetime::averageBytes(s[p], m.endTime)).c_str(),
+        lifetime_json::heldText(analyses::lifetime::averageBytes(s[p], m.endTime)).c_str(),
         percent(s[p], m.totals[p]).c_str(), num(s.count(p)).c_str(), num(s.objects).c_str());
     out << line;
     if (sampled) {

@@ -31,9 +31,6 @@ std::string sampledNote(const nlohmann::ordered_json& header);
 void writeStats(std::ostream& out, const nlohmann::ordered_json& stats);
 void writeStats(std::ostream& out, const analyses::lifetime::Stats& s, uint64_t runLength);
 
-// Average bytes held, readable: "512 bytes", "12.34 KB", "7.22 MB", "1.50 GB" (1 KB = 2^10).
-std::string heldBytes(double v);
-
 // What the drag parts are called in text ("actionable", "below death precision", "until exit").
 const char* dragPartLabel(analyses::lifetime::DragPart d);
 

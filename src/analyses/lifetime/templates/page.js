@@ -389,7 +389,7 @@
         const td = tr.appendChild(el('td', 'num'));
         setSpace(td.appendChild(el('span')), get(g));
         td.appendChild(el('span', 'pct', ' ' + share(get(g), whole.space[key])));
-        td.appendChild(el('span', 'avg', held(g.averageBytes[key])));
+        td.appendChild(el('span', 'avg', ' ' + held(g.averageBytes[key])));
       } else {
         tr.appendChild(el('td', 'num', fmt(get(g))));
       }
