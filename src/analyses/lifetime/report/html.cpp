@@ -125,7 +125,7 @@ class DataWriter {
       const G& g = all[i];
       Json e{{"id", g.id}, {"name", g.name}};
       extra(g, e);
-      putStats(e, g.stats, m_.endTime);
+      putStats(e, g.stats);
       e["nested"] = nestedIds(g.nested);
       e["nestedCount"] = g.nested.size();
       a.push_back(std::move(e));
@@ -142,7 +142,7 @@ class DataWriter {
              {"class", s.cls + 1},
              {"method", s.method + 1},
              {"frames", strings_.ids(nestedFrames(m_, s))}};
-      putStats(e, s.stats, m_.endTime);
+      putStats(e, s.stats);
       Json patterns = Json::array();
       for (uint32_t k : chosen(s.patterns, o_.patterns)) patterns.push_back(pattern(s.patterns[k]));
       e["patterns"] = std::move(patterns);
@@ -156,7 +156,7 @@ class DataWriter {
     Json e{{"id", pat.id},
            {"firstGet", strings_.ids(pathFrames(m_, pat.firstGet))},
            {"lastGet", strings_.ids(pathFrames(m_, pat.lastGet))}};
-    putStats(e, pat.stats, m_.endTime);
+    putStats(e, pat.stats);
     e["representative"] = object(pat.representative);
     return e;
   }

@@ -27,6 +27,7 @@ using analyses::lifetime::Stats;
 using analyses::lifetime::toDouble;
 using lifetime_json::exactDigits;
 using lifetime_json::Json;
+using lifetime_json::putHeld;
 using lifetime_json::putStats;
 
 std::string lifetime_json::exactDigits(Space v) {
@@ -52,16 +53,18 @@ std::pair<Json, Json> bySpace(const Stats& s, F f) {
 
 }  // namespace
 
-void lifetime_json::putStats(Json& j, const Stats& s, uint64_t runLength) {
+void lifetime_json::putStats(Json& j, const Stats& s) {
   j["objects"] = s.objects;
   j["records"] = s.records;
   j["lagged"] = s.lagged;
   j["dragged"] = s.dragged;
   j["void"] = s.voids;
   j["bytes"] = s.bytes;
-  auto [space, drag] = bySpace(s, toDouble);
-  j["space"] = std::move(space);
-  j["dragSpace"] = std::move(drag);
+  j["space"] = bySpace(s, toDouble).first;
+}
+
+void lifetime_json::putHeld(Json& j, const Stats& s, uint64_t runLength) {
+  j["dragSpace"] = bySpace(s, toDouble).second;
   auto [average, dragAverage] = bySpace(s, [&](Space v) { return averageBytes(v, runLength); });
   j["averageBytes"] = std::move(average);
   j["dragAverageBytes"] = std::move(dragAverage);
@@ -69,7 +72,8 @@ void lifetime_json::putStats(Json& j, const Stats& s, uint64_t runLength) {
 
 Json lifetime_json::statsJson(const Stats& s, uint64_t runLength) {
   Json j;
-  putStats(j, s, runLength);
+  putStats(j, s);
+  putHeld(j, s, runLength);
   auto [pct, dragPct] = bySpace(s, [&](Space v) { return Stats::percent(v, s.total); });
   pct.erase("total");
   j["percent"] = std::move(pct);
@@ -138,7 +142,8 @@ Json classes(const Model& m) {
   Json a = Json::array();
   for (const auto& c : m.classes) {
     Json j{{"id", c.id}, {"name", c.name}};
-    putStats(j, c.stats, m.endTime);
+    putStats(j, c.stats);
+    putHeld(j, c.stats, m.endTime);
     j["nested"] = ids(c.nested);
     a.push_back(std::move(j));
   }
@@ -151,7 +156,8 @@ Json methods(const Model& m) {
     Json j{{"id", g.id}, {"name", g.name}};
     auto def = m.profile->methods.find(g.methodId);
     if (def != m.profile->methods.end()) j["descriptor"] = def->second.descriptor;
-    putStats(j, g.stats, m.endTime);
+    putStats(j, g.stats);
+    putHeld(j, g.stats, m.endTime);
     j["nested"] = ids(g.nested);
     a.push_back(std::move(j));
   }
@@ -165,7 +171,8 @@ Json patterns(const Model& m, const analyses::lifetime::NestedSite& s) {
            {"firstGet", analyses::lifetime::pathFrames(m, pat.firstGet)},
            {"lastGet", analyses::lifetime::pathFrames(m, pat.lastGet)},
            {"representative", pat.representative}};
-    putStats(j, pat.stats, m.endTime);
+    putStats(j, pat.stats);
+    putHeld(j, pat.stats, m.endTime);
     a.push_back(std::move(j));
   }
   return a;
@@ -179,7 +186,8 @@ Json nested(const Model& m) {
            {"class", s.cls + 1},
            {"method", s.method + 1},
            {"frames", analyses::lifetime::nestedFrames(m, s)}};
-    putStats(j, s.stats, m.endTime);
+    putStats(j, s.stats);
+    putHeld(j, s.stats, m.endTime);
     j["patterns"] = patterns(m, s);
     a.push_back(std::move(j));
   }

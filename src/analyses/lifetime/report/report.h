@@ -1,9 +1,12 @@
 // Reports of a lifetime-mode profile (HUP): text (settings and the precision achieved,
-// totals of lag, use, drag and void space, top classes, allocation sites and nested
-// allocation sites by drag, void and lag, the lifetime patterns of the top nested sites,
-// the reachable heap over time), JSON (every group, docs/REPORTS.md has the schema) and HTML
-// (one self-contained page: totals, the heap-over-time chart of HUP Fig. 5, sortable tables
-// of classes, allocation sites and nested sites, and the lifetime patterns of a site).
+// totals of lag, use, drag and void space with the bytes each held on average and drag
+// split into actionable, below the death precision and until exit, top classes, allocation
+// sites and nested allocation sites by drag, void and lag, the lifetime patterns of the top
+// nested sites, the reachable heap over time), JSON (every group, docs/REPORTS.md has the
+// schema), HTML (one self-contained page: totals, the heap-over-time chart of HUP Fig. 5,
+// flame graphs of drag, void and lag by allocation context, sortable tables of classes,
+// allocation sites and nested sites, and the lifetime patterns of a site), and the flame
+// graphs as collapsed stacks and pprof.
 #pragma once
 
 #include <cstddef>

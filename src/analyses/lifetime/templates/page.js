@@ -52,6 +52,8 @@
     for (v /= KB; v >= KB && u + 1 < units.length; u++) v /= KB;
     return v.toFixed(2) + ' ' + units[u];
   }
+  // A space as the bytes it held on average over the run (the totals carry it computed).
+  const average = (space) => (data.endTime > 0 ? space / data.endTime : 0);
   const DRAG_PARTS = [['actionable', 'actionable'], ['belowPrecision', 'below the death precision'],
     ['untilExit', 'until exit']];
 
@@ -389,7 +391,7 @@
         const td = tr.appendChild(el('td', 'num'));
         setSpace(td.appendChild(el('span')), get(g));
         td.appendChild(el('span', 'pct', ' ' + share(get(g), whole.space[key])));
-        td.appendChild(el('span', 'avg', ' ' + held(g.averageBytes[key])));
+        td.appendChild(el('span', 'avg', ' ' + held(average(get(g)))));
       } else {
         tr.appendChild(el('td', 'num', fmt(get(g))));
       }
@@ -639,8 +641,7 @@
   // "name — 6.88 MB of drag held on average (99.12% of all drag)".
   function flameDetails(i) {
     const v = fInc[state.flame][i];
-    $('flame-details').textContent = fName(i) + ' \u2014 ' + held(data.endTime > 0 ?
-      v / data.endTime : 0) + ' of ' + NAMES[state.flame] + ' held on average (' +
+    $('flame-details').textContent = fName(i) + ' \u2014 ' + held(average(v)) + ' of ' + NAMES[state.flame] + ' held on average (' +
       share(v, fInc[state.flame][0]) + ' of all ' + NAMES[state.flame] + ')';
   }
 
