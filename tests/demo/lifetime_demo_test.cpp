@@ -13,7 +13,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "analyses/lifetime/model/aggregate.h"
@@ -22,6 +24,7 @@
 
 namespace fs = std::filesystem;
 namespace lt = dragnet::analyses::lifetime;
+using lt::DragPart;
 using lt::Phase;
 using lt::Space;
 
@@ -86,10 +89,13 @@ struct Profiled {
   dragnet::profile::Profile profile;
   lt::Model model;
   std::string output;
+  fs::path file;  // the profile, kept if profileDemo was asked to (the caller removes it)
 };
 
-// Profiles the demo (with `args`) through the CLI into `r`; `options`: more for dragnet run.
-void profileDemo(const std::string& args, Profiled& r, const std::string& options = "") {
+// Profiles the demo (with `args`) through the CLI into `r`; `options`: more for dragnet run;
+// `keep`: the profile file stays (r.file) for reports through the CLI.
+void profileDemo(const std::string& args, Profiled& r, const std::string& options = "",
+                 bool keep = false) {
   fs::path work = fs::path(DRAGNET_BINARY_DIR) / "tests" / "demo";
   fs::create_directories(work);
   std::string tag = std::to_string(::getpid()) + (args.empty() ? "" : "-fixed");
@@ -105,8 +111,26 @@ void profileDemo(const std::string& args, Profiled& r, const std::string& option
   ASSERT_TRUE(dragnet::profile::readProfile(prof.string(), r.profile, error)) << error;
   ASSERT_TRUE(r.profile.complete);
   r.model = lt::buildModel(r.profile);
-  fs::remove(prof);
+  r.file = prof;
+  if (!keep) fs::remove(prof);
   fs::remove(out);
+}
+
+// What `dragnet report FILE ARGS` writes to stdout.
+std::string report(const fs::path& file, const std::string& args) {
+  fs::path out = file.string() + ".report";
+  std::string cmd = std::string("'") + DRAGNET_CLI + "' report '" + file.string() + "' " + args +
+                    " > '" + out.string() + "'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::string text = dragnet::test::readFile(out);
+  fs::remove(out);
+  return text;
+}
+
+// A space's decimal digits (the demo's spaces are below 2^64).
+std::string digits(Space v) {
+  EXPECT_EQ(v >> 64, Space{0});
+  return std::to_string(static_cast<uint64_t>(v));
 }
 
 // The nested site ranked `rank` (0: first) by phase p: "type at method".
@@ -200,6 +224,79 @@ TEST(LifetimeDemo, PlantedSitesRankFirstAndTheFixRemovesThem) {
   const lt::ClassGroup* card = lt::classByName(after.model, std::string(kPackage) + "RateCard");
   ASSERT_NE(card, nullptr);
   EXPECT_EQ(card->stats.objects, 1u);
+}
+
+// What the reports make readable, on the same runs: every space also as the bytes it held
+// on average (space / run length, exactly, in JSON; in MB in the text), drag split into
+// actionable, below the death precision and until exit (the parts add up; the planted drag,
+// call batches archived to the end and seen reachable by the forced GCs, is actionable; the
+// fixed run's released batches die within a GC interval of their last use: theirs is below
+// the death precision), and the collapsed flame graph of drag, whose heaviest stack is the planted
+// site's whole context with its exact drag space (and of void, the itemizations').
+TEST(LifetimeDemo, ReportsAverageBytesDragSplitAndFlameGraphs) {
+  Profiled before, after;
+  ASSERT_NO_FATAL_FAILURE(profileDemo("", before, "", true));
+  ASSERT_NO_FATAL_FAILURE(profileDemo("--fixed", after, "", true));
+  const lt::Model& m = before.model;
+  const uint64_t run = m.endTime;
+  ASSERT_GT(run, kCustomers * kPerCustomer);
+
+  nlohmann::json j = nlohmann::json::parse(report(before.file, "-f json"));
+  ASSERT_EQ(j["endTime"].get<uint64_t>(), run);
+  const std::string text = report(before.file, "");
+  for (Phase p : lt::kAllPhases) {
+    const double average =
+        static_cast<double>(static_cast<long double>(m.totals[p]) / static_cast<long double>(run));
+    EXPECT_EQ(j["totals"]["averageBytes"][lt::phaseName(p)].get<double>(), average)
+        << lt::phaseName(p);
+    if (p != Phase::Drag && p != Phase::Void) continue;  // both hold megabytes
+    char held[64];
+    std::snprintf(held, sizeof held, " of the total space is %s; %.2f MB held on average\n",
+                  lt::phaseName(p), average / (1 << 20));
+    EXPECT_NE(text.find(held), std::string::npos) << held << "\n" << text.substr(0, 2000);
+  }
+
+  const std::string batches = in("long[]", "CallBatch.<init>", "CallBatch");
+  for (const Profiled* r : {&before, &after}) {
+    for (const lt::Stats* s : {&r->model.totals, &siteAt(r->model, batches)->stats}) {
+      EXPECT_EQ(
+          (*s)[DragPart::Actionable] + (*s)[DragPart::BelowPrecision] + (*s)[DragPart::UntilExit],
+          (*s)[Phase::Drag]);
+    }
+  }
+  EXPECT_GT(m.totals[DragPart::UntilExit], Space{0});  // the objects alive at the end
+  EXPECT_EQ(j["totals"]["dragSpaceExact"]["actionable"].get<std::string>(),
+            digits(m.totals[DragPart::Actionable]));
+  // The batches stay reachable to the end: each one's drag after the last forced GC (at most
+  // a GC interval and one allocation before the end) is until exit, the rest actionable.
+  const lt::NestedSite* b = siteAt(m, batches);
+  const Space gcSlack = Space{kCustomers} * kCalls * ((256u << 10) + (16u << 10));
+  EXPECT_GE(b->stats[DragPart::Actionable], plantedDrag() - gcSlack);
+  EXPECT_EQ(b->stats[DragPart::BelowPrecision], Space{0});
+  // (A forced GC can fall between a batch's last read and its release, when growing the
+  // invoice list crosses the threshold there: a few kilobytes of actionable drag at most.)
+  const lt::NestedSite* fb = siteAt(after.model, batches);
+  EXPECT_LT(fb->stats[DragPart::Actionable], plantedDrag() / 10000);
+  EXPECT_EQ(fb->stats[DragPart::UntilExit], Space{0});
+  EXPECT_GT(fb->stats[DragPart::BelowPrecision], Space{0});
+  EXPECT_NE(text.find("actionable drag (reachable at a forced GC after the last use)"),
+            std::string::npos);
+
+  // The heaviest drag stack: main > bill > CallBatch.<init> at its `new long[]`, then the type.
+  const std::string pkg = kPackage;
+  std::string collapsed = report(before.file, "-f collapsed");
+  EXPECT_EQ(collapsed.substr(0, collapsed.find('\n') + 1),
+            pkg + "Billing.main(Billing.java);" + pkg + "BillingRun.bill(BillingRun.java);" + pkg +
+                "CallBatch.<init>(CallBatch.java:15);long[] " + digits(b->stats[Phase::Drag]) +
+                "\n");
+  const lt::NestedSite* itemized = siteAt(m, in("long[]", "BillingRun.bill", "BillingRun"));
+  std::vector<std::string> frames = lt::nestedFrames(m, *itemized);
+  ASSERT_EQ(frames.size(), 2u);  // bill at its line, main
+  collapsed = report(before.file, "-f collapsed --opt measure=void");
+  EXPECT_EQ(collapsed.substr(0, collapsed.find('\n') + 1),
+            frames[1] + ";" + frames[0] + ";long[] " + digits(itemized->stats[Phase::Void]) + "\n");
+  fs::remove(before.file);
+  fs::remove(after.file);
 }
 
 // The sampled variant (--sample 16k, about one object in 16 KB) on the same program, run

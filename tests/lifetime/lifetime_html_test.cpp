@@ -55,6 +55,15 @@ class LifetimeHtml : public ::testing::Test {
     return renderDom(write(), dir_, renders_++, hash);
   }
 
+  // The page with `script` run after its own, rendered (with chromium `flags`).
+  std::string renderWithScript(const std::string& script, const std::string& flags = "") {
+    fs::path scripted = dir_ / "scripted.html";
+    std::string page = slurp(write());
+    page.insert(page.rfind("</body>"), "<script>" + script + "</script>");
+    std::ofstream(scripted, std::ios::binary) << page;
+    return renderDom(scripted, dir_, renders_++, "", flags);
+  }
+
   fs::path dir_;
   int renders_ = 0;
   dragnet::profile::Profile profile_;
@@ -125,19 +134,26 @@ TEST_F(LifetimeHtml, ChromiumRendersTotalsPrecisionAndDragRanking) {
   EXPECT_EQ(textOf(dom, "total-void"), "16.79%");
   EXPECT_EQ(textOf(dom, "total-use"), "30.76%");
   EXPECT_EQ(textOf(dom, "total-objects"), "7");
-  EXPECT_NE(textOf(dom, "totals").find("4 lagged, 3 dragged, 2 void"), std::string::npos);
+  EXPECT_NE(textOf(dom, "totals").find("0 lagged (unused through a forced GC), 3 dragged, 2 void"),
+            std::string::npos);
   EXPECT_NE(textOf(dom, "totals").find("7 objects, 224 bytes"), std::string::npos);
   EXPECT_EQ(textOf(dom, "summary"),
-            "44.27% of the total space is drag, 8.17% is lag, 16.79% is void and 30.76% is in "
-            "use.");
+            "44.27% of the total space is drag (4.58% actionable, 39.69% below the death "
+            "precision, 0.00% until exit), 8.17% is lag, 16.79% is void and 30.76% is in use.");
   auto settings = rowsOf(dom, "settings");
-  ASSERT_EQ(settings.size(), 6u);
+  ASSERT_EQ(settings.size(), 8u);
   EXPECT_EQ(settings[1], "gc interval | 1,024 bytes; 5 GCs, 2 forced");
   EXPECT_EQ(settings[4],
             "precision | deaths known to within 500 bytes (largest gap), 367 on average, over 6 "
             "freed objects; 1 object alive at the end (they die at the end time)");
   // At most 3 of the 7 objects alive at once (1, 2 and 3 at 300; 4, 7 and 5 at 1200).
-  EXPECT_EQ(settings[5],
+  EXPECT_EQ(settings[5].rfind("drag split | actionable: reachable at a forced GC after its last "
+                              "use; ",
+                              0),
+            0u)
+      << settings[5];
+  EXPECT_EQ(settings[6].rfind("lagged | objects that sat unused through a forced GC", 0), 0u);
+  EXPECT_EQ(settings[7],
             "java heap | the agent keeps a phantom reference per tracked object, 32 bytes: 3 "
             "objects tracked at the peak, 96 bytes");
   EXPECT_EQ(tagOf(dom, "rank-drag").find("aria-pressed=\"true\"") != std::string::npos, true);
@@ -145,21 +161,23 @@ TEST_F(LifetimeHtml, ChromiumRendersTotalsPrecisionAndDragRanking) {
   auto classes = rowsOf(dom, "classes");
   ASSERT_EQ(classes.size(), 4u);
   EXPECT_EQ(classes[0],
-            "1 | app.Point | 4 | 2 | 2 | 1 | 4,800 56.07% | 4,800 14.89% | 24,000 51.72% | "
-            "9,600 54.55% | 43,200 41.22%");
+            "1 | app.Point | 4 | 0 | 2 | 1 | 4,800 56.07% 2 bytes | 4,800 14.89% 2 bytes | "
+            "24,000 51.72% 12 bytes | 9,600 54.55% 5 bytes | 43,200 41.22% 22 bytes");
   EXPECT_EQ(classes[1],
-            "2 | int[] | 1 | 1 | 1 | 0 | 560 6.54% | 5,040 15.63% | 22,400 48.28% | 0 0.00% | "
-            "28,000 26.72%");
+            "2 | int[] | 1 | 0 | 1 | 0 | 560 6.54% 0 bytes | 5,040 15.63% 3 bytes | 22,400 "
+            "48.28% 11 bytes | 0 0.00% 0 bytes | 28,000 26.72% 14 bytes");
   auto methods = rowsOf(dom, "methods");
   ASSERT_EQ(methods.size(), 2u);
   EXPECT_EQ(methods[0],
-            "1 | app.Main.build(Main.java) | 5 | 3 | 3 | 1 | 5,360 62.62% | 9,840 30.52% | "
-            "46,400 100.00% | 9,600 54.55% | 71,200 67.94%");
+            "1 | app.Main.build(Main.java) | 5 | 0 | 3 | 1 | 5,360 62.62% 3 bytes | 9,840 "
+            "30.52% 5 bytes | 46,400 100.00% 23 bytes | 9,600 54.55% 5 bytes | 71,200 67.94% 36 "
+            "bytes");
   auto nested = rowsOf(dom, "nested");
   ASSERT_EQ(nested.size(), 4u);
   EXPECT_EQ(nested[0],
-            "1 | app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java) | 4 | 2 | "
-            "2 | 1 | 4,800 56.07% | 4,800 14.89% | 24,000 51.72% | 9,600 54.55% | 43,200 41.22%");
+            "1 | app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java) | 4 | 0 | "
+            "2 | 1 | 4,800 56.07% 2 bytes | 4,800 14.89% 2 bytes | 24,000 51.72% 12 bytes | "
+            "9,600 54.55% 5 bytes | 43,200 41.22% 22 bytes");
   EXPECT_EQ(
       nested[1].rfind("2 | int[] at app.Main.build(Main.java:11) < app.Util.run(Util.java) | ", 0),
       0u)
@@ -190,15 +208,11 @@ TEST_F(LifetimeHtml, ChromiumDrawsTheHeapOverTime) {
             "Peak at 1,200 bytes allocated: 112 bytes reachable (in use 0, lag 32, drag 80, "
             "void 0)");
   // Hovering at 61% of the width (time 1,220, inside the peak's plateau) moves the readout.
-  fs::path hover = dir_ / "hover.html";
-  std::string page = slurp(write());
-  page.insert(page.rfind("</body>"),
-              "<script>const o = document.querySelector('#chart .overlay');"
-              "const r = o.getBoundingClientRect();"
-              "o.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + 0.61 * r.width,"
-              " clientY: r.top + 10}));</script>");
-  std::ofstream(hover, std::ios::binary) << page;
-  dom = renderDom(hover, dir_, renders_++);
+  dom = renderWithScript(
+      "const o = document.querySelector('#chart .overlay');"
+      "const r = o.getBoundingClientRect();"
+      "o.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + 0.61 * r.width,"
+      " clientY: r.top + 10}));");
   // (The pointer's pixel rounds the time to a point near 1,220: one of 1,000 buckets.)
   std::string readout = textOf(dom, "chart-readout");
   EXPECT_EQ(readout.rfind("at 1,2", 0), 0u) << readout;
@@ -223,8 +237,9 @@ TEST_F(LifetimeHtml, ChromiumShowsTheSelectedSitesPatterns) {
   // Pattern 1 (objects 2 and 7) has all of the site's drag; percentages of the site's.
   EXPECT_EQ(patterns[0],
             "1 | app.Main.use(Main.java) < app.Main.main(Main.java)  \u2192  "
-            "app.Main.other(Main.java) < app.Main.use(Main.java) | 2 | 1 | 2 | 0 | "
-            "1,200 25.00% | 3,600 75.00% | 24,000 100.00% | 0 0.00% | 28,800 66.67%");
+            "app.Main.other(Main.java) < app.Main.use(Main.java) | 2 | 0 | 2 | 0 | "
+            "1,200 25.00% 1 bytes | 3,600 75.00% 2 bytes | 24,000 100.00% 12 bytes | 0 0.00% 0 "
+            "bytes | 28,800 66.67% 14 bytes");
   std::string first = textOf(dom, "pattern-1");
   EXPECT_NE(first.find("First getapp.Main.use(Main.java)app.Main.main(Main.java)"),
             std::string::npos)
@@ -243,6 +258,49 @@ TEST_F(LifetimeHtml, ChromiumShowsTheSelectedSitesPatterns) {
             std::string::npos)
       << second;
   EXPECT_TRUE(tagOf(dom, "detail-nested").find("hidden") != std::string::npos);
+}
+
+// The flame graphs by allocation context (rows: lifetime_flame_test.cpp): drawn for drag
+// (10 frames: all; run > build:11 > int[]; run > main > build:10 > Point; main > build:10 >
+// Point), switched to void by its button (9 frames; the choice goes into the URL hash) and
+// chosen by the hash; no console message or uncaught error on the way; the averages and
+// the drag split next to the totals.
+TEST_F(LifetimeHtml, ChromiumDrawsFlameGraphsAndSwitchesMeasure) {
+  REQUIRE_CHROMIUM();
+  const std::string logging = "--enable-logging=stderr --v=0";
+  std::string dom = renderDom(write(), dir_, renders_++, "", logging);
+  EXPECT_EQ(slurp(dir_ / "chromium.log").find(":CONSOLE"), std::string::npos)
+      << slurp(dir_ / "chromium.log");
+  std::string canvas = tagOf(dom, "flame");
+  EXPECT_NE(canvas.find("data-measure=\"drag\""), std::string::npos) << canvas;
+  EXPECT_NE(canvas.find("data-drawn=\"10\""), std::string::npos) << canvas;
+  // 5 rows of 17 px: all > run > main > build > app.Point.
+  EXPECT_NE(canvas.find("height: 85px"), std::string::npos) << canvas;
+  EXPECT_EQ(textOf(dom, "flame-details"),
+            "all \u2014 23 bytes of drag held on average (100.00% of all drag)");
+  EXPECT_NE(tagOf(dom, "flame-drag").find("aria-pressed=\"true\""), std::string::npos);
+  EXPECT_EQ(textOf(dom, "avg-drag"), "23 bytes");
+  EXPECT_EQ(textOf(dom, "avg-total"), "; 52 bytes reachable on average");
+  EXPECT_EQ(textOf(dom, "summary"),
+            "44.27% of the total space is drag (4.58% actionable, 39.69% below the death "
+            "precision, 0.00% until exit), 8.17% is lag, 16.79% is void and 30.76% is in use.");
+
+  dom = renderWithScript(
+      "document.getElementById('flame-void').click();"
+      "document.body.dataset.hash = location.hash;",
+      logging);
+  EXPECT_EQ(slurp(dir_ / "chromium.log").find(":CONSOLE"), std::string::npos)
+      << slurp(dir_ / "chromium.log");
+  canvas = tagOf(dom, "flame");
+  EXPECT_NE(canvas.find("data-measure=\"void\""), std::string::npos) << canvas;
+  EXPECT_NE(canvas.find("data-drawn=\"9\""), std::string::npos) << canvas;
+  EXPECT_EQ(textOf(dom, "flame-details"),
+            "all \u2014 9 bytes of void held on average (100.00% of all void)");
+  EXPECT_NE(dom.find("data-hash=\"#flame=void\""), std::string::npos);
+  EXPECT_NE(tagOf(dom, "flame-void").find("aria-pressed=\"true\""), std::string::npos);
+
+  canvas = tagOf(render("flame=lag"), "flame");
+  EXPECT_NE(canvas.find("data-measure=\"lag\""), std::string::npos) << canvas;
 }
 
 // Another ranking, and a class's nested sites.
@@ -275,6 +333,12 @@ TEST_F(LifetimeHtml, ChromiumWarnsOfIncompleteProfilesAndStacksOff) {
       << warnings;
   EXPECT_NE(warnings.find("Recorded with use-contexts=off"), std::string::npos) << warnings;
   EXPECT_EQ(textOf(dom, "total-space"), "104,800");
+  // A site's lifetime patterns would show only "not recorded" stacks: one line instead.
+  dom = render("sel=nested:1");
+  EXPECT_EQ(textOf(dom, "patterns-not-recorded"),
+            "Not recorded in this profile: dragnet run --mode lifetime --use-contexts records "
+            "where first and last gets happen (exact variant only).");
+  EXPECT_EQ(innerHtml(dom, "detail-patterns").find("pattern-1"), std::string::npos);
 }
 
 // A sampled profile (sample=64, weights 3, 3, 4, 2, 3, 2, 3: aggregate_test.cpp) says so
@@ -299,9 +363,10 @@ TEST_F(LifetimeHtml, SampledProfileSaysItsNumbersAreEstimates) {
   EXPECT_EQ(textOf(dom, "badges"), "completesampled: estimates");
   EXPECT_EQ(textOf(dom, "sampled-warning"), "Sampled profile (sample=64): " + note + ".");
   EXPECT_EQ(textOf(dom, "total-objects"), "20");
-  EXPECT_NE(textOf(dom, "totals").find("12 lagged, 8 dragged, 5 void"), std::string::npos);
+  EXPECT_NE(textOf(dom, "totals").find("0 lagged (unused through a forced GC), 8 dragged, 5 void"),
+            std::string::npos);
   auto settings = rowsOf(dom, "settings");
-  ASSERT_EQ(settings.size(), 6u);
+  ASSERT_EQ(settings.size(), 8u);
   EXPECT_EQ(settings[0],
             "time | 2,000 bytes allocated (time is bytes allocated, estimated from the samples)");
   EXPECT_EQ(settings[1], "sampled | " + note);
@@ -321,7 +386,7 @@ TEST_F(LifetimeHtml, SampledProfileSaysItsNumbersAreEstimates) {
   EXPECT_EQ(tagOf(dom, "sampled-warning"), "");
   EXPECT_EQ(textOf(dom, "warnings"), "");
   settings = rowsOf(dom, "settings");
-  ASSERT_EQ(settings.size(), 6u);  // the exact profile has the java heap row
+  ASSERT_EQ(settings.size(), 8u);  // the exact profile has the java heap row
   EXPECT_EQ(settings[0], "time | 2,000 bytes allocated (time is bytes allocated)");
   EXPECT_EQ(settings[1].rfind("gc interval | ", 0), 0u) << settings[1];
   EXPECT_NE(textOf(dom, "pattern-1").find("For example object 2 (24 bytes): allocated at 200"),

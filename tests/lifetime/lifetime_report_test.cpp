@@ -87,39 +87,48 @@ TEST_F(LifetimeReport, TextHeaderAndTotals) {
                   // At most 3 objects alive at once: 1, 2 and 3 at 300; 4, 7 and 5 at 1200.
                   "  java heap    the agent keeps a phantom reference per tracked object, 32 "
                   "bytes: 3 objects tracked at the peak, 96 bytes",
-                  "  objects      7 (224 bytes): 4 lagged, 3 dragged, 2 void",
-                  "  total space  104,800",
-                  "  lag                               8,560   8.17% of the total space is lag",
-                  "  in use                           32,240  30.76% of the total space is in use",
-                  "  drag                             46,400  44.27% of the total space is drag",
-                  "  void                             17,600  16.79% of the total space is void",
+                  "  objects      7 (224 bytes): 0 lagged (unused through a forced GC), 3 "
+                  "dragged, 2 void",
+                  "  total space  104,800; 52 bytes reachable on average",
+                  "  lag                               8,560   8.17% of the total space is lag; 4 "
+                  "bytes held on average",
+                  "  in use                           32,240  30.76% of the total space is in "
+                  "use; 16 bytes held on average",
+                  "  drag                             46,400  44.27% of the total space is drag; "
+                  "23 bytes held on average",
+                  "  void                             17,600  16.79% of the total space is void; "
+                  "9 bytes held on average",
               });
 }
 
 TEST_F(LifetimeReport, TextTablesByDragVoidAndLag) {
   std::string t = text();
   EXPECT_EQ(section(t, "Classes by drag space"),
-            "  id                     drag space   % all    dragged    objects  class\n"
-            "  1                          24,000  51.72%          2          4  app.Point\n"
-            "  2                          22,400  48.28%          1          1  int[]");
-  EXPECT_EQ(section(t, "Allocation sites by void space"),
-            "  id                     void space   % all       void    objects  method\n"
-            "  1                           9,600  54.55%          1          5  "
-            "app.Main.build(Main.java)\n"
-            "  2                           8,000  45.45%          1          2  "
-            "app.Main.helper(Main.java)");
+            "  id                     drag space    avg held   % all    dragged    objects  class\n"
+            "  1                          24,000    12 bytes  51.72%          2          4  "
+            "app.Point\n"
+            "  2                          22,400    11 bytes  48.28%          1          1  int[]");
+  EXPECT_EQ(
+      section(t, "Allocation sites by void space"),
+      "  id                     void space    avg held   % all       void    objects  method\n"
+      "  1                           9,600     5 bytes  54.55%          1          5  "
+      "app.Main.build(Main.java)\n"
+      "  2                           8,000     4 bytes  45.45%          1          2  "
+      "app.Main.helper(Main.java)");
   EXPECT_EQ(section(t, "Nested allocation sites by lag space"),
-            "  id                      lag space   % all     lagged    objects  type at stack\n"
-            "  1                           4,800  56.07%          2          4  app.Point at "
-            "app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
-            "  3                           3,200  37.38%          1          1  app.Node at "
-            "app.Main.helper(Main.java:20) < app.Main.build(Main.java)\n"
-            "  2                             560   6.54%          1          1  int[] at "
-            "app.Main.build(Main.java:11) < app.Util.run(Util.java)");
+            "  id                      lag space    avg held   % all     lagged    objects  "
+            "type at stack\n"
+            "  1                           4,800     2 bytes  56.07%          0          4  "
+            "app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
+            "  3                           3,200     2 bytes  37.38%          0          1  "
+            "app.Node at app.Main.helper(Main.java:20) < app.Main.build(Main.java)\n"
+            "  2                             560     0 bytes   6.54%          0          1  "
+            "int[] at app.Main.build(Main.java:11) < app.Util.run(Util.java)");
   // Sorted by their own phase: the JNI String (void only) is in the void tables only.
   EXPECT_NE(section(t, "Nested allocation sites by void space")
-                .find("  4                           8,000  45.45%          1          1  "
-                      "java.lang.String at app.Main.helper(Main.java) < app.Main.build(Main.java)"),
+                .find("  4                           8,000     4 bytes  45.45%          1          "
+                      "1  java.lang.String at app.Main.helper(Main.java) < "
+                      "app.Main.build(Main.java)"),
             std::string::npos);
   EXPECT_EQ(section(t, "Classes by drag space").find("java.lang.String"), std::string::npos);
 }
@@ -127,16 +136,18 @@ TEST_F(LifetimeReport, TextTablesByDragVoidAndLag) {
 TEST_F(LifetimeReport, TextTopLimitsRows) {
   std::string t = text(1);
   EXPECT_EQ(section(t, "Classes by lag space"),
-            "  id                      lag space   % all     lagged    objects  class\n"
-            "  1                           4,800  56.07%          2          4  app.Point");
+            "  id                      lag space    avg held   % all     lagged    objects  class\n"
+            "  1                           4,800     2 bytes  56.07%          0          4  "
+            "app.Point");
 }
 
 TEST_F(LifetimeReport, TextFrameLimit) {
   std::string t = text(1, 1);
   EXPECT_EQ(section(t, "Nested allocation sites by lag space"),
-            "  id                      lag space   % all     lagged    objects  type at stack\n"
-            "  1                           4,800  56.07%          2          4  app.Point at "
-            "app.Main.build(Main.java:10) < ...");
+            "  id                      lag space    avg held   % all     lagged    objects  "
+            "type at stack\n"
+            "  1                           4,800     2 bytes  56.07%          0          4  "
+            "app.Point at app.Main.build(Main.java:10) < ...");
   expectLines(t, {"      first get  app.Main.use(Main.java) < ...",
                   "      last get   app.Main.other(Main.java) < ..."});
   t = text(1, 0);  // all frames
@@ -156,9 +167,9 @@ TEST_F(LifetimeReport, TextPatternsOfTheTopNestedSites) {
             "e.g. object 4\n"
             "      first get  app.Util.run(Util.java)\n"
             "      last get   app.Util.run(Util.java)");
-  expectLines(t, {"    pattern 3: 3,600 lag space (75.00% of the site's), 1 objects, 1 lagged, "
+  expectLines(t, {"    pattern 3: 3,600 lag space (75.00% of the site's), 1 objects, 0 lagged, "
                   "e.g. object 3",
-                  "    pattern 1: 1,200 lag space (25.00% of the site's), 2 objects, 1 lagged, "
+                  "    pattern 1: 1,200 lag space (25.00% of the site's), 2 objects, 0 lagged, "
                   "e.g. object 2"});
   EXPECT_EQ(t.find("top nested sites by void"), std::string::npos);  // void objects: no gets
 }
@@ -223,7 +234,7 @@ TEST_F(LifetimeReport, Json) {
   EXPECT_EQ(j["precision"]["forcedGcs"], 2);
   const auto& totals = j["totals"];
   EXPECT_EQ(totals["objects"], 7);
-  EXPECT_EQ(totals["lagged"], 4);
+  EXPECT_EQ(totals["lagged"], 0);
   EXPECT_EQ(totals["dragged"], 3);
   EXPECT_EQ(totals["void"], 2);
   EXPECT_EQ(totals["bytes"], 224);
@@ -240,7 +251,7 @@ TEST_F(LifetimeReport, JsonGroups) {
   EXPECT_EQ(point["id"], 1);
   EXPECT_EQ(point["name"], "app.Point");
   EXPECT_EQ(point["objects"], 4);
-  EXPECT_EQ(point["lagged"], 2);
+  EXPECT_EQ(point["lagged"], 0);
   EXPECT_EQ(point["dragged"], 2);
   EXPECT_EQ(point["void"], 1);
   EXPECT_EQ(point["bytes"], 96);

@@ -87,9 +87,11 @@ TEST_F(Shell, HelpListsEveryCommand) {
 TEST_F(Shell, StatIsTheReportsSummaryAndGroupCounts) {
   std::string summary = statSummary();
   ASSERT_FALSE(summary.empty());
-  EXPECT_NE(summary.find("\n  total space  104,800\n"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\n  total space  104,800; 52 bytes reachable on average\n"),
+            std::string::npos)
+      << summary;
   EXPECT_NE(summary.find("\n  drag                             46,400  44.27% of the total space "
-                         "is drag\n"),
+                         "is drag; 23 bytes held on average\n"),
             std::string::npos)
       << summary;
 }
@@ -159,16 +161,27 @@ TEST_F(Shell, ClassByIdOrName) {
   std::string point = run("class 1");
   EXPECT_EQ(point,
             "class 1: app.Point\n"
-            "  objects      4 (96 bytes): 2 lagged, 2 dragged, 1 void\n"
-            "  total space  43,200\n"
-            "  lag                               4,800  11.11% of the total space is lag\n"
-            "  in use                            4,800  11.11% of the total space is in use\n"
-            "  drag                             24,000  55.56% of the total space is drag\n"
-            "  void                              9,600  22.22% of the total space is void\n"
+            "  objects      4 (96 bytes): 0 lagged (unused through a forced GC), 2 dragged, 1 "
+            "void\n"
+            "  total space  43,200; 22 bytes reachable on average\n"
+            "  lag                               4,800  11.11% of the total space is lag; 2 bytes "
+            "held on average\n"
+            "  in use                            4,800  11.11% of the total space is in use; 2 "
+            "bytes held on average\n"
+            "  drag                             24,000  55.56% of the total space is drag; 12 "
+            "bytes held on average\n"
+            "    actionable                      4,800  11.11% of the total space is actionable "
+            "drag (reachable at a forced GC after the last use); 2 bytes held on average\n"
+            "    below precision                19,200  44.44% of the total space is drag below "
+            "the death precision (not told from 0 by the GCs); 10 bytes held on average\n"
+            "    until exit                          0   0.00% of the total space is drag until "
+            "exit (alive at the end, after the last GC that saw it); 0 bytes held on average\n"
+            "  void                              9,600  22.22% of the total space is void; 5 bytes "
+            "held on average\n"
             "  nested sites 1\n");
   EXPECT_EQ(run("class app.Point"), point);
   EXPECT_EQ(run("class app.Point long"), point +
-                                             "  lagged objects   3, 7\n"
+                                             "  lagged objects   none\n"
                                              "  dragged objects  2, 7\n"
                                              "  void objects     1\n");
   EXPECT_EQ(run("class int[]").substr(0, 17), "class 2: int[]\n  ");
@@ -181,12 +194,13 @@ TEST_F(Shell, ClassByIdOrName) {
 TEST_F(Shell, MethodAndNested) {
   std::string helper = run("method 2 long");
   EXPECT_EQ(helper.substr(0, helper.find('\n')), "method 2: app.Main.helper(Main.java) ()V");
-  EXPECT_NE(helper.find("\n  objects      2 (72 bytes): 1 lagged, 0 dragged, 1 void\n"),
+  EXPECT_NE(helper.find("\n  objects      2 (72 bytes): 0 lagged (unused through a forced GC), 0 "
+                        "dragged, 1 void\n"),
             std::string::npos)
       << helper;
   EXPECT_TRUE(
       helper.ends_with("  nested sites 3, 4\n"
-                       "  lagged objects   5\n"
+                       "  lagged objects   none\n"
                        "  dragged objects  none\n"
                        "  void objects     6\n"))
       << helper;
@@ -199,7 +213,7 @@ TEST_F(Shell, MethodAndNested) {
   EXPECT_TRUE(site.ends_with("  groups       class 4, method 2, 1 lifetime patterns\n")) << site;
   EXPECT_TRUE(run("nested 1 long")
                   .ends_with("  groups       class 1, method 1, 3 lifetime patterns\n"
-                             "  lagged objects   3, 7\n"
+                             "  lagged objects   none\n"
                              "  dragged objects  2, 7\n"
                              "  void objects     1\n"));
   EXPECT_EQ(fail("nested 5"), "no nested site 5 (ids are 1..4)");
@@ -207,18 +221,21 @@ TEST_F(Shell, MethodAndNested) {
 }
 
 TEST_F(Shell, RankingsOfAllGroups) {
-  EXPECT_EQ(run("drag class"),
-            "Classes by drag space\n"
-            "  id                     drag space   % all    dragged    objects  class\n"
-            "  1                          24,000  51.72%          2          4  app.Point\n"
-            "  2                          22,400  48.28%          1          1  int[]\n");
-  EXPECT_EQ(run("void method"),
-            "Allocation sites by void space\n"
-            "  id                     void space   % all       void    objects  method\n"
-            "  1                           9,600  54.55%          1          5  "
-            "app.Main.build(Main.java)\n"
-            "  2                           8,000  45.45%          1          2  "
-            "app.Main.helper(Main.java)\n");
+  EXPECT_EQ(
+      run("drag class"),
+      "Classes by drag space\n"
+      "  id                     drag space    avg held   % all    dragged    objects  class\n"
+      "  1                          24,000    12 bytes  51.72%          2          4  "
+      "app.Point\n"
+      "  2                          22,400    11 bytes  48.28%          1          1  int[]\n");
+  EXPECT_EQ(
+      run("void method"),
+      "Allocation sites by void space\n"
+      "  id                     void space    avg held   % all       void    objects  method\n"
+      "  1                           9,600     5 bytes  54.55%          1          5  "
+      "app.Main.build(Main.java)\n"
+      "  2                           8,000     4 bytes  45.45%          1          2  "
+      "app.Main.helper(Main.java)\n");
   std::string sites = run("lag nested");
   EXPECT_EQ(sites.substr(0, sites.find('\n')), "Nested allocation sites by lag space");
   // Sites 1, 3, 2 by lag (4,800, 3,200, 560); site 4 has none.
@@ -234,14 +251,17 @@ TEST_F(Shell, RankingRowLimits) {
   std::string top2 = run("lag class @2");
   EXPECT_EQ(top2,
             "Classes by lag space\n"
-            "  id                      lag space   % all     lagged    objects  class\n"
-            "  1                           4,800  56.07%          2          4  app.Point\n"
-            "  3                           3,200  37.38%          1          1  app.Node\n"
+            "  id                      lag space    avg held   % all     lagged    objects  class\n"
+            "  1                           4,800     2 bytes  56.07%          0          4  "
+            "app.Point\n"
+            "  3                           3,200     2 bytes  37.38%          0          1  "
+            "app.Node\n"
             "  ... 1 more (@N: N rows, @0: all)\n");
   std::string all = run("lag class @0");
   EXPECT_EQ(all.find("more"), std::string::npos);
   EXPECT_NE(
-      all.find("\n  2                             560   6.54%          1          1  int[]\n"),
+      all.find("\n  2                             560     0 bytes   6.54%          0          1  "
+               "int[]\n"),
       std::string::npos)
       << all;
   EXPECT_EQ(run("lag class @3"), all);
@@ -256,16 +276,18 @@ TEST_F(Shell, RankingRowLimits) {
 TEST_F(Shell, RankingsOfOneGroup) {
   EXPECT_EQ(run("void class 1"),
             "Nested allocation sites of class 1 (app.Point) by void space\n"
-            "  id                     void space   % all       void    objects  type at stack\n"
-            "  1                           9,600  54.55%          1          4  app.Point at "
-            "app.Main.build(Main.java:10) < app.Main.main(Main.java)\n");
+            "  id                     void space    avg held   % all       void    objects  "
+            "type at stack\n"
+            "  1                           9,600     5 bytes  54.55%          1          4  "
+            "app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n");
   EXPECT_EQ(run("void class app.Point"), run("void class 1"));
   std::string build = run("drag method 1 @1");
   EXPECT_EQ(build,
             "Nested allocation sites of method 1 (app.Main.build(Main.java)) by drag space\n"
-            "  id                     drag space   % all    dragged    objects  type at stack\n"
-            "  1                          24,000  51.72%          2          4  app.Point at "
-            "app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
+            "  id                     drag space    avg held   % all    dragged    objects  "
+            "type at stack\n"
+            "  1                          24,000    12 bytes  51.72%          2          4  "
+            "app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
             "  ... 1 more (@N: N rows, @0: all)\n");
   EXPECT_EQ(run("drag class 3"),
             "Nested allocation sites of class 3 (app.Node) by drag space\n  (none)\n");
@@ -276,11 +298,11 @@ TEST_F(Shell, PatternsOfANestedSite) {
   EXPECT_EQ(patterns,
             "Lifetime patterns (first get, last get) of nested site 1 by lag space\n"
             "  nested 1: app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
-            "    pattern 3: 3,600 lag space (75.00% of the site's), 1 objects, 1 lagged, e.g. "
+            "    pattern 3: 3,600 lag space (75.00% of the site's), 1 objects, 0 lagged, e.g. "
             "object 3\n"
             "      first get  app.Main.use(Main.java) < app.Main.main(Main.java)\n"
             "      last get   app.Main.use(Main.java) < app.Main.main(Main.java)\n"
-            "    pattern 1: 1,200 lag space (25.00% of the site's), 2 objects, 1 lagged, e.g. "
+            "    pattern 1: 1,200 lag space (25.00% of the site's), 2 objects, 0 lagged, e.g. "
             "object 2\n"
             "      first get  app.Main.use(Main.java) < app.Main.main(Main.java)\n"
             "      last get   app.Main.other(Main.java) < app.Main.use(Main.java)\n");
@@ -410,8 +432,9 @@ TEST_F(SampledShell, StatCountsTheObjectsRecordsStandFor) {
         // Gaps 400, 200, 500, 500, 400, 200 weighted 3, 4, 3, 2, 3, 2: 6,100 / 17 = 358.8.
         "\n  precision    deaths known to within 500 bytes (largest gap), 359 on average, over 17 "
         "freed objects; 3 objects alive at the end (they die at the end time)\n",
-        "\n  objects      20 (600 bytes): 12 lagged, 8 dragged, 5 void\n",
-        "\n  total space  283,200\n"}) {
+        "\n  objects      20 (600 bytes): 0 lagged (unused through a forced GC), 8 dragged, 5 "
+        "void\n",
+        "\n  total space  283,200; 142 bytes reachable on average\n"}) {
     EXPECT_NE(summary.find(line), std::string::npos) << line << "\nin:\n" << summary;
   }
   // After GC 1 (400): objects 1 (void), 2 (drag) and 3 (lag): 3, 3 and 4 x 24 bytes.
@@ -451,35 +474,49 @@ TEST_F(SampledShell, ObjSaysWhatTheRecordStandsFor) {
 TEST_F(SampledShell, GroupsAndRankingsAreWeighted) {
   EXPECT_EQ(run("class 1 long"),
             "class 1: app.Point\n"
-            "  objects      13 (312 bytes): 7 lagged, 6 dragged, 3 void\n"
-            "  total space  134,400\n"
-            "  lag                              18,000  13.39% of the total space is lag\n"
-            "  in use                           15,600  11.61% of the total space is in use\n"
-            "  drag                             72,000  53.57% of the total space is drag\n"
-            "  void                             28,800  21.43% of the total space is void\n"
+            "  objects      13 (312 bytes): 0 lagged (unused through a forced GC), 6 dragged, 3 "
+            "void\n"
+            "  total space  134,400; 67 bytes reachable on average\n"
+            "  lag                              18,000  13.39% of the total space is lag; 9 bytes "
+            "held on average\n"
+            "  in use                           15,600  11.61% of the total space is in use; 8 "
+            "bytes held on average\n"
+            "  drag                             72,000  53.57% of the total space is drag; 36 "
+            "bytes held on average\n"
+            "    actionable                     14,400  10.71% of the total space is actionable "
+            "drag (reachable at a forced GC after the last use); 7 bytes held on average\n"
+            "    below precision                57,600  42.86% of the total space is drag below "
+            "the death precision (not told from 0 by the GCs); 29 bytes held on average\n"
+            "    until exit                          0   0.00% of the total space is drag until "
+            "exit (alive at the end, after the last GC that saw it); 0 bytes held on average\n"
+            "  void                             28,800  21.43% of the total space is void; 14 "
+            "bytes held on average\n"
             "  nested sites 1\n"
-            "  lagged records   3 (x4), 7 (x3)\n"
+            "  lagged records   none\n"
             "  dragged records  2 (x3), 7 (x3)\n"
             "  void records     1 (x3)\n");
   EXPECT_TRUE(run("nested 1 long")
-                  .ends_with("  lagged records   3 (x4), 7 (x3)\n"
+                  .ends_with("  lagged records   none\n"
                              "  dragged records  2 (x3), 7 (x3)\n"
                              "  void records     1 (x3)\n"));
   // Drag: app.Point 700 x 24 x 3 + 300 x 24 x 3, int[] 400 x 56 x 2, of 116,800.
   EXPECT_EQ(
       run("drag class"),
       "Classes by drag space\n"
-      "  id                     drag space   % all    dragged    objects  samples  class\n"
-      "  1                          72,000  61.64%          6         13        4  app.Point\n"
-      "  3                          44,800  38.36%          2          2        1  int[]\n");
+      "  id                     drag space    avg held   % all    dragged    objects  samples  "
+      "class\n"
+      "  1                          72,000    36 bytes  61.64%          6         13        4  "
+      "app.Point\n"
+      "  3                          44,800    22 bytes  38.36%          2          2        1  "
+      "int[]\n");
   EXPECT_EQ(run("lag nested 1"),
             "Lifetime patterns (first get, last get) of nested site 1 by lag space\n"
             "  nested 1: app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
-            "    pattern 3: 14,400 lag space (80.00% of the site's), 4 objects, 4 lagged, e.g. "
+            "    pattern 3: 14,400 lag space (80.00% of the site's), 4 objects, 0 lagged, e.g. "
             "object 3\n"
             "      first get  app.Main.use(Main.java) < app.Main.main(Main.java)\n"
             "      last get   app.Main.use(Main.java) < app.Main.main(Main.java)\n"
-            "    pattern 1: 3,600 lag space (20.00% of the site's), 6 objects, 3 lagged, e.g. "
+            "    pattern 1: 3,600 lag space (20.00% of the site's), 6 objects, 0 lagged, e.g. "
             "object 2\n"
             "      first get  app.Main.use(Main.java) < app.Main.main(Main.java)\n"
             "      last get   app.Main.other(Main.java) < app.Main.use(Main.java)\n");

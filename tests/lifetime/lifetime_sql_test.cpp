@@ -64,28 +64,28 @@ TEST_F(LifetimeSql, ObjectRows) {
                   "0|0|0|9600",
                   "2|1|1|1|1|1|24|200|200|250|NULL|NULL|200|300|1000|3|800|0|100|700|0|0|1|0|19200|"
                   "0|2400|16800|0",
-                  "3|1|1|1|3|2|24|300|450|480|NULL|NULL|450|500|500|2|200|150|50|0|0|1|0|0|4800|"
+                  "3|1|1|1|3|2|24|300|450|480|NULL|NULL|450|500|500|2|200|150|50|0|0|0|0|0|4800|"
                   "3600|1200|0|0",
-                  "4|2|1|2|1|2|56|1000|1010|1010|NULL|NULL|1010|1100|1500|4|500|10|90|400|0|1|1|0|"
+                  "4|2|1|2|1|2|56|1000|1010|1010|NULL|NULL|1010|1100|1500|4|500|10|90|400|0|0|1|0|"
                   "28000|560|5040|22400|0",
-                  "5|3|2|3|1|1|32|1200|1300|1950|NULL|NULL|1300|2000|2000|NULL|800|100|700|0|0|1|0|"
+                  "5|3|2|3|1|1|32|1200|1300|1950|NULL|NULL|1300|2000|2000|NULL|800|100|700|0|0|0|0|"
                   "0|25600|3200|22400|0|0",
                   "6|4|2|4|1|2|40|1600|NULL|NULL|NULL|NULL|NULL|NULL|1800|5|200|0|0|0|200|0|0|1|"
                   "8000|0|0|0|8000",
-                  "7|1|1|1|1|2|24|1100|1150|1160|NULL|NULL|1150|1200|1500|4|400|50|50|300|0|1|1|0|"
+                  "7|1|1|1|1|2|24|1100|1150|1160|NULL|NULL|1150|1200|1500|4|400|50|50|300|0|0|1|0|"
                   "9600|1200|1200|7200|0"}));
 }
 
 TEST_F(LifetimeSql, GroupRows) {
   EXPECT_EQ(query("SELECT * FROM classes ORDER BY id"),
-            (Rows{"1|app.Point|4|2|2|1|96|43200|4800|4800|24000|9600",
-                  "2|int[]|1|1|1|0|56|28000|560|5040|22400|0",
-                  "3|app.Node|1|1|0|0|32|25600|3200|22400|0|0",
+            (Rows{"1|app.Point|4|0|2|1|96|43200|4800|4800|24000|9600",
+                  "2|int[]|1|0|1|0|56|28000|560|5040|22400|0",
+                  "3|app.Node|1|0|0|0|32|25600|3200|22400|0|0",
                   "4|java.lang.String|1|0|0|1|40|8000|0|0|0|8000"}));
   EXPECT_EQ(query("SELECT * FROM methods ORDER BY id"),
-            (Rows{"1|app.Main.build(Main.java)|app.Main|build|()V|Main.java|5|3|3|1|152|71200|"
+            (Rows{"1|app.Main.build(Main.java)|app.Main|build|()V|Main.java|5|0|3|1|152|71200|"
                   "5360|9840|46400|9600",
-                  "2|app.Main.helper(Main.java)|app.Main|helper|()V|Main.java|2|1|0|1|72|33600|"
+                  "2|app.Main.helper(Main.java)|app.Main|helper|()V|Main.java|2|0|0|1|72|33600|"
                   "3200|22400|0|8000"}));
   EXPECT_EQ(query("SELECT id, class, method, type, frames, patterns, objects, total_space FROM "
                   "nested ORDER BY id"),
@@ -121,7 +121,7 @@ TEST_F(LifetimeSql, GcTotalsAndMetaRows) {
       query("SELECT end_time, use_epoch, gc_interval, stack, gcs, forced_gcs, max_death_gap, "
             "ROUND(mean_death_gap, 3), freed, alive_at_end, objects, lagged, dragged, void, "
             "bytes, total_space, lag_space, use_space, drag_space, void_space FROM totals"),
-      (Rows{"2000|100|1024|2|5|2|500|366.667|6|1|7|4|3|2|224|104800|8560|32240|46400|17600"}));
+      (Rows{"2000|100|1024|2|5|2|500|366.667|6|1|7|0|3|2|224|104800|8560|32240|46400|17600"}));
   EXPECT_EQ(query("SELECT value FROM meta WHERE key = 'gc.interval'"), (Rows{"1k"}));
   EXPECT_EQ(query("SELECT COUNT(*) FROM meta"), (Rows{"5"}));
 }

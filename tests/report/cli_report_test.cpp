@@ -95,9 +95,9 @@ TEST(ReportCli, LifetimeProfileTextJsonAndHtml) {
   ASSERT_EQ(report(profile, "> '" + (dir / "r.txt").string() + "'", log), 0) << slurp(log);
   std::string text = slurp(dir / "r.txt");
   EXPECT_EQ(text.rfind("dragnet lifetime profile\n", 0), 0u) << text;
-  EXPECT_NE(text.find("\n  total space  24,000\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  total space  24,000; "), std::string::npos) << text;
   EXPECT_NE(text.find("\n  void                             16,000  66.67% of the total space "
-                      "is void\n"),
+                      "is void; "),
             std::string::npos)
       << text;
   ASSERT_EQ(report(profile, "-f json -o '" + (dir / "r.json").string() + "'", log), 0)
@@ -111,10 +111,18 @@ TEST(ReportCli, LifetimeProfileTextJsonAndHtml) {
   std::string html = slurp(dir / "r.html");
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("\"format\":\"dragnet-lifetime-html\""), std::string::npos);
-  // The alloc-only formats say so.
-  EXPECT_EQ(report(profile, "-f pprof -o '" + (dir / "r.pb.gz").string() + "'", log), 2);
-  EXPECT_NE(slurp(log).find("pprof is not available for a lifetime profile"), std::string::npos)
+  // Flame graphs of a measure: pprof (gzip) and collapsed; a measure it does not have is a
+  // usage error.
+  ASSERT_EQ(report(profile, "-f pprof -o '" + (dir / "r.pb.gz").string() + "'", log), 0)
       << slurp(log);
+  EXPECT_EQ(slurp(dir / "r.pb.gz").rfind("\x1f\x8b", 0), 0u);
+  ASSERT_EQ(
+      report(profile, "-f collapsed --opt measure=void > '" + (dir / "r.txt").string() + "'", log),
+      0)
+      << slurp(log);
+  EXPECT_NE(slurp(dir / "r.txt").find(" 16000\n"), std::string::npos) << slurp(dir / "r.txt");
+  EXPECT_EQ(report(profile, "-f collapsed --opt measure=size", log), 2);
+  EXPECT_NE(slurp(log).find("expected measure=drag, void or lag"), std::string::npos) << slurp(log);
 }
 
 // A cost profile's meta only: mode cost's reports with the options given by --opt.

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace dragnet::test::pprof {
 
@@ -70,6 +71,83 @@ inline Message decode(const std::string& s) {
     m.emplace(static_cast<int>(key >> 3), f);
   }
   return m;
+}
+
+inline uint64_t get(const Message& m, int field) {
+  auto it = m.find(field);
+  return it == m.end() ? 0 : it->second.v;
+}
+
+// A repeated varint field, packed or not.
+inline std::vector<uint64_t> repeated(const Message& m, int field) {
+  std::vector<uint64_t> v;
+  auto [b, e] = m.equal_range(field);
+  for (auto it = b; it != e; ++it) {
+    if (it->second.bytes.empty()) {
+      v.push_back(it->second.v);
+      continue;
+    }
+    for (size_t at = 0; at < it->second.bytes.size();) v.push_back(varint(it->second.bytes, at));
+  }
+  return v;
+}
+
+struct Decoded {
+  std::vector<std::string> strings, sampleTypes, comments;
+  std::string defaultType;
+  uint64_t period = 0;
+  // "leaf;caller:line;..." -> values, and the "type" label of each stack.
+  std::map<std::string, std::vector<uint64_t>> samples;
+  std::map<std::string, std::string> typeLabels, originLabels;
+  std::map<std::string, std::pair<std::string, std::string>> functions;  // name -> system, file
+};
+
+// A Profile message (not gzipped) as its strings, sample types, comments and samples.
+inline Decoded decodeProfile(const std::string& raw) {
+  Message p = decode(raw);
+  Decoded d;
+  auto [sb, se] = p.equal_range(6);
+  for (auto it = sb; it != se; ++it) d.strings.push_back(it->second.bytes);
+  auto str = [&](uint64_t i) { return i < d.strings.size() ? d.strings[i] : "<bad index>"; };
+  auto [tb, te] = p.equal_range(1);
+  for (auto it = tb; it != te; ++it) {
+    Message t = decode(it->second.bytes);
+    d.sampleTypes.push_back(str(get(t, 1)) + "/" + str(get(t, 2)));
+  }
+  d.defaultType = str(get(p, 14));
+  d.period = get(p, 12);
+  for (uint64_t c : repeated(p, 13)) d.comments.push_back(str(c));
+  std::map<uint64_t, std::string> functionNames;
+  auto [fb, fe] = p.equal_range(5);
+  for (auto it = fb; it != fe; ++it) {
+    Message f = decode(it->second.bytes);
+    functionNames[get(f, 1)] = str(get(f, 2));
+    d.functions[str(get(f, 2))] = {str(get(f, 3)), str(get(f, 4))};
+  }
+  std::map<uint64_t, std::string> locations;  // id -> "function:line" (":line" if > 0)
+  auto [lb, le] = p.equal_range(4);
+  for (auto it = lb; it != le; ++it) {
+    Message l = decode(it->second.bytes);
+    EXPECT_EQ(get(l, 2), 1u) << "mapping id";
+    Message line = decode(l.find(4)->second.bytes);
+    uint64_t n = get(line, 2);
+    locations[get(l, 1)] = functionNames[get(line, 1)] + (n ? ":" + std::to_string(n) : "");
+  }
+  auto [pb, pe] = p.equal_range(2);
+  for (auto it = pb; it != pe; ++it) {
+    Message s = decode(it->second.bytes);
+    std::string stack;
+    for (uint64_t id : repeated(s, 1)) stack += (stack.empty() ? "" : ";") + locations[id];
+    EXPECT_EQ(d.samples.count(stack), 0u) << "duplicate stack " << stack;
+    d.samples[stack] = repeated(s, 2);
+    auto [ab, ae] = s.equal_range(3);
+    for (auto a = ab; a != ae; ++a) {
+      Message label = decode(a->second.bytes);
+      if (str(get(label, 1)) == "type") d.typeLabels[stack] = str(get(label, 2));
+      if (str(get(label, 1)) == "origin") d.originLabels[stack] = str(get(label, 2));
+    }
+  }
+  return d;
 }
 
 }  // namespace dragnet::test::pprof

@@ -22,6 +22,11 @@ const char* phaseName(Phase p) {
   return kNames[static_cast<size_t>(p)];
 }
 
+const char* dragPartName(DragPart d) {
+  static const char* const kNames[] = {"actionable", "belowPrecision", "untilExit"};
+  return kNames[static_cast<size_t>(d)];
+}
+
 namespace {
 
 // "65536", "64k", "1m", "2g" (binary multiples); nullopt when malformed.
@@ -60,6 +65,8 @@ Settings settingsOf(const Profile& p) {
   s.sample = number(p.meta, "sample", 0);
   s.gcBudget = number(p.meta, "gc.budget", s.gcBudget);
   s.gcDeferred = number(p.totals, "gc.deferred", 0);
+  auto stacks = p.meta.find("stacks");
+  s.useContexts = stacks == p.meta.end() || stacks->second != "off";
   return s;
 }
 
@@ -78,6 +85,44 @@ uint64_t epochEnd(uint64_t t, uint64_t epoch) {
   uint64_t n = t / epoch + 1;
   if (n > std::numeric_limits<uint64_t>::max() / epoch) return std::numeric_limits<uint64_t>::max();
   return n * epoch;
+}
+
+ForcedGcs::ForcedGcs(const std::vector<profile::GcEvent>& gcs) : lastForced_(gcs.size() + 1, 0) {
+  for (size_t k = 0; k < gcs.size(); ++k) {
+    lastForced_[k + 1] = gcs[k].forced ? gcs[k].time : lastForced_[k];
+    if (gcs[k].forced) times_.push_back(gcs[k].time);
+  }
+  std::sort(times_.begin(), times_.end());
+}
+
+uint64_t ForcedGcs::lastSeen(const ObjectRecord& r) const {
+  uint64_t seen = 0;
+  if (r.deathGc > 0 && !lastForced_.empty()) {
+    seen = lastForced_[std::min<size_t>(r.deathGc - 1, lastForced_.size() - 1)];
+  } else if (r.deathGc == 0) {
+    auto after = std::upper_bound(times_.begin(), times_.end(), r.death);
+    if (after != times_.begin()) seen = *std::prev(after);
+  }
+  return std::max(seen, r.alloc);
+}
+
+bool ForcedGcs::anyBetween(uint64_t from, uint64_t to) const {
+  auto next = std::upper_bound(times_.begin(), times_.end(), from);
+  return next != times_.end() && *next < to;
+}
+
+uint64_t Life::dragTime(DragPart d) const {
+  if (!used) return 0;
+  uint64_t seen = std::max(lastSeen, lastUse);  // lastSeen <= death
+  switch (d) {
+    case DragPart::Actionable:
+      return seen - lastUse;
+    case DragPart::BelowPrecision:
+      return atEnd ? 0 : death - seen;
+    case DragPart::UntilExit:
+      return atEnd ? death - seen : 0;
+  }
+  return 0;
 }
 
 uint64_t Life::time(Phase p) const {
@@ -109,6 +154,14 @@ Life lifeOf(const ObjectRecord& r, uint64_t useEpoch) {
   return l;
 }
 
+Life lifeOf(const ObjectRecord& r, uint64_t useEpoch, const ForcedGcs& gcs) {
+  Life l = lifeOf(r, useEpoch);
+  l.lastSeen = std::clamp(gcs.lastSeen(r), l.alloc, l.death);
+  l.atEnd = r.deathGc == 0;
+  l.heldUnused = l.used && gcs.anyBetween(l.alloc, l.firstUse);
+  return l;
+}
+
 uint64_t Stats::count(Phase p) const {
   switch (p) {
     case Phase::Lag:
@@ -137,6 +190,9 @@ void Stats::add(const Life& life, uint64_t size, uint64_t weight) {
   Space scaled = Space{size} * weight;
   total += Space{life.lifetime()} * scaled;
   for (Phase p : kAllPhases) space[static_cast<size_t>(p)] += Space{life.time(p)} * scaled;
+  for (DragPart d : kAllDragParts) {
+    dragSpace[static_cast<size_t>(d)] += Space{life.dragTime(d)} * scaled;
+  }
 }
 
 void Stats::add(const Stats& s) {
@@ -148,6 +204,7 @@ void Stats::add(const Stats& s) {
   bytes += s.bytes;
   total += s.total;
   for (size_t i = 0; i < kPhases; ++i) space[i] += s.space[i];
+  for (size_t i = 0; i < kDragParts; ++i) dragSpace[i] += s.dragSpace[i];
 }
 
 bool isLifetimeProfile(const Profile& p) {
@@ -228,13 +285,16 @@ struct Grouping {
 
 class Grouper {
  public:
-  Grouper(const Profile& p, const Settings& s, std::vector<std::vector<uint32_t>>& paths,
+  Grouper(const Profile& p, const Settings& s, const ForcedGcs& gcs,
+          std::vector<std::vector<uint32_t>>& paths, std::vector<ContextSite>& contextSites,
           bool indexed)
       : p_(p),
         settings_(s),
+        gcs_(gcs),
         paths_(p, s.stack, paths),
         indexed_(indexed),
-        precision_(p, s.sample) {}
+        precision_(p, s.sample),
+        contextSites_(contextSites) {}
 
   // One pass over the objects: the groups, and what the model needs of every object.
   Grouping run() {
@@ -270,8 +330,10 @@ class Grouper {
     uint32_t n = nestedOf(paths_.of(r.thread, r.node), r.key);
     uint32_t pi = patternOf(n, paths_.of(r.firstGetAt), paths_.of(r.lastGetAt));
     RawPattern& pat = g_.patterns[pi];
-    Life life = lifeOf(r, settings_.useEpoch);
-    pat.stats.add(life, r.size, weightOf(r, settings_.sample));
+    Life life = lifeOf(r, settings_.useEpoch, gcs_);
+    uint64_t weight = weightOf(r, settings_.sample);
+    pat.stats.add(life, r.size, weight);
+    addContextSite(r, life, Space{r.size} * weight);
     ++pat.records;
     Space space = Space{life.lifetime()} * r.size;
     if (pat.representative == 0 || space > pat.repSpace ||
@@ -284,6 +346,16 @@ class Grouper {
     if (!indexed_) return;
     g_.objNested.push_back(n);
     g_.objPattern.push_back(pi);
+  }
+
+  void addContextSite(const ObjectRecord& r, const Life& life, Space scaled) {
+    unsigned __int128 k =
+        static_cast<unsigned __int128>(r.thread) << 64 | uint64_t{r.node} << 32 | r.key;
+    auto [index, fresh] = contextIndex_.insert(k, static_cast<uint32_t>(contextSites_.size()));
+    if (fresh) contextSites_.push_back({r.thread, r.node, r.key, {}});
+    for (Phase p : kAllPhases) {
+      contextSites_[index].space[static_cast<size_t>(p)] += Space{life.time(p)} * scaled;
+    }
   }
 
   uint32_t nestedOf(PathId context, uint32_t key) {
@@ -341,12 +413,15 @@ class Grouper {
 
   const Profile& p_;
   const Settings& settings_;
+  const ForcedGcs& gcs_;
   PathTable paths_;
   bool indexed_;
   PrecisionSum precision_;
   // The GCs' times in a profile the agent wrote (and the end): few.
   std::unordered_set<uint64_t> deathTimes_;
   uint64_t lastDeath_ = 0;  // the latest inserted (neighbours mostly died together)
+  std::vector<ContextSite>& contextSites_;
+  FlatIndex<unsigned __int128> contextIndex_;  // (thread, node, key)
   Grouping g_;
   FlatIndex<uint64_t> nestedIndex_;            // (context, key)
   FlatIndex<unsigned __int128> patternIndex_;  // (nested, firstGet, lastGet)
@@ -500,7 +575,9 @@ Model buildModel(const Profile& p) {
   m.settings = settingsOf(p);
   m.indexed = !p.objectChunks;
   if (m.indexed) m.byId = indicesById(p.objects);
-  Grouping g = Grouper(p, m.settings, m.paths, m.indexed).run();
+  m.forcedGcs = ForcedGcs(p.gcs);
+  Grouping g =
+      Grouper(p, m.settings, m.forcedGcs, m.paths, m.contextSites, m.indexed).run();
   m.endTime = g.endTime;
   m.precision = g.precision;
   m.deathTimes = std::move(g.deathTimes);
@@ -539,7 +616,7 @@ std::optional<uint32_t> objectIndex(const Model& m, uint64_t objectId) {
 const ObjectRecord& object(const Model& m, uint32_t index) { return m.profile->objects[index]; }
 
 Life lifeOf(const Model& m, uint32_t index) {
-  return lifeOf(m.profile->objects[index], m.settings.useEpoch);
+  return lifeOf(m.profile->objects[index], m.settings.useEpoch, m.forcedGcs);
 }
 
 uint64_t weightOf(const Model& m, uint32_t index) {
@@ -604,17 +681,20 @@ std::vector<std::string> eventFrames(const Model& m, const profile::EventAt& at)
 }
 
 std::vector<std::string> nestedFrames(const Model& m, const NestedSite& s) {
+  return siteFrames(m, m.paths.at(s.context), s.key);
+}
+
+std::vector<std::string> siteFrames(const Model& m, const std::vector<uint32_t>& keys,
+                                    uint32_t key) {
   const Profile& p = *m.profile;
-  auto site = p.sites.find(s.key);
+  auto site = p.sites.find(key);
   int32_t line = site == p.sites.end() ? -1 : site->second.line;
   std::vector<std::string> frames;
-  const std::vector<uint32_t>& keys = m.paths.at(s.context);
   if (keys.empty() && site != p.sites.end() && site->second.method != 0) {
     frames.push_back(contexts::frameName(p, site->second.method, line));  // context unknown
   }
-  for (uint32_t key : keys) {
-    frames.push_back(profile::isAllocKey(key) ? std::string("[?]")
-                                              : contexts::frameName(p, key, line));
+  for (uint32_t k : keys) {
+    frames.push_back(profile::isAllocKey(k) ? std::string("[?]") : contexts::frameName(p, k, line));
     line = -1;  // callers: the call-site line is not recorded
   }
   return frames;

@@ -35,6 +35,12 @@ namespace dragnet::analyses::lifetime {
 using Space = unsigned __int128;  // byte x byte
 // For JSON and percentages (53 bits of precision).
 inline double toDouble(Space s) { return static_cast<double>(s); }
+// The average bytes a space held over a run of `runLength` (bytes allocated): space /
+// runLength (0 for a run of length 0).
+inline double averageBytes(Space s, uint64_t runLength) {
+  if (runLength == 0) return 0.0;
+  return static_cast<double>(static_cast<long double>(s) / static_cast<long double>(runLength));
+}
 
 // The phases of an object's life (HUP Fig. 2, 3). `Use` is the in-use phase.
 enum class Phase : uint8_t { Lag = 0, Use = 1, Drag = 2, Void = 3 };
@@ -52,6 +58,7 @@ struct Settings {
   uint64_t sample = 0;        // `sample`: the sampling interval (bytes); 0: every object
   uint64_t gcBudget = 100;    // `gc.budget`: percent of the run forced GCs could take
   uint64_t gcDeferred = 0;    // End total `gc.deferred`: thresholds gc.budget passed over
+  bool useContexts = true;    // `stacks` is not "off": where uses happen was recorded
 };
 Settings settingsOf(const profile::Profile& p);
 
@@ -65,17 +72,60 @@ uint64_t weightOf(const profile::ObjectRecord& r, uint64_t sample);
 // The end of the use epoch that holds time t: (t / epoch + 1) * epoch (t itself if epoch 0).
 uint64_t epochEnd(uint64_t t, uint64_t epoch);
 
+// The forced collections of a profile: what is known of an object's reachability. A forced
+// collection is full, so an object it did not free was reachable at its time (the JVM's own
+// collections may be partial and prove nothing).
+class ForcedGcs {
+ public:
+  ForcedGcs() = default;
+  explicit ForcedGcs(const std::vector<profile::GcEvent>& gcs);
+  // The latest time a forced collection found the object reachable, at least its allocation:
+  // the last forced GC before the one that freed it, or for an object alive at the end
+  // (deathGc 0) the last forced GC up to its death.
+  uint64_t lastSeen(const profile::ObjectRecord& r) const;
+  // Whether a forced collection ran at a time in (from, to).
+  bool anyBetween(uint64_t from, uint64_t to) const;
+
+ private:
+  std::vector<uint64_t> lastForced_;  // [k]: the last forced GC's time among the first k GCs
+  std::vector<uint64_t> times_;       // the forced GCs' times, ascending
+};
+
+// Where a dragged object's drag time [lastUse, death) lies (docs/REPORTS.md, "drag split"):
+// Actionable, [lastUse, lastSeen): a forced collection found it reachable after its last
+// use, so it was held unused; the rest, [max(lastUse, lastSeen), death), is not known to be
+// drag: BelowPrecision for an object a collection freed (its death lies within the gap
+// between two forced collections, so that drag is indistinguishable from zero), UntilExit
+// for an object alive at the end (no collection after lastSeen tells whether it was still
+// reachable; its drag runs to the end of the run).
+enum class DragPart : uint8_t { Actionable = 0, BelowPrecision = 1, UntilExit = 2 };
+inline constexpr size_t kDragParts = 3;
+inline constexpr std::array<DragPart, kDragParts> kAllDragParts = {
+    DragPart::Actionable, DragPart::BelowPrecision, DragPart::UntilExit};
+const char* dragPartName(DragPart d);  // "actionable", "belowPrecision", "untilExit"
+
 // One object's phase boundaries: alloc <= firstUse <= lastUse <= death.
 // Void object: firstUse == lastUse == death (the whole life is void time).
 struct Life {
   uint64_t alloc = 0, firstUse = 0, lastUse = 0, death = 0;
   bool used = false;  // got at least once
+  // With the forced collections (the lifeOf below): lastSeen (ForcedGcs::lastSeen, clamped
+  // into [alloc, death]), whether the object was alive at the end, and whether a forced
+  // collection ran between its allocation and its first get.
+  uint64_t lastSeen = 0;
+  bool atEnd = false;
+  bool heldUnused = false;
   uint64_t lifetime() const { return death - alloc; }
-  uint64_t time(Phase p) const;  // lag, use, drag or void time (0 for phases it lacks)
-  bool lagged() const { return used && firstUse > alloc; }
+  uint64_t time(Phase p) const;         // lag, use, drag or void time (0 for phases it lacks)
+  uint64_t dragTime(DragPart d) const;  // its drag time's part d (they add up to the drag)
+  // Lagged: it sat unused through a forced collection (every object's lag is at least its
+  // own size, the clock's advance at its allocation, so lag > 0 would say nothing).
+  bool lagged() const { return used && heldUnused; }
   bool dragged() const { return used && death > lastUse; }
 };
 Life lifeOf(const profile::ObjectRecord& r, uint64_t useEpoch);
+// The same with what the forced collections tell: lastSeen, atEnd, heldUnused.
+Life lifeOf(const profile::ObjectRecord& r, uint64_t useEpoch, const ForcedGcs& gcs);
 
 // Counts and spaces of a set of objects.
 struct Stats {
@@ -83,11 +133,13 @@ struct Stats {
   uint64_t bytes = 0;                                        // sum of the objects' sizes
   Space total = 0;                                           // sum of lifetime x size
   std::array<Space, kPhases> space{};
+  std::array<Space, kDragParts> dragSpace{};  // space[Drag] split by DragPart
   // The records behind these figures: the objects themselves in an exact profile, the
   // samples in a sampled one (how much an estimate rests on).
   uint64_t records = 0;
 
   Space operator[](Phase p) const { return space[static_cast<size_t>(p)]; }
+  Space operator[](DragPart d) const { return dragSpace[static_cast<size_t>(d)]; }
   // Objects with a nonzero time in the phase (lagged, used, dragged, void).
   uint64_t count(Phase p) const;
   // Percentage of `whole` (0 when whole is 0).
@@ -107,6 +159,14 @@ struct Precision {
   uint64_t freed = 0;       // objects freed by a GC (deathGc > 0)
   uint64_t aliveAtEnd = 0;  // deathGc == 0: death is the end time
   uint64_t gcs = 0, forcedGcs = 0;
+};
+
+// The objects allocated at one site in one whole calling context (the allocating thread's
+// context node and the allocation key): their spaces, for flame graphs (flame.h merges the
+// threads' contexts).
+struct ContextSite {
+  uint32_t thread = 0, node = 0, key = 0;
+  std::array<Space, kPhases> space{};
 };
 
 // Index into Model::paths. Path 0 is the empty path: an event whose place was not recorded
@@ -171,6 +231,8 @@ struct Model {
   std::vector<uint64_t> deathTimes;
   Stats totals;
   Precision precision;
+  ForcedGcs forcedGcs;
+  std::vector<ContextSite> contextSites;     // in the order first met
   std::vector<std::vector<uint32_t>> paths;  // PathId -> context keys, innermost first
   std::vector<ClassGroup> classes;
   std::vector<MethodGroup> methods;
@@ -223,6 +285,9 @@ std::vector<std::string> eventFrames(const Model& m, const profile::EventAt& at)
 // Frames of a nested site, innermost first: the allocating method with the site's line,
 // then its callers (whose call-site lines are not recorded).
 std::vector<std::string> nestedFrames(const Model& m, const NestedSite& s);
+// The same for the context path `keys` (innermost first) of allocation key `key`.
+std::vector<std::string> siteFrames(const Model& m, const std::vector<uint32_t>& keys,
+                                    uint32_t key);
 // The allocated type of a nested site (the class group's name).
 const std::string& typeOf(const Model& m, const NestedSite& s);
 

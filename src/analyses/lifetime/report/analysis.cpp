@@ -1,8 +1,10 @@
 #include "analyses/lifetime/report/analysis.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "analyses/lifetime/model/aggregate.h"
+#include "analyses/lifetime/model/flame.h"
 #include "analyses/lifetime/report/diff.h"
 #include "analyses/lifetime/report/report.h"
 #include "analyses/lifetime/report/shell_command.h"
@@ -10,15 +12,44 @@
 namespace dragnet::analyses::lifetime {
 namespace {
 
-constexpr std::string_view kFormats[] = {"text", "json", "html"};
+constexpr std::string_view kFormats[] = {"text", "json", "html", "collapsed", "pprof"};
+
+constexpr report::ReportOption kOptions[] = {
+    {"measure", "the flame graphs' measure (collapsed, pprof's default): drag, void or lag; drag"}};
+
+// The measure of `--opt measure=...` (the last given), drag by default; false with `error`.
+bool measureOf(const report::OptionValues& given, Phase& out, std::string& error) {
+  out = Phase::Drag;
+  for (const auto& [name, value] : given) {
+    auto it = std::find_if(kFlamePhases.begin(), kFlamePhases.end(),
+                           [&](Phase p) { return value == phaseName(p); });
+    if (name != "measure" || it == kFlamePhases.end()) {
+      error = "--opt " + name + "=" + value + ": expected measure=drag, void or lag";
+      return false;
+    }
+    out = *it;
+  }
+  return true;
+}
+
+bool checkOptions(const report::OptionValues& given, std::string& error) {
+  Phase p;
+  return measureOf(given, p, error);
+}
 
 // Its profiles are not summed: each one's times run on its JVM's own allocation clock.
 constexpr bool kMerges = false;
 
 bool write(const profile::Profile& p, std::string_view format, const report::ReportSettings& s,
-           std::ostream& out, std::string&) {
+           std::ostream& out, std::string& error) {
+  Phase measure;
+  if (!measureOf(s.options, measure, error)) return false;
   Model m = buildModel(p);
-  if (format == "json") {
+  if (format == "collapsed") {
+    report::writeLifetimeCollapsed(out, m, measure);
+  } else if (format == "pprof") {
+    return report::writeLifetimePprof(out, m, measure, error);
+  } else if (format == "json") {
     report::writeLifetimeJson(out, m, {});
   } else if (format == "html") {
     report::writeLifetimeHtml(out, m, {.top = s.top});
@@ -38,8 +69,8 @@ void commands(CLI::App& app, std::vector<report::Command>& out) {
 }  // namespace
 
 report::Analysis reports() {
-  report::Analysis a{"lifetime", isLifetimeProfile, kFormats, write,
-                     commands,   kMerges,           shellOn,  exportOn};
+  report::Analysis a{"lifetime", isLifetimeProfile, kFormats, write,    commands,
+                     kMerges,    shellOn,           exportOn, kOptions, checkOptions};
   a.diff = diffSide;
   return a;
 }

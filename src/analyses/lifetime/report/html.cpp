@@ -3,8 +3,10 @@
 // (docs/REPORTS.md, "lifetime html"). The numbers are the model's, as in the text and JSON
 // reports (the header and the groups' counts and spaces come from lifetime_json's code);
 // the page's script only formats, sorts and draws them.
+#include <map>
 #include <unordered_map>
 
+#include "analyses/lifetime/model/flame.h"
 #include "analyses/lifetime/model/heap.h"
 #include "analyses/lifetime/report/json.h"
 #include "analyses/lifetime/report/report.h"
@@ -29,13 +31,14 @@ using lifetime_json::putStats;
 // stack is an array of indices into "strings".
 class Strings {
  public:
+  uint32_t id(const std::string& s) {
+    auto [it, fresh] = index_.try_emplace(s, static_cast<uint32_t>(all_.size()));
+    if (fresh) all_.push_back(s);
+    return it->second;
+  }
   Json ids(const std::vector<std::string>& frames) {
     Json a = Json::array();
-    for (const std::string& f : frames) {
-      auto [it, fresh] = index_.try_emplace(f, static_cast<uint32_t>(all_.size()));
-      if (fresh) all_.push_back(f);
-      a.push_back(it->second);
-    }
+    for (const std::string& f : frames) a.push_back(id(f));
     return a;
   }
   const std::vector<std::string>& all() const { return all_; }
@@ -86,6 +89,7 @@ class DataWriter {
     });
     j["nested"] = nested();
     j["heap"] = heap();
+    j["flame"] = flame();
     j["strings"] = strings_.all();
     return j;
   }
@@ -197,6 +201,54 @@ class DataWriter {
     for (Phase p : kAllPhases) phases.push_back(phaseName(p));
     return {{"phases", phases},     {"points", points},          {"peak", peak},
             {"peakTime", peakTime}, {"buckets", o_.heapBuckets}, {"gcs", gcs}};
+  }
+
+  // The flame graphs' tree (docs/REPORTS.md, "lifetime html"): the rows of flameRows merged
+  // into a tree of frames, root first, each row's spaces on its type's node; rows below
+  // o_.flameMinShare of every measure are folded into one "(small contexts)" node.
+  Json flame() {
+    std::vector<FlameRow> rows = flameRows(m_);
+    Json parents = Json::array({-1}), names = Json::array({strings_.id("all")});
+    std::vector<std::array<double, kFlamePhases.size()>> values(1);
+    std::map<std::pair<size_t, uint32_t>, size_t> children;
+    auto child = [&](size_t parent, uint32_t name) {
+      auto [it, fresh] = children.try_emplace({parent, name}, values.size());
+      if (fresh) {
+        parents.push_back(parent);
+        names.push_back(name);
+        values.emplace_back();
+      }
+      return it->second;
+    };
+    size_t shown = 0;
+    for (const FlameRow& row : rows) {
+      bool small = true;
+      for (Phase p : kFlamePhases)
+        small &= toDouble(row[p]) < o_.flameMinShare * toDouble(m_.totals[p]);
+      size_t node = 0;
+      if (small) {
+        node = child(0, strings_.id("(small contexts)"));
+      } else {
+        ++shown;
+        for (const std::string& f : flameFrames(m_, row, true)) node = child(node, strings_.id(f));
+      }
+      for (size_t k = 0; k < kFlamePhases.size(); ++k)
+        values[node][k] += toDouble(row[kFlamePhases[k]]);
+    }
+    Json measures = Json::array(), own = Json::object();
+    for (size_t k = 0; k < kFlamePhases.size(); ++k) {
+      measures.push_back(phaseName(kFlamePhases[k]));
+      Json v = Json::array();
+      for (const auto& node : values) v.push_back(node[k]);
+      own[phaseName(kFlamePhases[k])] = std::move(v);
+    }
+    return {{"measures", measures},
+            {"parent", parents},
+            {"name", names},
+            {"own", own},
+            {"rows", rows.size()},
+            {"shown", shown},
+            {"minShare", o_.flameMinShare}};
   }
 
   const Model& m_;

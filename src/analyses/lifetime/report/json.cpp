@@ -2,6 +2,10 @@
 // byte) can exceed 2^64 and are written as doubles.
 #include "analyses/lifetime/report/json.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+
 #include "analyses/lifetime/model/heap.h"
 #include "analyses/lifetime/report/report.h"
 #include "report/coverage.h"
@@ -10,14 +14,44 @@
 
 namespace dragnet::report {
 
+using analyses::lifetime::averageBytes;
+using analyses::lifetime::DragPart;
+using analyses::lifetime::dragPartName;
+using analyses::lifetime::kAllDragParts;
 using analyses::lifetime::kAllPhases;
 using analyses::lifetime::Model;
 using analyses::lifetime::Phase;
 using analyses::lifetime::phaseName;
+using analyses::lifetime::Space;
 using analyses::lifetime::Stats;
 using analyses::lifetime::toDouble;
+using lifetime_json::exactDigits;
 using lifetime_json::Json;
+using lifetime_json::putHeld;
 using lifetime_json::putStats;
+
+std::string lifetime_json::exactDigits(Space v) {
+  std::string d;
+  do {
+    d.insert(d.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+    v /= 10;
+  } while (v);
+  return d;
+}
+
+namespace {
+
+// {"total", "lag", "use", "drag", "void"} of f(space), and the drag parts of f(drag space).
+template <class F>
+std::pair<Json, Json> bySpace(const Stats& s, F f) {
+  Json phases, parts;
+  phases["total"] = f(s.total);
+  for (Phase p : kAllPhases) phases[phaseName(p)] = f(s[p]);
+  for (DragPart d : kAllDragParts) parts[dragPartName(d)] = f(s[d]);
+  return {std::move(phases), std::move(parts)};
+}
+
+}  // namespace
 
 void lifetime_json::putStats(Json& j, const Stats& s) {
   j["objects"] = s.objects;
@@ -26,30 +60,42 @@ void lifetime_json::putStats(Json& j, const Stats& s) {
   j["dragged"] = s.dragged;
   j["void"] = s.voids;
   j["bytes"] = s.bytes;
-  Json space;
-  space["total"] = toDouble(s.total);
-  for (Phase p : kAllPhases) space[phaseName(p)] = toDouble(s[p]);
-  j["space"] = std::move(space);
+  j["space"] = bySpace(s, toDouble).first;
 }
 
-Json lifetime_json::statsJson(const Stats& s) {
+void lifetime_json::putHeld(Json& j, const Stats& s, uint64_t runLength) {
+  j["dragSpace"] = bySpace(s, toDouble).second;
+  auto [average, dragAverage] = bySpace(s, [&](Space v) { return averageBytes(v, runLength); });
+  j["averageBytes"] = std::move(average);
+  j["dragAverageBytes"] = std::move(dragAverage);
+}
+
+Json lifetime_json::statsJson(const Stats& s, uint64_t runLength) {
   Json j;
   putStats(j, s);
-  Json pct, exact;
-  for (Phase p : kAllPhases) pct[phaseName(p)] = Stats::percent(s[p], s.total);
+  putHeld(j, s, runLength);
+  auto [pct, dragPct] = bySpace(s, [&](Space v) { return Stats::percent(v, s.total); });
+  pct.erase("total");
   j["percent"] = std::move(pct);
-  auto digits = [](analyses::lifetime::Space v) {
-    std::string d;
-    do {
-      d.insert(d.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-      v /= 10;
-    } while (v);
-    return d;
-  };
-  exact["total"] = digits(s.total);
-  for (Phase p : kAllPhases) exact[phaseName(p)] = digits(s[p]);
+  j["dragPercent"] = std::move(dragPct);
+  auto [exact, dragExact] = bySpace(s, exactDigits);
   j["spaceExact"] = std::move(exact);
+  j["dragSpaceExact"] = std::move(dragExact);
+  auto [held, dragHeld] =
+      bySpace(s, [&](Space v) { return lifetime_json::heldText(averageBytes(v, runLength)); });
+  j["held"] = std::move(held);
+  j["dragHeld"] = std::move(dragHeld);
   return j;
+}
+
+std::string lifetime_json::heldText(double v) {
+  if (v < 1024) return grouped(static_cast<uint64_t>(std::max(0.0, v) + 0.5)) + " bytes";
+  const char* units[] = {"KB", "MB", "GB", "TB"};
+  size_t u = 0;
+  for (v /= 1024; v >= 1024 && u + 1 < std::size(units); ++u) v /= 1024;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f %s", v, units[u]);
+  return buf;
 }
 
 Json lifetime_json::header(const Model& m) {
@@ -79,7 +125,7 @@ Json lifetime_json::header(const Model& m) {
   } else {
     j["javaHeap"] = nullptr;
   }
-  j["totals"] = statsJson(m.totals);
+  j["totals"] = statsJson(m.totals, m.endTime);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   return j;
 }
@@ -97,6 +143,7 @@ Json classes(const Model& m) {
   for (const auto& c : m.classes) {
     Json j{{"id", c.id}, {"name", c.name}};
     putStats(j, c.stats);
+    putHeld(j, c.stats, m.endTime);
     j["nested"] = ids(c.nested);
     a.push_back(std::move(j));
   }
@@ -110,6 +157,7 @@ Json methods(const Model& m) {
     auto def = m.profile->methods.find(g.methodId);
     if (def != m.profile->methods.end()) j["descriptor"] = def->second.descriptor;
     putStats(j, g.stats);
+    putHeld(j, g.stats, m.endTime);
     j["nested"] = ids(g.nested);
     a.push_back(std::move(j));
   }
@@ -124,6 +172,7 @@ Json patterns(const Model& m, const analyses::lifetime::NestedSite& s) {
            {"lastGet", analyses::lifetime::pathFrames(m, pat.lastGet)},
            {"representative", pat.representative}};
     putStats(j, pat.stats);
+    putHeld(j, pat.stats, m.endTime);
     a.push_back(std::move(j));
   }
   return a;
@@ -138,6 +187,7 @@ Json nested(const Model& m) {
            {"method", s.method + 1},
            {"frames", analyses::lifetime::nestedFrames(m, s)}};
     putStats(j, s.stats);
+    putHeld(j, s.stats, m.endTime);
     j["patterns"] = patterns(m, s);
     a.push_back(std::move(j));
   }

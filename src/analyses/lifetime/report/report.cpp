@@ -11,6 +11,9 @@
 
 namespace dragnet::report {
 
+using analyses::lifetime::DragPart;
+using analyses::lifetime::dragPartName;
+using analyses::lifetime::kAllDragParts;
 using analyses::lifetime::kAllPhases;
 using analyses::lifetime::Model;
 using analyses::lifetime::NestedSite;
@@ -131,24 +134,63 @@ const char* countName(Phase p) {
   return "";
 }
 
+const char* dragPartLabel(DragPart d) {
+  static const char* const kLabels[] = {"actionable", "below precision", "until exit"};
+  return kLabels[static_cast<size_t>(d)];
+}
+
+namespace {
+
+// What a part of drag is, after "...% of the total space is ".
+const char* dragPartMeaning(DragPart d) {
+  static const char* const kMeanings[] = {
+      "actionable drag (reachable at a forced GC after the last use)",
+      "drag below the death precision (not told from 0 by the GCs)",
+      "drag until exit (alive at the end, after the last GC that saw it)"};
+  return kMeanings[static_cast<size_t>(d)];
+}
+
+// "  drag                279,960,715,184,768  36.92% of the total space is drag; 6.88 MB held
+// on average": `label` and the exact space right-aligned to column 41, the share, `what` and
+// the average.
+void writeSpaceLine(std::ostream& out, const std::string& label, const std::string& exact,
+                    double pct, const std::string& what, const std::string& held) {
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-12s %*s %6.2f%%", label.c_str(),
+                static_cast<int>(std::max<size_t>(1, 39 - std::max<size_t>(12, label.size()) - 1)),
+                groupedDigits(exact).c_str(), pct);
+  out << line << " of the total space is " << what << "; " << held << " held on average\n";
+}
+
+}  // namespace
+
 void writeStats(std::ostream& out, const Json& t) {
   out << "  objects      " << num(u64(t.at("objects"))) << " (" << num(u64(t.at("bytes")))
-      << " bytes): " << num(u64(t.at("lagged"))) << " lagged, " << num(u64(t.at("dragged")))
-      << " dragged, " << num(u64(t.at("void"))) << " void\n";
+      << " bytes): " << num(u64(t.at("lagged"))) << " lagged (unused through a forced GC), "
+      << num(u64(t.at("dragged"))) << " dragged, " << num(u64(t.at("void"))) << " void\n";
   const Json& exact = t.at("spaceExact");
-  out << "  total space  " << groupedDigits(exact.at("total").get<std::string>()) << "\n";
+  const Json& held = t.at("held");
+  out << "  total space  " << groupedDigits(exact.at("total").get<std::string>()) << "; "
+      << held.at("total").get<std::string>() << " reachable on average\n";
   for (Phase p : kAllPhases) {
-    char label[16];
-    std::snprintf(label, sizeof label, "%-12s", p == Phase::Use ? "in use" : phaseName(p));
-    char line[96];
-    std::snprintf(line, sizeof line, "  %s %26s %6.2f%%", label,
-                  groupedDigits(exact.at(phaseName(p)).get<std::string>()).c_str(),
-                  t.at("percent").at(phaseName(p)).get<double>());
-    out << line << " of the total space is " << (p == Phase::Use ? "in use" : phaseName(p)) << "\n";
+    const char* name = p == Phase::Use ? "in use" : phaseName(p);
+    writeSpaceLine(out, name, exact.at(phaseName(p)).get<std::string>(),
+                   t.at("percent").at(phaseName(p)).get<double>(), name,
+                   held.at(phaseName(p)).get<std::string>());
+    if (p != Phase::Drag) continue;
+    for (DragPart d : kAllDragParts) {
+      const char* key = dragPartName(d);
+      writeSpaceLine(out, std::string("  ") + dragPartLabel(d),
+                     t.at("dragSpaceExact").at(key).get<std::string>(),
+                     t.at("dragPercent").at(key).get<double>(), dragPartMeaning(d),
+                     t.at("dragHeld").at(key).get<std::string>());
+    }
   }
 }
 
-void writeStats(std::ostream& out, const Stats& t) { writeStats(out, lifetime_json::statsJson(t)); }
+void writeStats(std::ostream& out, const Stats& t, uint64_t runLength) {
+  writeStats(out, lifetime_json::statsJson(t, runLength));
+}
 
 void writeSummary(std::ostream& out, const Model& m) {
   writeSummary(out, lifetime_json::header(m));
@@ -184,15 +226,17 @@ void writeRanking(std::ostream& out, const Model& m, std::string_view title,
   // A sampled profile's rows also say how many samples each estimate rests on.
   const bool sampled = m.settings.sample != 0;
   char head[128];
-  std::snprintf(head, sizeof head, "  %-6s %26s %7s %10s %10s  ", "id",
-                (std::string(phaseName(p)) + " space").c_str(), "% all", countName(p), "objects");
+  std::snprintf(head, sizeof head, "  %-6s %26s %11s %7s %10s %10s  ", "id",
+                (std::string(phaseName(p)) + " space").c_str(), "avg held", "% all", countName(p),
+                "objects");
   out << head << (sampled ? "samples  " : "") << column << "\n";
   for (const RankRow& row : rows) {
     const Stats& s = *row.stats;
     char line[160];
-    std::snprintf(line, sizeof line, "  %-6u %26s %s %10s %10s  ", row.id, grouped(s[p]).c_str(),
-                  percent(s[p], m.totals[p]).c_str(), num(s.count(p)).c_str(),
-                  num(s.objects).c_str());
+    std::snprintf(
+        line, sizeof line, "  %-6u %26s %11s %s %10s %10s  ", row.id, grouped(s[p]).c_str(),
+        lifetime_json::heldText(analyses::lifetime::averageBytes(s[p], m.endTime)).c_str(),
+        percent(s[p], m.totals[p]).c_str(), num(s.count(p)).c_str(), num(s.objects).c_str());
     out << line;
     if (sampled) {
       std::snprintf(line, sizeof line, "%7s  ", num(s.records).c_str());
@@ -248,7 +292,12 @@ void writeGroups(std::ostream& out, const Model& m, const LifetimeTextOptions& o
                lt::groupRows(m.methods, rankBy(m.methods, p, o.top)));
     writeTable(out, m, "Nested allocation sites", "type at stack", p,
                lt::nestedRows(m, rankBy(m.nested, p, o.top), o.frames));
-    if (p != Phase::Void) writePatterns(out, m, p, o);  // void objects have no gets
+    if (p == Phase::Void) continue;  // void objects have no gets
+    if (m.settings.useContexts) {
+      writePatterns(out, m, p, o);
+    } else if (p == Phase::Drag) {  // once: the patterns would only say "not recorded"
+      out << "\n" << lt::kPatternsNotRecorded << "\n";
+    }
   }
 }
 

@@ -277,7 +277,7 @@ const NestedSite& findNested(const Model& m, const std::string& word) {
 void classInfo(std::ostream& out, const Model& m, const std::string& word, bool detailed) {
   const ClassGroup& c = findClass(m, word);
   out << "class " << c.id << ": " << c.name << "\n";
-  lt::writeStats(out, c.stats);
+  lt::writeStats(out, c.stats, m.endTime);
   field(out, "nested sites", nestedIds(c.nested));
   if (detailed) writeObjectsByKind(out, m, analyses::lifetime::objectsOf(m, c));
 }
@@ -288,7 +288,7 @@ void methodInfo(std::ostream& out, const Model& m, const std::string& word, bool
   auto def = m.profile->methods.find(g.methodId);
   if (def != m.profile->methods.end()) out << " " << def->second.descriptor;
   out << "\n";
-  lt::writeStats(out, g.stats);
+  lt::writeStats(out, g.stats, m.endTime);
   field(out, "nested sites", nestedIds(g.nested));
   if (detailed) writeObjectsByKind(out, m, analyses::lifetime::objectsOf(m, g));
 }
@@ -296,7 +296,7 @@ void methodInfo(std::ostream& out, const Model& m, const std::string& word, bool
 void nestedInfo(std::ostream& out, const Model& m, const std::string& word, bool detailed) {
   const NestedSite& s = findNested(m, word);
   out << "nested " << s.id << ": " << lt::nestedName(m, s, 0) << "\n";
-  lt::writeStats(out, s.stats);
+  lt::writeStats(out, s.stats, m.endTime);
   field(out, "groups",
         "class " + std::to_string(s.cls + 1) + ", method " + std::to_string(s.method + 1) + ", " +
             num(s.patterns.size()) + " lifetime patterns");

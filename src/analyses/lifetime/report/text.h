@@ -25,10 +25,14 @@ void writeSummary(std::ostream& out, const nlohmann::ordered_json& header);
 // (lifetime_json::header); "" for an exact one. The HTML report shows the same text.
 std::string sampledNote(const nlohmann::ordered_json& header);
 
-// The objects line, the total space and each phase's space with its share of `s.total`
-// (the totals' lines; for a group its own), from lifetime_json::statsJson's object.
+// The objects line, the total space and each phase's space with its share of `s.total` and
+// the bytes it held on average over the run, then drag's three parts (the totals' lines;
+// for a group its own), from lifetime_json::statsJson's object.
 void writeStats(std::ostream& out, const nlohmann::ordered_json& stats);
-void writeStats(std::ostream& out, const analyses::lifetime::Stats& s);
+void writeStats(std::ostream& out, const analyses::lifetime::Stats& s, uint64_t runLength);
+
+// What the drag parts are called in text ("actionable", "below death precision", "until exit").
+const char* dragPartLabel(analyses::lifetime::DragPart d);
 
 // Frames joined innermost first: "a < b < c", at most `limit` (0: all) and then "< ...";
 // "(not recorded)" when there are none.
@@ -37,6 +41,11 @@ std::string joined(const std::vector<std::string>& frames, size_t limit);
 // "app.Point at app.Main.build(Main.java:10) < ..." (frames cut after `limit`, 0: all).
 std::string nestedName(const analyses::lifetime::Model& m, const analyses::lifetime::NestedSite& s,
                        size_t limit);
+
+// The line that stands for the lifetime patterns in a profile recorded without use contexts.
+inline constexpr const char* kPatternsNotRecorded =
+    "Lifetime patterns (first get, last get): not recorded in this profile; dragnet run --mode "
+    "lifetime --use-contexts records where first and last gets happen (exact variant only)";
 
 // "`title` by <phase> space": a ranking's heading.
 std::string byPhase(std::string_view title, analyses::lifetime::Phase p);
@@ -61,8 +70,8 @@ std::vector<RankRow> nestedRows(const analyses::lifetime::Model& m,
                                 const std::vector<uint32_t>& indices, size_t frames);
 
 // A ranking table: the line `title`, then the column titles (the last one `column`) and a
-// line per row with its space in phase p and that space's share of all of it; "  (none)"
-// without rows.
+// line per row with its space in phase p, the bytes that held on average over the run and
+// that space's share of all of it; "  (none)" without rows.
 void writeRanking(std::ostream& out, const analyses::lifetime::Model& m, std::string_view title,
                   std::string_view column, analyses::lifetime::Phase p,
                   const std::vector<RankRow>& rows);

@@ -3,7 +3,8 @@
 // whose numbers the report writer took from the same model as the text report; this script
 // only formats, sorts and draws them: the totals, the reachable heap over time as stacked
 // areas (HUP Fig. 5), the sortable tables and the selected group's nested sites or lifetime
-// patterns. State is kept in the URL hash: #rank=void&sel=nested:3&gcs=0.
+// patterns, and the flame graphs of drag, void and lag by allocation context. State is kept
+// in the URL hash: #rank=void&sel=nested:3&gcs=0&flame=void&zoom=4.
 'use strict';
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
@@ -17,7 +18,7 @@
   const SVG = 'http://www.w3.org/2000/svg';
   const KB = 1024;
   const MB = 1024 * 1024;
-  const state = { rank: 'drag', sel: null, gcs: true, sort: {}, all: {} };
+  const state = { rank: 'drag', sel: null, gcs: true, sort: {}, all: {}, flame: 'drag', zoom: 0 };
 
   const frames = (ids) => ids.map((i) => data.strings[i]);
   // Innermost first, "a < b < c", cut after 4 frames as in the text report.
@@ -43,6 +44,19 @@
     return fmt(v) + ' bytes';
   }
 
+  // Average bytes held over the run (a space / the run length), as the text report writes it.
+  function held(v) {
+    if (v < KB) return fmt(v) + ' bytes';
+    const units = ['KB', 'MB', 'GB', 'TB'];
+    let u = 0;
+    for (v /= KB; v >= KB && u + 1 < units.length; u++) v /= KB;
+    return v.toFixed(2) + ' ' + units[u];
+  }
+  // A space as the bytes it held on average over the run (the totals carry it computed).
+  const average = (space) => (data.endTime > 0 ? space / data.endTime : 0);
+  const DRAG_PARTS = [['actionable', 'actionable'], ['belowPrecision', 'below the death precision'],
+    ['untilExit', 'until exit']];
+
   // ---- header, totals, settings ----------------------------------------------------------
 
   function writeHeader() {
@@ -64,21 +78,29 @@
     card(box, 'space', 'Total space', '', count(T.objects, 'object', 'objects') + ', ' +
       fmt(T.bytes) + ' bytes');
     setSpace($('total-space'), T.space.total);
+    $('total-space').parentNode.querySelector('.sub').appendChild(el('span', '', '; ' +
+      held(T.averageBytes.total) + ' reachable on average')).id = 'avg-total';
     for (const p of ['drag', 'void', 'lag', 'use']) {
       const sub = card(box, p, NAMES[p], share(T.space[p], T.space.total), '')
         .querySelector('.sub');
       setSpace(sub.appendChild(el('span')), T.space[p]);
-      sub.appendChild(document.createTextNode(' ' + NAMES[p] + ' space'));
+      sub.appendChild(document.createTextNode(' ' + NAMES[p] + ' space; '));
+      sub.appendChild(el('span', '', held(T.averageBytes[p]))).id = 'avg-' + p;
+      sub.appendChild(document.createTextNode(' held on average'));
     }
-    card(box, 'objects', 'Objects', fmt(T.objects), fmt(T.lagged) + ' lagged, ' +
-      fmt(T.dragged) + ' dragged, ' + fmt(T.void) + ' void');
+    card(box, 'objects', 'Objects', fmt(T.objects), fmt(T.lagged) + ' lagged (unused through a ' +
+      'forced GC), ' + fmt(T.dragged) + ' dragged, ' + fmt(T.void) + ' void');
     // HUP's sentence, with the same percentages as the text report (computed by dragnet).
     const s = $('summary');
     const part = (p, text) => {
       s.appendChild(el('b', '', T.percent[p].toFixed(2) + '%')).id = 'pct-' + p;
       s.appendChild(document.createTextNode(text));
     };
-    part('drag', ' of the total space is drag, ');
+    part('drag', ' of the total space is drag (');
+    DRAG_PARTS.forEach(([key, name], i) => {
+      s.appendChild(el('b', '', T.dragPercent[key].toFixed(2) + '%')).id = 'pct-drag-' + key;
+      s.appendChild(document.createTextNode(' ' + name + (i < 2 ? ', ' : '), ')));
+    });
     part('lag', ' is lag, ');
     part('void', ' is void and ');
     part('use', ' is in use.');
@@ -101,6 +123,11 @@
         fmt(pr.meanGap) + ' on average, over ' + count(pr.freed, 'freed object',
         'freed objects') + '; ' + count(pr.aliveAtEnd, 'object', 'objects') +
         ' alive at the end (they die at the end time)'],
+      ['drag split', 'actionable: reachable at a forced GC after its last use; below the death ' +
+        'precision: between the last forced GC that saw it and the GC that freed it; until ' +
+        'exit: alive at the end, after the last forced GC that saw it'],
+      ['lagged', 'objects that sat unused through a forced GC (every lag is at least the ' +
+        'object\u2019s own size)'],
     ];
     if (data.javaHeap) {
       rows.push(['java heap', 'the agent keeps a phantom reference per tracked object, ' +
@@ -310,7 +337,7 @@
       ['id', 'Id', (g) => g.id],
       ['name', nameTitle, nameOf],
       ['objects', 'Objects', (g) => g.objects],
-      ['lagged', 'Lagged', (g) => g.lagged],
+      ['lagged', 'Lagged', (g) => g.lagged],  // unused through a forced GC
       ['dragged', 'Dragged', (g) => g.dragged],
       ['voids', 'Void objects', (g) => g.void],
     ].concat(SPACES.map((p) => [p, (p === 'use' ? 'In use' : NAMES[p][0].toUpperCase() +
@@ -364,6 +391,7 @@
         const td = tr.appendChild(el('td', 'num'));
         setSpace(td.appendChild(el('span')), get(g));
         td.appendChild(el('span', 'pct', ' ' + share(get(g), whole.space[key])));
+        td.appendChild(el('span', 'avg', ' ' + held(average(get(g)))));
       } else {
         tr.appendChild(el('td', 'num', fmt(get(g))));
       }
@@ -469,11 +497,18 @@
   }
 
   function showPatterns(site) {
+    const box = $('detail-patterns');
+    box.replaceChildren();
+    if (!data.useContexts) {
+      $('detail-patterns-title').textContent = 'Lifetime patterns (first get, last get)';
+      box.appendChild(el('p', 'note', 'Not recorded in this profile: dragnet run --mode lifetime ' +
+        '--use-contexts records where first and last gets happen (exact variant only).')).id =
+        'patterns-not-recorded';
+      return;
+    }
     $('detail-patterns-title').textContent = 'Lifetime patterns (first get, last get): ' +
       fmt(site.patternCount) + (site.patterns.length < site.patternCount ? ', ' +
         fmt(site.patterns.length) + ' embedded' : '') + '; percentages of the site\u2019s';
-    const box = $('detail-patterns');
-    box.replaceChildren();
     const t = box.appendChild(el('table', 'data'));
     t.id = 'detail-pattern-table';
     groupTable('detail-pattern-table', site.patterns, PATTERN_COLS, site, null);
@@ -515,6 +550,146 @@
     return div;
   }
 
+  // ---- flame graphs by allocation context ------------------------------------------------
+
+  // data.flame: a tree of frames (root "all", then the thread's root method ... the
+  // allocating method, then the allocated type), each node's own space per measure (only
+  // type nodes and "(small contexts)" have any). Drawn as an icicle on a canvas, widths by
+  // the chosen measure's inclusive space; a click zooms into a frame.
+  const F = data.flame;
+  const FN = F.parent.length;
+  const fKids = Array.from({ length: FN }, () => []);
+  const fDepth = new Int32Array(FN);
+  for (let i = 1; i < FN; i++) {  // parents precede their children
+    fKids[F.parent[i]].push(i);
+    fDepth[i] = fDepth[F.parent[i]] + 1;
+  }
+  const fName = (i) => data.strings[F.name[i]];
+  const fInc = {};
+  for (const m of F.measures) {
+    const v = Float64Array.from(F.own[m]);
+    for (let i = FN - 1; i > 0; i--) v[F.parent[i]] += v[i];
+    fInc[m] = v;
+  }
+  const FROW = 17;
+
+  // [node, x, width, depth] of the frames at least half a pixel wide, the zoomed frame's
+  // ancestors at full width.
+  function flameLayout(width) {
+    const inc = fInc[state.flame];
+    const out = [];
+    for (let a = F.parent[state.zoom]; a >= 0; a = F.parent[a]) out.push([a, 0, width]);
+    if (!(inc[state.zoom] > 0)) return out;
+    const scale = width / inc[state.zoom];
+    const todo = [[state.zoom, 0]];
+    while (todo.length) {
+      const [i, x] = todo.pop();
+      out.push([i, x, inc[i] * scale]);
+      let cx = x;
+      const kids = fKids[i].slice().sort((a, b) => inc[b] - inc[a] || a - b);
+      for (const k of kids) {
+        if (inc[k] * scale >= 0.5) todo.push([k, cx]);
+        cx += inc[k] * scale;
+      }
+    }
+    return out;
+  }
+
+  function flameColor(i) {
+    if (i === 0) return 'hsl(210, 12%, 72%)';
+    const name = fName(i);
+    let h = 0;
+    for (let k = 0; k < name.length; k++) h = (h * 31 + name.charCodeAt(k)) | 0;
+    const v = (h >>> 0) / 4294967296;
+    if (fKids[i].length === 0) return 'hsl(' + Math.round(200 + 25 * v) + ', 55%, 66%)';  // a type
+    const jdk = /^(java|javax|jdk|sun|com\.sun)\./.test(name);
+    return 'hsl(' + Math.round((jdk ? 40 : 8) + 20 * v) + ', 80%, ' + Math.round(58 + 10 * v) + '%)';
+  }
+
+  let flameBoxes = [];
+  function drawFlame() {
+    const canvas = $('flame');
+    const width = Math.max(200, $('flame-wrap').clientWidth);
+    flameBoxes = flameLayout(width);
+    const rows = 1 + flameBoxes.reduce((d, b) => Math.max(d, fDepth[b[0]]), 0);
+    const dpr = window.devicePixelRatio || 1;
+    canvas.style.width = width + 'px';
+    canvas.style.height = rows * FROW + 'px';
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(rows * FROW * dpr);
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.font = '11px ui-monospace, "DejaVu Sans Mono", Menlo, monospace';
+    for (const [i, x, w] of flameBoxes) {
+      const y = fDepth[i] * FROW;
+      ctx.globalAlpha = fDepth[i] < fDepth[state.zoom] ? 0.55 : 1;
+      ctx.fillStyle = flameColor(i);
+      ctx.fillRect(x, y, Math.max(w - 1, 0.5), FROW - 1);
+      const room = Math.floor((w - 6) / 6.6);
+      if (room >= 3) {
+        const text = fName(i);
+        ctx.fillStyle = '#1f2933';
+        ctx.fillText(text.length > room ? text.slice(0, room - 1) + '\u2026' : text, x + 3, y + 12);
+      }
+    }
+    ctx.globalAlpha = 1;
+    canvas.dataset.drawn = flameBoxes.length;
+    canvas.dataset.measure = state.flame;
+    flameDetails(state.zoom);
+  }
+
+  // "name — 6.88 MB of drag held on average (99.12% of all drag)".
+  function flameDetails(i) {
+    const v = fInc[state.flame][i];
+    $('flame-details').textContent = fName(i) + ' \u2014 ' + held(average(v)) + ' of ' + NAMES[state.flame] + ' held on average (' +
+      share(v, fInc[state.flame][0]) + ' of all ' + NAMES[state.flame] + ')';
+  }
+
+  function flameAt(ev) {
+    const r = $('flame').getBoundingClientRect();
+    const x = ev.clientX - r.left;
+    const d = Math.floor((ev.clientY - r.top) / FROW);
+    const hit = flameBoxes.find(([i, bx, w]) => fDepth[i] === d && x >= bx && x < bx + w);
+    return hit ? hit[0] : -1;
+  }
+
+  function setFlame(measure, zoom) {
+    state.flame = measure;
+    state.zoom = fInc[measure][zoom] > 0 ? zoom : 0;
+    for (const b of $('flame-measures').children) {
+      b.setAttribute('aria-pressed', b.id === 'flame-' + measure);
+    }
+    drawFlame();
+    save();
+  }
+
+  function writeFlameFrame() {
+    for (const m of F.measures) {
+      const b = $('flame-measures').appendChild(el('button', '', NAMES[m]));
+      b.type = 'button';
+      b.id = 'flame-' + m;
+      b.disabled = !(fInc[m][0] > 0);
+      b.addEventListener('click', () => setFlame(m, state.zoom));
+    }
+    const canvas = $('flame');
+    canvas.addEventListener('mousemove', (ev) => {
+      const i = flameAt(ev);
+      flameDetails(i >= 0 ? i : state.zoom);
+    });
+    canvas.addEventListener('click', (ev) => {
+      const i = flameAt(ev);
+      if (i >= 0) setFlame(state.flame, i);
+    });
+    $('flame-reset').addEventListener('click', () => setFlame(state.flame, 0));
+    const left = F.rows - F.shown;
+    $('flame-note').textContent = 'Drag, void and lag space by the allocation\u2019s whole ' +
+      'calling context (outermost frame at the top, the allocated type last); widths are ' +
+      'spaces, the line above says the bytes held on average. ' +
+      count(F.shown, 'context', 'contexts') + ' shown' + (left > 0 ? '; ' + fmt(left) +
+        ' below ' + Number((F.minShare * 100).toPrecision(6)) + '% of every measure are ' +
+        'summed in \u201c(small contexts)\u201d' : '') + '.';
+  }
+
   // ---- ranking, state -------------------------------------------------------------------
 
   function writeRankButtons() {
@@ -535,6 +710,8 @@
     if (state.rank !== 'drag') p.set('rank', state.rank);
     if (state.sel) p.set('sel', state.sel.kind + ':' + state.sel.id);
     if (!state.gcs) p.set('gcs', '0');
+    if (state.flame !== 'drag') p.set('flame', state.flame);
+    if (state.zoom) p.set('zoom', String(state.zoom));
     saveHash(p);
   }
 
@@ -544,6 +721,9 @@
     const sel = /^(class|method|nested):(\d+)$/.exec(p.get('sel') || '');
     if (sel) state.sel = { kind: sel[1], id: Number(sel[2]) };
     state.gcs = p.get('gcs') !== '0';
+    if (F.measures.includes(p.get('flame'))) state.flame = p.get('flame');
+    const zoom = Number(p.get('zoom'));
+    if (Number.isInteger(zoom) && zoom > 0 && zoom < FN) state.zoom = zoom;
   }
 
   function render() {
@@ -562,10 +742,15 @@
   writeChartFrame();
   drawChart();
   writeRankButtons();
+  writeFlameFrame();
+  setFlame(state.flame, state.zoom);
   render();
   let resize = 0;
   window.addEventListener('resize', () => {
     clearTimeout(resize);
-    resize = setTimeout(drawChart, 100);
+    resize = setTimeout(() => {
+      drawChart();
+      drawFlame();
+    }, 100);
   });
 })();
