@@ -1,6 +1,7 @@
 // The `dragnet` command-line tool: subcommand dispatch.
 #include <CLI/CLI.hpp>
 
+#include "attach_command.h"
 #include "instrument_command.h"
 #include "profile_commands.h"
 #include "report/analysis.h"
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
   CLI::App* runCmd = dragnet::cli::addRunCommand(app, run);
   dragnet::cli::ReportOptions report;
   CLI::App* reportCmd = dragnet::cli::addReportCommand(app, report);
+  dragnet::cli::AttachOptions attach;
+  CLI::App* attachCmd = dragnet::cli::addAttachCommand(app, attach);
   std::vector<dragnet::report::Command> own;  // the analyses' commands (`dragnet shell`, ...)
   for (const dragnet::report::Analysis& a : dragnet::report::registeredAnalyses()) {
     if (a.commands) a.commands(app, own);
@@ -49,6 +52,7 @@ int main(int argc, char** argv) {
   if (instrumentCmd->parsed()) return dragnet::cli::runInstrument(instrument);
   if (runCmd->parsed()) return dragnet::cli::runRun(run, argv[0]);
   if (reportCmd->parsed()) return dragnet::cli::runReport(report);
+  if (attachCmd->parsed()) return dragnet::cli::runAttach(attach, argv[0]);
   for (const dragnet::report::Command& c : own) {
     if (c.app->parsed()) return c.run();
   }
