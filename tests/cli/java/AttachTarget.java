@@ -31,15 +31,37 @@ public class AttachTarget {
   static void site9() { keep(new byte[9 * UNIT]); }
   static void site10() { keep(new byte[10 * UNIT]); }
 
+  // Each round runs the ten sites in an order of its own: a fixed order would line the same
+  // sites up with the allocation buffers' ends, where the JVM's sampler takes its samples.
+  static final java.util.Random order = new java.util.Random(42);
+  static final int[] sites = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+
   static void round() {
-    site1(); site2(); site3(); site4(); site5();
-    site6(); site7(); site8(); site9(); site10();
+    for (int i = sites.length - 1; i > 0; i--) {
+      int j = order.nextInt(i + 1), t = sites[i];
+      sites[i] = sites[j];
+      sites[j] = t;
+    }
+    for (int k : sites) {
+      switch (k) {
+        case 1: site1(); break;
+        case 2: site2(); break;
+        case 3: site3(); break;
+        case 4: site4(); break;
+        case 5: site5(); break;
+        case 6: site6(); break;
+        case 7: site7(); break;
+        case 8: site8(); break;
+        case 9: site9(); break;
+        default: site10();
+      }
+    }
   }
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
     Files.writeString(dir.resolve("pid"), Long.toString(ProcessHandle.current().pid()));
-    for (int i = 0; i < 200_000; i++) round();  // the warm-up: every site compiled
+    for (int i = 0; i < 20_000; i++) round();  // the warm-up: every site compiled
     Files.writeString(dir.resolve("ready"), "");
     Path stop = dir.resolve("stop");
     while (!Files.exists(stop)) {
