@@ -13,12 +13,27 @@
 # 0.2 percentage points, the smallest (1.8%, ~840) 0.06; the difference of two profiles
 # 0.28 at most. 1 percentage point is 3.5 standard errors of a difference and 5 of a share
 # against its known value: a failure means a bias, not bad luck.
+#
+# attach_test.sh newest: the same on the newest JDK (JDK 21 on warns on stderr of an agent
+# loaded into the running JVM unless given -XX:+EnableDynamicAgentLoading, which the
+# program is given there).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+flags=()
+if [[ ${1:-} == newest ]]; then
+  source "$(dirname "${BASH_SOURCE[0]}")/../lib/newest_jdk.sh"
+  newest=$(newest_jdk)
+  [[ -n $newest && $newest != none ]] || {
+    echo "skipped: no JDK newer than 17"
+    exit 0
+  }
+  JAVA_BIN=$newest/bin
+  flags=(-XX:+EnableDynamicAgentLoading)
+fi
 source "$(dirname "${BASH_SOURCE[0]}")/run_lib.sh"
 export LC_ALL=C # sort and join agree on the order
 
 jdk_tool javac -d "$tmp/classes" "$(dirname "${BASH_SOURCE[0]}")/java/AttachTarget.java"
-target=(-Xmx256m -cp "$tmp/classes" AttachTarget)
+target=("${flags[@]}" -Xmx256m -cp "$tmp/classes" AttachTarget)
 enough=3000000000 # bytes recorded before a profile is compared (see the tolerance above)
 
 # launch NAME [COMMAND...]: AttachTarget in $tmp/NAME (under COMMAND, e.g. dragnet run),
