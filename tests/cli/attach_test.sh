@@ -119,8 +119,9 @@ run_dragnet attach "$pid" stop
 expect_status 0
 expect_complete "$tmp/again.dragnet"
 
-# --duration: complete by itself while the program runs; stop then finds nothing to stop.
-run_dragnet attach "$pid" --sample 64k --duration 1s -o "$tmp/timed.dragnet"
+# --delay and --duration: complete by itself while the program runs; stop then finds
+# nothing to stop.
+run_dragnet attach "$pid" --sample 64k --delay 500ms --duration 1s -o "$tmp/timed.dragnet"
 expect_status 0
 until [[ $("$DRAGNET" report "$tmp/timed.dragnet" -f json 2>/dev/null | jq .complete) == true ]]; do
   alive "$pid" || fail "the program ended"
@@ -130,6 +131,15 @@ alive "$pid" || fail "the program ended"
 run_dragnet attach "$pid" stop
 expect_status 1
 expect_output "$tmp/stderr" "no dragnet session is recording"
+"$DRAGNET" report "$tmp/timed.dragnet" >"$tmp/timed.txt"
+grep -q "^  attached   .* + 500 ms delay, for 1000 ms:" "$tmp/timed.txt" ||
+  fail "the report does not give the delay and the duration"
+(($(bytes "$tmp/timed.dragnet") > 0)) || fail "nothing recorded in --duration 1s"
+# Mode lifetime rewrites classes, even sampled: refused by the agent, which stays usable.
+run_dragnet attach "$pid" --mode lifetime --sample 64k -o "$tmp/lifetime.dragnet"
+expect_status 1
+expect_output "$tmp/stderr" "rewrites classes as they load"
+[[ ! -e $tmp/lifetime.dragnet ]] || fail "a refused start left a profile"
 finish attached
 
 started=$(shares "$tmp/started.dragnet")
