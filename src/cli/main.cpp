@@ -24,7 +24,8 @@ int parseError(const CLI::App& app, const CLI::ParseError& e) {
 int main(int argc, char** argv) {
   CLI::App app{
       "dragnet: memory-analysis toolkit for Java programs. `dragnet run -- java ...` profiles\n"
-      "every allocation per calling context; `dragnet report` shows the result;\n"
+      "every allocation per calling context; `dragnet attach PID` samples a running JVM;\n"
+      "`dragnet report` shows the result;\n"
       "`dragnet instrument` rewrites class files offline.",
       "dragnet"};
   app.set_version_flag("--version", std::string("dragnet ") + DRAGNET_VERSION);
