@@ -140,7 +140,11 @@ run_dragnet attach "$pid" --mode lifetime --sample 64k -o "$tmp/lifetime.dragnet
 expect_status 1
 expect_output "$tmp/stderr" "rewrites classes as they load"
 [[ ! -e $tmp/lifetime.dragnet ]] || fail "a refused start left a profile"
+# A session the program's exit ends: the profile is complete.
+run_dragnet attach "$pid" --sample 64k -o "$tmp/at-exit.dragnet"
+expect_status 0
 finish attached
+expect_complete "$tmp/at-exit.dragnet"
 
 started=$(shares "$tmp/started.dragnet")
 attached=$(shares "$tmp/attached.dragnet")
