@@ -179,6 +179,15 @@ void JNICALL onVMStart(jvmtiEnv* jvmti, JNIEnv* jni) {
 
 void finishProfile(Agent& a, JNIEnv* jni);
 
+// An attached session's environment, once the session ended, hears nothing more and gives
+// its capabilities back: a later session has an environment of its own, and HotSpot lets
+// one environment at a time sample allocations.
+void releaseEnvironment(jvmtiEnv* jvmti) {
+  jvmti->SetEventCallbacks(nullptr, 0);
+  jvmtiCapabilities caps{};
+  if (jvmti->GetCapabilities(&caps) == JVMTI_ERROR_NONE) jvmti->RelinquishCapabilities(&caps);
+}
+
 // Waits until `until` or until the session stops; true if it stopped.
 bool waitStop(Agent& a, std::unique_lock<std::mutex>& lock,
               std::chrono::steady_clock::time_point until) {
@@ -253,14 +262,7 @@ void finishProfile(Agent& a, JNIEnv* jni) {
   a.writer.close();
   a.host.say("profile written to " + a.host.outPath + " (" + std::to_string(bytes) + " bytes, " +
              what + ")");
-  if (!a.attached) return;
-  // The session's environment hears nothing more and gives its capabilities back: a later
-  // session has an environment of its own, and HotSpot lets one environment at a time have
-  // allocation sampling.
-  jvmtiEnv* jvmti = a.host.jvmti;
-  jvmti->SetEventCallbacks(nullptr, 0);
-  jvmtiCapabilities caps{};
-  if (jvmti->GetCapabilities(&caps) == JVMTI_ERROR_NONE) jvmti->RelinquishCapabilities(&caps);
+  if (a.attached) releaseEnvironment(a.host.jvmti);
 }
 
 void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) { finishProfile(*gAgent, jni); }
@@ -454,7 +456,7 @@ extern "C" JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void*)
 namespace dragnet::agent {
 namespace {
 
-// The session Agent_OnLoad started, if any (an attached one has `attached`).
+// Whether a session is recording: Agent_OnLoad's, or an attached one (`attached`).
 bool recording() { return gAgent && !gAgent->finished; }
 
 // dump: the profile as written so far (its last flush; an attached session flushes first),
@@ -502,6 +504,7 @@ Status attachCommand(JavaVM* vm, const attach::Request& r) {
     gAgent->writer.close();
     std::error_code ec;
     std::filesystem::remove(gAgent->host.outPath, ec);
+    releaseEnvironment(gAgent->host.jvmti);
   }
   return s;
 }

@@ -178,4 +178,10 @@ expect_output "$tmp/stderr" "no process 999999999"
 run_dragnet attach "$$" --mode alloc
 expect_status 2
 expect_output "$tmp/stderr" "cannot start in a running JVM"
+run_dragnet attach "$$" --sample 64k --duration 3x
+expect_status 2
+expect_output "$tmp/stderr" "a time is a number with ms, s"
+run_dragnet attach "$$" dump
+expect_status 2
+expect_output "$tmp/stderr" "dump needs -o FILE"
 echo "PASS"
