@@ -25,32 +25,38 @@ enum class Status : int {
   JvmRefused = 108,       // start: the JVM refused capabilities, callbacks or a thread
 };
 
+// What the command says for each answer but Ok.
+struct StatusText {
+  Status status;
+  const char* text;
+};
+inline constexpr StatusText kStatusTexts[] = {
+    {Status::BadRequest,
+     "the agent did not understand the request (a libdragnet.so of another version?)"},
+    {Status::Running,
+     "a dragnet session is already recording in this JVM; stop it first (dragnet attach PID "
+     "stop)"},
+    {Status::StartedWithJvm,
+     "this JVM was started with the dragnet agent; its profile is completed at exit (only dump "
+     "works on it)"},
+    {Status::OtherImage, "another copy of the dragnet agent (another path) is loaded in this JVM"},
+    {Status::NotRunning, "no dragnet session is recording in this JVM"},
+    {Status::CannotStartLate,
+     "this mode rewrites classes as they load: it adds fields to java.lang.Thread, which a "
+     "running JVM cannot do (JVMTI retransformation changes method bodies only); start the "
+     "program with `dragnet run` instead"},
+    {Status::CannotOpen,
+     "the JVM cannot write the profile file (its directory, permissions, or another process "
+     "writing it)"},
+    {Status::JvmRefused,
+     "the JVM refused what the agent needs (allocation sampling or its thread)"},
+};
+
 // The command's message for the agent's answer (empty for Ok).
 inline std::string statusMessage(int status) {
-  switch (static_cast<Status>(status)) {
-    case Status::Ok:
-      return "";
-    case Status::BadRequest:
-      return "the agent did not understand the request (a libdragnet.so of another version?)";
-    case Status::Running:
-      return "a dragnet session is already recording in this JVM; stop it first "
-             "(dragnet attach PID stop)";
-    case Status::StartedWithJvm:
-      return "this JVM was started with the dragnet agent; its profile is completed at exit "
-             "(only dump works on it)";
-    case Status::OtherImage:
-      return "another copy of the dragnet agent (another path) is loaded in this JVM";
-    case Status::NotRunning:
-      return "no dragnet session is recording in this JVM";
-    case Status::CannotStartLate:
-      return "this mode rewrites classes as they load: it adds fields to java.lang.Thread, "
-             "which a running JVM cannot do (JVMTI retransformation changes method bodies "
-             "only); start the program with `dragnet run` instead";
-    case Status::CannotOpen:
-      return "the JVM cannot write the profile file (its directory, permissions, or another "
-             "process writing it)";
-    case Status::JvmRefused:
-      return "the JVM refused what the agent needs (allocation sampling or its thread)";
+  if (status == static_cast<int>(Status::Ok)) return "";
+  for (const StatusText& t : kStatusTexts) {
+    if (static_cast<int>(t.status) == status) return t.text;
   }
   return "the agent failed (return code " + std::to_string(status) + ")";
 }
