@@ -369,8 +369,10 @@ std::string lateStartNote(const Agent& a) {
   if (a.delay.count() > 0) note += " + " + std::to_string(a.delay.count()) + " ms delay";
   if (a.duration.count() > 0) note += ", for " + std::to_string(a.duration.count()) + " ms";
   return note +
-         ": allocations before the start (and after the stop) are not counted, nor, before "
-         "JDK 25, those in the allocation buffer (TLAB) each thread was filling at the start";
+         ": allocations before the start (and after the stop) are not counted, nor what each "
+         "thread allocates in the rest of the allocation buffer (TLAB) it was filling at the "
+         "start (the JVM's sampler starts on a thread at its next allocation through the "
+         "runtime, usually the next buffer)";
 }
 
 // An attached session's flush thread, which starts and ends the recording.
