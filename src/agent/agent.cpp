@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "agent/attach_protocol.h"
 #include "agent/hidden_classes.h"
 #include "agent/jit_settings.h"
 #include "agent/load_guard.h"
@@ -59,6 +61,12 @@ struct Agent {
   std::condition_variable cv;
   bool stopping = false;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  // An attached session (dragnet attach): recording starts `delay` after the attach and
+  // ends after `duration` (0: at stop or VM death); `finished` once the profile is closed.
+  bool attached = false;
+  std::chrono::milliseconds delay{0}, duration{0};
+  std::atomic<bool> finished{false};
+  std::mutex finishing;  // held while the profile is completed
 };
 
 Agent* gAgent = nullptr;
@@ -171,13 +179,49 @@ void JNICALL onVMStart(jvmtiEnv* jvmti, JNIEnv* jni) {
   }
 }
 
-void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
-  Agent& a = *gAgent;
+void finishProfile(Agent& a, JNIEnv* jni);
+
+// An attached session's environment, once the session ended, hears nothing more and gives
+// its capabilities back: a later session has an environment of its own, and HotSpot lets
+// one environment at a time sample allocations.
+void releaseEnvironment(jvmtiEnv* jvmti) {
+  jvmti->SetEventCallbacks(nullptr, 0);
+  jvmtiCapabilities caps{};
+  if (jvmti->GetCapabilities(&caps) == JVMTI_ERROR_NONE) jvmti->RelinquishCapabilities(&caps);
+}
+
+// Waits until `until` or until the session stops; true if it stopped.
+bool waitStop(Agent& a, std::unique_lock<std::mutex>& lock,
+              std::chrono::steady_clock::time_point until) {
+  return a.cv.wait_until(lock, until, [&] { return a.stopping; });
+}
+
+// The flush thread: writes every flush= seconds. In an attached session it also starts the
+// recording after the delay and ends it after the duration.
+void JNICALL flushLoop(jvmtiEnv* jvmti, JNIEnv* jni, void* arg) {
+  Agent& a = *static_cast<Agent*>(arg);
+  using Clock = std::chrono::steady_clock;
   std::unique_lock lock(a.mu);
-  while (!a.stopping) {
-    a.cv.wait_for(lock, std::chrono::seconds(a.options.flushSeconds));
-    if (a.stopping) break;
+  if (a.attached) {
+    if (waitStop(a, lock, Clock::now() + a.delay)) return;
     lock.unlock();
+    jthread self = nullptr;
+    jvmti->GetCurrentThread(&self);
+    a.mode->vmInit(jni, self);
+    lock.lock();
+  }
+  Clock::time_point end =
+      a.duration.count() > 0 ? Clock::now() + a.duration : Clock::time_point::max();
+  auto every = a.options.flushSeconds > 0 ? std::chrono::seconds(a.options.flushSeconds)
+                                          : std::chrono::hours(24 * 365);
+  while (!a.stopping) {
+    Clock::time_point next = Clock::now() + every;
+    if (waitStop(a, lock, std::min(next, end))) break;
+    lock.unlock();
+    if (Clock::now() >= end) {
+      finishProfile(a, jni);
+      return;
+    }
     a.mode->flush(jni);
     writeHiddenClasses(a.writer);
     a.writer.meta(durationMeta(a.started));  // the run's duration up to this flush
@@ -188,7 +232,7 @@ void JNICALL flushLoop(jvmtiEnv*, JNIEnv* jni, void*) {
 void JNICALL onVMInit(jvmtiEnv* jvmti, JNIEnv* jni, jthread thread) {
   Agent& a = *gAgent;
   if (!a.mode->vmInit(jni, thread) || a.options.flushSeconds == 0) return;
-  if (!runAgentThread(jvmti, jni, "dragnet flush", flushLoop, JVMTI_THREAD_MIN_PRIORITY)) {
+  if (!runAgentThread(jvmti, jni, "dragnet flush", flushLoop, JVMTI_THREAD_MIN_PRIORITY, &a)) {
     a.host.say("warning: no background flush thread; the profile is written at exit only");
   }
 }
@@ -205,22 +249,27 @@ void JNICALL onVirtualThreadEnd(jvmtiEnv*, JNIEnv* jni, jthread thread) {
   gAgent->mode->virtualThreadEnd(jni, thread);
 }
 
-// VM death: stops the flush thread, lets the mode write its last records, closes the
-// profile and says where it went (with what it holds).
-void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) {
-  Agent& a = *gAgent;
+// Stops the flush thread, lets the mode write its last records, closes the profile and says
+// where it went (with what it holds). Once: at VM death, or for an attached session at its
+// stop or the end of its duration, whichever comes first.
+void finishProfile(Agent& a, JNIEnv* jni) {
   {
     std::lock_guard lock(a.mu);
     a.stopping = true;
   }
   a.cv.notify_all();
+  std::lock_guard done(a.finishing);  // a second caller returns once the file is complete
+  if (a.finished.exchange(true)) return;
   a.writer.meta(durationMeta(a.started));
   std::string what = a.mode->vmDeath(jni);
   uint64_t bytes = a.writer.bytesWritten();
   a.writer.close();
   a.host.say("profile written to " + a.host.outPath + " (" + std::to_string(bytes) + " bytes, " +
              what + ")");
+  if (a.attached) releaseEnvironment(a.host.jvmti);
 }
+
+void JNICALL onVMDeath(jvmtiEnv*, JNIEnv* jni) { finishProfile(*gAgent, jni); }
 
 // Opens the profile at out= (its %p the pid). When another process is writing that file
 // (JVMs started by one launcher with the same options), this JVM writes its own, named
@@ -314,52 +363,84 @@ const ModeInfo* chosenMode(const Options& o) {
   return nullptr;
 }
 
-jint start(JavaVM* vm, const char* optionText) {
+using attach::Status;
+
+// The profile's "attached" meta entry: what a session started in a running JVM cannot see.
+std::string lateStartNote(const Agent& a) {
+  std::time_t now = std::time(nullptr);
+  char when[32];
+  std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  std::string note = std::string("started in the running JVM at ") + when;
+  if (a.delay.count() > 0) note += " + " + std::to_string(a.delay.count()) + " ms delay";
+  if (a.duration.count() > 0) note += ", for " + std::to_string(a.duration.count()) + " ms";
+  return note +
+         ": allocations before the start (and after the stop) are not counted, nor what each "
+         "thread allocates in the rest of the allocation buffer (TLAB) it was filling at the "
+         "start (the JVM's sampler starts on a thread at its next allocation through the "
+         "runtime, usually the next buffer)";
+}
+
+// An attached session's flush thread, which starts and ends the recording.
+bool startSession(Agent& a, JavaVM* vm) {
+  JNIEnv* jni = nullptr;
+  if (vm->GetEnv(reinterpret_cast<void**>(&jni), JNI_VERSION_1_8) != JNI_OK) return false;
+  return runAgentThread(a.host.jvmti, jni, "dragnet session", flushLoop, JVMTI_THREAD_MIN_PRIORITY,
+                        &a);
+}
+
+// Loads the agent with `optionText`: at JVM start (Agent_OnLoad), or into a running JVM
+// (`live`, Agent_OnAttach: nothing is said on the program's stderr; the status tells
+// dragnet attach what went wrong).
+Status start(JavaVM* vm, const char* optionText, bool live, uint64_t delayMs = 0,
+             uint64_t durationMs = 0) {
   auto* a = new Agent();  // lives as long as the JVM: callbacks may run until the end
-  gAgent = a;
+  auto fail = [&](Status status, const std::string& message) {
+    if (!live) std::fprintf(stderr, "dragnet: %s\n", message.c_str());
+    return status;
+  };
   a->host.options = &a->options;
   a->host.writer = &a->writer;
+  a->attached = live;
+  a->delay = std::chrono::milliseconds(delayMs);
+  a->duration = std::chrono::milliseconds(durationMs);
   std::string error;
   if (!parseOptions(optionText ? optionText : "", a->options, error)) {
-    std::fprintf(stderr, "dragnet: %s\n%s", error.c_str(), optionHelp().c_str());
-    return JNI_ERR;
+    return fail(Status::BadRequest, error + "\n" + optionHelp());
   }
   if (a->options.help) {
-    std::fprintf(stderr, "%s", optionHelp().c_str());
-    return JNI_ERR;
+    if (!live) std::fprintf(stderr, "%s", optionHelp().c_str());
+    return Status::BadRequest;
   }
-  const ModeInfo* info = chosenMode(a->options);
-  if (!info) return JNI_ERR;
+  const ModeInfo* info =
+      live ? findMode(a->options.mode, a->options.sample > 0) : chosenMode(a->options);
+  if (!info) return Status::BadRequest;
+  auto mode = info->make();
+  // A late start cannot add java.lang.Thread's fields, which every rewriting mode needs.
+  if (live && mode->rewrites()) return Status::CannotStartLate;
   if (!a->options.dump.empty()) a->dumpDir = withPid(a->options.dump, ::getpid());
   if (vm->GetEnv(reinterpret_cast<void**>(&a->host.jvmti), JVMTI_VERSION_11) != JNI_OK) {
-    std::fprintf(stderr, "dragnet: this JVM does not offer JVMTI 11 (Java 11 or newer needed)\n");
-    return JNI_ERR;
+    return fail(Status::JvmRefused, "this JVM does not offer JVMTI 11 (Java 11 or newer needed)");
   }
-  if (!openProfile(*a, error)) {
-    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
-    return JNI_ERR;
-  }
-  a->mode = info->make();
+  if (!openProfile(*a, error)) return fail(Status::CannotOpen, error);
+  gAgent = a;
+  a->mode = std::move(mode);
   Mode& m = *a->mode;
   std::map<std::string, std::string> meta = commonMeta(*a, vm, optionText);
+  if (live) meta["attached"] = lateStartNote(*a);
   if (m.rewrites() && !addRewritingCapabilities(a->host.jvmti)) {
-    std::fprintf(stderr, "dragnet: the JVM refused the capabilities the agent needs\n");
-    return JNI_ERR;
+    return fail(Status::JvmRefused, "the JVM refused the capabilities the agent needs");
   }
   if (m.wantsThreadEnds()) a->host.virtualThreads = addVirtualThreadCapability(a->host.jvmti);
   EventCallbacks all;
   ModeEvents events{&all.base, {}};
-  if (!m.load(a->host, meta, events, error)) {
-    std::fprintf(stderr, "dragnet: %s\n", error.c_str());
-    return JNI_ERR;
-  }
+  if (!m.load(a->host, meta, events, error)) return fail(Status::JvmRefused, error);
   a->writer.meta(meta);
   if (!installCallbacks(*a, all, std::move(events.enable))) {
-    std::fprintf(stderr, "dragnet: the JVM refused the agent's event callbacks\n");
-    return JNI_ERR;
+    return fail(Status::JvmRefused, "the JVM refused the agent's event callbacks");
   }
+  if (live && !startSession(*a, vm)) return Status::JvmRefused;
   a->host.say(m.startLine(a->host));
-  return JNI_OK;
+  return Status::Ok;
 }
 
 }  // namespace
@@ -375,5 +456,78 @@ extern "C" JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void*)
                  first->c_str(), dragnet::agent::ownLibrary().c_str(), text.c_str());
     return JNI_OK;
   }
-  return dragnet::agent::start(vm, options);
+  return dragnet::agent::start(vm, options, false) == dragnet::agent::attach::Status::Ok ? JNI_OK
+                                                                                         : JNI_ERR;
+}
+
+namespace dragnet::agent {
+namespace {
+
+// Whether a session is recording: Agent_OnLoad's, or an attached one (`attached`).
+bool recording() { return gAgent && !gAgent->finished; }
+
+// dump: the profile as written so far (its last flush; an attached session flushes first),
+// copied to `out`. It reads as a profile that was cut off: the session goes on.
+Status dumpProfile(JNIEnv* jni, const std::string& options) {
+  Agent& a = *gAgent;
+  Options o;
+  std::string error;
+  if (!parseOptions(options, o, error) || o.out.empty()) return Status::BadRequest;
+  if (a.attached) {
+    a.mode->flush(jni);
+    writeHiddenClasses(a.writer);
+  }
+  uint64_t bytes = a.writer.bytesWritten();  // whole chunks: each is written under a lock
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::string part = o.out + ".part" + std::to_string(::getpid());
+  fs::copy_file(a.host.outPath, part, fs::copy_options::overwrite_existing, ec);
+  if (!ec) fs::resize_file(part, bytes, ec);
+  if (!ec) fs::rename(part, o.out, ec);
+  if (ec) fs::remove(part, ec);
+  return ec ? Status::CannotOpen : Status::Ok;
+}
+
+Status attachCommand(JavaVM* vm, const attach::Request& r) {
+  JNIEnv* jni = nullptr;
+  if (vm->GetEnv(reinterpret_cast<void**>(&jni), JNI_VERSION_1_8) != JNI_OK) {
+    return Status::JvmRefused;
+  }
+  static bool claimed = false;  // this image holds the process's marker (load_guard.h)
+  if (!claimed && !gAgent && claimProcess("attach").has_value()) return Status::OtherImage;
+  claimed = true;
+  if (r.command == "dump") return recording() ? dumpProfile(jni, r.options) : Status::NotRunning;
+  if (r.command == "stop") {
+    if (!recording()) return Status::NotRunning;
+    if (!gAgent->attached) return Status::StartedWithJvm;
+    finishProfile(*gAgent, jni);
+    return Status::Ok;
+  }
+  if (recording()) return gAgent->attached ? Status::Running : Status::StartedWithJvm;
+  Agent* previous = gAgent;
+  Status s = start(vm, r.options.c_str(), true, r.delayMs, r.durationMs);
+  if (s != Status::Ok && gAgent != previous) {  // opened, then refused: nothing recorded
+    gAgent->finished = true;
+    gAgent->writer.close();
+    std::error_code ec;
+    std::filesystem::remove(gAgent->host.outPath, ec);
+    releaseEnvironment(gAgent->host.jvmti);
+  }
+  return s;
+}
+
+}  // namespace
+}  // namespace dragnet::agent
+
+// dragnet attach (attach_protocol.h): the JVM calls this for each load of the library into
+// the running JVM; the same path maps the same image, so a later request finds the session.
+extern "C" JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM* vm, char* options, void*) {
+  namespace attach = dragnet::agent::attach;
+  static std::mutex one;  // requests run on the JVM's attach listener, one by one; still
+  std::lock_guard lock(one);
+  attach::Request request;
+  if (!attach::parseRequest(options ? options : "", request)) {
+    return static_cast<jint>(attach::Status::BadRequest);
+  }
+  return static_cast<jint>(dragnet::agent::attachCommand(vm, request));
 }

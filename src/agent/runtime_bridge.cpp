@@ -103,7 +103,7 @@ void addThreadStateField(classfile::ClassFile& thread) {
 }
 
 bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFunction run,
-                    jint priority) {
+                    jint priority, void* arg) {
   binding::Class thread;
   binding::Method init;
   const binding::Member members[] = {
@@ -112,7 +112,7 @@ bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFu
   std::string error;
   if (!binding::bind(jni, members, error)) return false;
   jobject t = jni->NewObject(thread, init, jni->NewStringUTF(name));
-  if (t && jvmti->RunAgentThread(t, run, nullptr, priority) == JVMTI_ERROR_NONE) return true;
+  if (t && jvmti->RunAgentThread(t, run, arg, priority) == JVMTI_ERROR_NONE) return true;
   jni->ExceptionClear();
   return false;
 }

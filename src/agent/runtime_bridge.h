@@ -39,10 +39,10 @@ inline constexpr const char* kThreadClonePending = "dragnet$clonePending";
 // dragnet$stackHi and dragnet$clonePending to java/lang/Thread's model.
 void addThreadStateField(classfile::ClassFile& thread);
 
-// Starts a JVMTI agent thread (a java.lang.Thread named `name` that runs `run`); in the
-// live phase. False if it could not be started.
+// Starts a JVMTI agent thread (a java.lang.Thread named `name` that runs `run` with `arg`);
+// in the live phase. False if it could not be started.
 bool runAgentThread(jvmtiEnv* jvmti, JNIEnv* jni, const char* name, jvmtiStartFunction run,
-                    jint priority);
+                    jint priority, void* arg = nullptr);
 
 // Defines the helper classes with the boot loader (early VM start: before any Java code
 // runs, so before any probe), all but those a registered mode defines itself later

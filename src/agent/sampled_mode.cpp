@@ -1,10 +1,13 @@
 #include "agent/sampled_mode.h"
 
+#include <atomic>
+
 namespace dragnet::agent {
 namespace {
 
-// The one sampled mode of this JVM: the sampler's callback has no other way to reach it.
-SampledMode* gSampled = nullptr;
+// The sampled mode of this JVM: the sampler's callback has no other way to reach it. A
+// later attached session (dragnet attach) replaces the one that ended.
+std::atomic<SampledMode*> gSampled{nullptr};
 
 }  // namespace
 
@@ -49,7 +52,7 @@ void SampledMode::sampled(JNIEnv* jni, jthread thread, jobject object, jclass cl
 void JNICALL SampledMode::onSample(jvmtiEnv*, JNIEnv* jni, jthread thread, jobject object,
                                    jclass cls, jlong size) {
   if (Sampler::primingSample()) return;
-  gSampled->sampled(jni, thread, object, cls, size);
+  gSampled.load(std::memory_order_acquire)->sampled(jni, thread, object, cls, size);
 }
 
 }  // namespace dragnet::agent

@@ -1,6 +1,7 @@
 // The `dragnet` command-line tool: subcommand dispatch.
 #include <CLI/CLI.hpp>
 
+#include "attach_command.h"
 #include "common/version.h"
 #include "diff_command.h"
 #include "instrument_command.h"
@@ -21,8 +22,8 @@ int parseError(const CLI::App& app, const CLI::ParseError& e) {
 int main(int argc, char** argv) {
   CLI::App app{
       "dragnet: memory-analysis toolkit for Java programs. `dragnet run -- java ...` profiles\n"
-      "every allocation per calling context; `dragnet report` shows the result, `dragnet\n"
-      "diff` what changed between two;\n"
+      "every allocation per calling context; `dragnet attach PID` samples a running JVM;\n"
+      "`dragnet report` shows the result, `dragnet diff` what changed between two;\n"
       "`dragnet instrument` rewrites class files offline.",
       "dragnet"};
   app.set_version_flag("--version", "dragnet " + std::string(dragnet::kVersion));
@@ -37,6 +38,8 @@ int main(int argc, char** argv) {
   CLI::App* reportCmd = dragnet::cli::addReportCommand(app, report);
   dragnet::cli::DiffOptions diff;
   CLI::App* diffCmd = dragnet::cli::addDiffCommand(app, diff);
+  dragnet::cli::AttachOptions attach;
+  CLI::App* attachCmd = dragnet::cli::addAttachCommand(app, attach);
   std::vector<dragnet::report::Command> own;  // the analyses' commands (`dragnet shell`, ...)
   for (const dragnet::report::Analysis& a : dragnet::report::registeredAnalyses()) {
     if (a.commands) a.commands(app, own);
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
   if (runCmd->parsed()) return dragnet::cli::runRun(run, argv[0]);
   if (reportCmd->parsed()) return dragnet::cli::runReport(report);
   if (diffCmd->parsed()) return dragnet::cli::runDiff(diff);
+  if (attachCmd->parsed()) return dragnet::cli::runAttach(attach, argv[0]);
   for (const dragnet::report::Command& c : own) {
     if (c.app->parsed()) return c.run();
   }

@@ -18,12 +18,6 @@ namespace fs = std::filesystem;
 
 namespace dragnet::cli {
 
-namespace {
-
-// `dragnet run`: the command succeeded, but no JVM wrote a profile.
-constexpr int kExitNoProfile = 3;
-
-// libdragnet.so next to the dragnet binary: <prefix>/bin/dragnet -> <prefix>/lib.
 fs::path agentLibrary(const char* argv0) {
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
@@ -31,6 +25,11 @@ fs::path agentLibrary(const char* argv0) {
   fs::path lib = self.parent_path().parent_path() / "lib" / "libdragnet.so";
   return lib;
 }
+
+namespace {
+
+// `dragnet run`: the command succeeded, but no JVM wrote a profile.
+constexpr int kExitNoProfile = 3;
 
 // The java to run: the command's first word if it is a path, else JAVA_HOME/bin/java, else
 // the PATH's.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct ReportOptions {
   std::vector<std::string> options;  // --opt NAME=VALUE: the analysis's report options
   bool lenient = false;              // a corrupt profile exits 0
 };
+
+// libdragnet.so next to the dragnet binary: <prefix>/bin/dragnet -> <prefix>/lib.
+std::filesystem::path agentLibrary(const char* argv0);
 
 CLI::App* addRunCommand(CLI::App& app, RunOptions& o);
 int runRun(const RunOptions& o, const char* argv0);

@@ -70,6 +70,8 @@ EXCEPTIONS = {
     # The option table: `dragnet run`'s flags and help text (src/cli/profile_commands.cpp).
     ("cli", "agent/options.h"),
     ("cli", "target:dragnet_agent_options"),
+    # What dragnet attach and Agent_OnAttach say to each other (src/cli/attach_command.cpp).
+    ("cli", "agent/attach_protocol.h"),
 }
 
 # The libraries of an analysis built from files at its top (not a part's folder).

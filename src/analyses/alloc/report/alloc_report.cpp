@@ -177,6 +177,9 @@ void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& h) {
         << (present(samples) ? " from " + std::to_string(u64(samples)) + " samples" : std::string())
         << leftOutSamplesNote(h.at("samplesLeftOut")) << "\n";
   }
+  // A session started in the running JVM (dragnet attach) and what it could not see.
+  if (present(h.at("attached")))
+    out << "  attached   " << h.at("attached").get<std::string>() << "\n";
   // Whether compiled code counted what the bytecode allocates (jit_settings.h).
   if (present(h.at("jit"))) out << "  jit        " << h.at("jit").get<std::string>() << "\n";
   writeAgentMemory(out, h.at("agent"));
@@ -249,6 +252,8 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
                 {"indexLookups", optional(totalOf(p, "runtime.index.lookups"))}};
   auto jit = p.meta.find("jit");
   j["jit"] = jit == p.meta.end() ? Json(nullptr) : Json(jit->second);
+  auto attached = p.meta.find("attached");
+  j["attached"] = attached == p.meta.end() ? Json(nullptr) : Json(attached->second);
   j["classesInstrumented"] = optional(totalOf(p, "classes.instrumented"));
   auto partial = static_cast<uint64_t>(
       std::count_if(p.failures.begin(), p.failures.end(), profile::isPartial));

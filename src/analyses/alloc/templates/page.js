@@ -28,6 +28,10 @@
     }
     $('warnings').appendChild(el('p', 'note', 'Counted: ' + data.countingMeans + '.')).id =
       'counting';
+    if (data.attached) {
+      $('warnings').appendChild(el('p', 'note', 'Attached: ' + data.attached + '.')).id =
+        'attached';
+    }
     writeHiddenClasses(data.hiddenClasses);
     const cards = [
       ['bytes', 'Bytes', t.bytes, t.unsizedObjects ? '+ ' + fmt(t.unsizedObjects) +
