@@ -219,13 +219,10 @@ namespace {
 // the records stand for.
 class PrecisionSum {
  public:
-  PrecisionSum(const Profile& p, uint64_t sample)
-      : gcs_(p.gcs.size()), sample_(sample), lastForced_(p.gcs.size() + 1, 0) {
+  PrecisionSum(const Profile& p, const ForcedGcs& forced, uint64_t sample)
+      : forced_(forced), sample_(sample) {
     pr_.gcs = p.gcs.size();
-    for (size_t k = 0; k < p.gcs.size(); ++k) {  // among the first k GCs
-      pr_.forcedGcs += p.gcs[k].forced ? 1 : 0;
-      lastForced_[k + 1] = p.gcs[k].forced ? p.gcs[k].time : lastForced_[k];
-    }
+    for (const profile::GcEvent& gc : p.gcs) pr_.forcedGcs += gc.forced ? 1 : 0;
   }
   void add(const ObjectRecord& r) {
     uint64_t weight = weightOf(r, sample_);
@@ -233,8 +230,7 @@ class PrecisionSum {
       pr_.aliveAtEnd += weight;
       return;
     }
-    size_t before = std::min<size_t>(r.deathGc - 1, gcs_);
-    uint64_t from = std::max(r.alloc, lastForced_[before]);
+    uint64_t from = forced_.lastSeen(r);  // a freed object: the last forced GC before it
     uint64_t gap = r.death > from ? r.death - from : 0;
     pr_.maxGap = std::max(pr_.maxGap, gap);
     sum_ += static_cast<long double>(gap) * static_cast<long double>(weight);
@@ -246,9 +242,8 @@ class PrecisionSum {
   }
 
  private:
-  size_t gcs_;
+  const ForcedGcs& forced_;
   uint64_t sample_;
-  std::vector<uint64_t> lastForced_;
   Precision pr_;
   long double sum_ = 0;
 };
@@ -293,7 +288,7 @@ class Grouper {
         gcs_(gcs),
         paths_(p, s.stack, paths),
         indexed_(indexed),
-        precision_(p, s.sample),
+        precision_(p, gcs, s.sample),
         contextSites_(contextSites) {}
 
   // One pass over the objects: the groups, and what the model needs of every object.
@@ -576,8 +571,7 @@ Model buildModel(const Profile& p) {
   m.indexed = !p.objectChunks;
   if (m.indexed) m.byId = indicesById(p.objects);
   m.forcedGcs = ForcedGcs(p.gcs);
-  Grouping g =
-      Grouper(p, m.settings, m.forcedGcs, m.paths, m.contextSites, m.indexed).run();
+  Grouping g = Grouper(p, m.settings, m.forcedGcs, m.paths, m.contextSites, m.indexed).run();
   m.endTime = g.endTime;
   m.precision = g.precision;
   m.deathTimes = std::move(g.deathTimes);
