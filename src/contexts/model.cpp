@@ -101,6 +101,10 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
   return m;
 }
 
+std::string siteTypeName(const profile::SiteDef* def, uint32_t site) {
+  return def ? javaTypeName(def->type) : "<site #" + std::to_string(site) + ">";
+}
+
 std::string javaTypeName(std::string_view t) {
   size_t dims = 0;
   while (dims < t.size() && t[dims] == '[') ++dims;

@@ -48,6 +48,8 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes = null
 // Java-source spelling of an internal class name or array descriptor:
 // "java/lang/String" -> "java.lang.String", "[[I" -> "int[][]".
 std::string javaTypeName(std::string_view internalOrDesc);
+// The type a site allocates, in Java spelling; "<site #N>" without its definition.
+std::string siteTypeName(const profile::SiteDef* def, uint32_t site);
 
 // "com.example.Foo.bar(Foo.java:42)" for a method (line < 0: "(Foo.java)"; no source file:
 // "(Unknown Source)").

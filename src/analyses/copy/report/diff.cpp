@@ -64,10 +64,9 @@ void siteTables(const Model& m, const Graph& g, std::vector<DiffTable>& out) {
   for (const auto& [site, c] : sites) {
     bySite.add(siteName(m, site), {c.copies, c.bytes, c.births});
     auto def = m.sites.find(site);
-    std::string type = site == 0 ? "<unknown object>"
-                       : def == m.sites.end() || !def->second
-                           ? "<site #" + std::to_string(site) + ">"
-                           : contexts::javaTypeName(def->second->type);
+    std::string type =
+        site == 0 ? "<unknown object>"
+                  : contexts::siteTypeName(def == m.sites.end() ? nullptr : def->second, site);
     byClass.add(type, {c.copies, c.bytes, c.births});
   }
   out.push_back(std::move(bySite));

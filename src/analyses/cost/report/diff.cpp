@@ -19,10 +19,8 @@ struct SiteSums {
   double nRac = 0, nRab = 0, births = 0;
 };
 
-// The allocated type of a site: "app.A", "int[]"; "<site #N>" without a definition.
 std::string typeOf(const report::CostNames& names, uint32_t site) {
-  const profile::SiteDef* def = names.siteDef(site);
-  return def ? contexts::javaTypeName(def->type) : "<site #" + std::to_string(site) + ">";
+  return contexts::siteTypeName(names.siteDef(site), site);
 }
 
 // The sites (summed where two names normalise alike, their rate from the sums), the
