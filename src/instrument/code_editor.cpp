@@ -8,6 +8,7 @@
 #include "instrument/frame_computer.h"
 #include "instrument/frame_state.h"
 #include "instrument/relax.h"
+#include "instrument/self_covering.h"
 #include "instrument/stack_effect.h"
 
 namespace dragnet::instrument {
@@ -272,6 +273,7 @@ class CodeEditor::Commit {
 
   std::string placeAroundSuperCall();
   std::string sizeStack();
+  void moveHandlerPatches();
   void sortInsertions();
   void layOut();
   void bindLabels();
@@ -335,6 +337,7 @@ EditOutcome CodeEditor::Commit::run() {
   std::string why = placeAroundSuperCall();
   if (why.empty()) why = sizeStack();
   if (!why.empty()) return EditOutcome::unchanged(std::move(why));
+  moveHandlerPatches();
   sortInsertions();
   layOut();
   bindLabels();
@@ -427,6 +430,55 @@ std::string CodeEditor::Commit::sizeStack() {
     maxStack_ = std::max<uint32_t>(maxStack_, 1u + static_cast<uint32_t>(ed_.exitPeak_));
   if (maxStack_ > 0xFFFF) return "max_stack would exceed 65535";
   return "";
+}
+
+// Moves the patches inserted before the first instruction of a handler that covers itself
+// (self_covering.h: javac's monitor release and finally store) to the end of that range,
+// between `aload t` and `pop`, so that they see the exception on the stack as at the entry.
+// C1 gives a method up ("exception handler covers itself") when a handler covers a throwing
+// instruction of its own entry block, and when code it reaches from a handler it has parsed
+// throws back into that handler; javac's handler throws nothing there in C1's eyes, a probe
+// call does. Moving the range's end instead would leave a held monitor uncovered, which both
+// JITs refuse. Only when nothing else is inserted in the range (such patches belong to their
+// instructions and stay, and so does the bailout).
+void CodeEditor::Commit::moveHandlerPatches() {
+  if (ed_.code_->handlers.empty()) return;
+  if (std::none_of(inserts_.begin(), inserts_.end(),
+                   [](const Insertion& x) { return x.where == Where::Before; })) {
+    return;
+  }
+  std::vector<Insn>& pool = ed_.buf_.patchInsns;
+  for (const SelfCoveringHandler& h : selfCoveringHandlers(*ed_.code_)) {
+    auto moved = [&](const Insertion& x) { return x.where == Where::Before && x.index == h.entry; };
+    bool other = std::any_of(inserts_.begin(), inserts_.end(), [&](const Insertion& x) {
+      bool placed = x.where != Where::Entry && x.where != Where::Exit;
+      return placed && x.index >= h.entry && x.index < h.end && !moved(x);
+    });
+    auto first = std::find_if(inserts_.begin(), inserts_.end(), moved);
+    if (other || first == inserts_.end()) continue;
+    auto one = [&](Op op, uint32_t local) {
+      Insn i;
+      i.op = op;
+      i.a = static_cast<int32_t>(local);
+      i.wide = local > 0xFF;
+      pool.push_back(i);
+      auto at = static_cast<uint32_t>(pool.size());
+      return Insertion{h.end, Where::Before, at - 1, at};
+    };
+    std::vector<Insertion> group{one(Op::aload, h.local)};
+    for (const Insertion& x : inserts_) {
+      if (moved(x)) group.push_back({h.end, Where::Before, x.begin, x.end});
+    }
+    group.push_back(one(Op::pop, 0));
+    // In front of the patches of the instruction at `end`: the handler's ran first.
+    auto place = std::find_if(inserts_.begin(), inserts_.end(), [&](const Insertion& x) {
+      return moved(x) || (x.where == Where::Before && x.index == h.end);
+    });
+    auto pos = static_cast<size_t>(place - inserts_.begin());
+    std::erase_if(inserts_, moved);
+    inserts_.insert(inserts_.begin() + static_cast<std::ptrdiff_t>(pos), group.begin(),
+                    group.end());
+  }
 }
 
 // Puts the insertions in layout order, which layOut consumes in one pass: entry patches,

@@ -206,6 +206,8 @@ struct RunOptions {
   // JVM only accepts unverified (e.g. nonzero switch padding, which HotSpot's verifiers
   // reject in every class-file version).
   bool bootUnverified = false;
+  // More JVM options, after the harness's own (-XX:TieredStopAtLevel=1 -XX:+UseSerialGC).
+  std::vector<std::string> jvmArgs;
 };
 
 // Runs `java -Xverify:all -cp <classpath> <mainClass> <args>` (classpath entries joined by

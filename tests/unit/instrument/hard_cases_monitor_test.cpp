@@ -6,6 +6,8 @@
 // handler must have seen exactly the exceptions that pass through it.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "../../e2e_hard/hard_cases.h"
 
 namespace dragnet::test::hard {
@@ -115,6 +117,49 @@ TEST(HardCaseMonitors, NestedTryFinallyWithMonitors) {
   const Site& mainCatch = probes.one("handler", "Main", "main");
   EXPECT_EQ(run.count(mainCatch.id), 1);
   EXPECT_EQ(run.exceptions(mainCatch.id), uoe);
+}
+
+// C1 gives a method up when a handler covers a throwing instruction of its own entry block
+// ("exception handler covers itself"): javac's monitor-release handlers cover themselves,
+// and a probe at their entry is a call. The editor splits such an entry with a goto, so C1
+// (-Xcomp at tier 1: every method compiled before it runs) compiles every method of the
+// program, instrumented as uninstrumented, and the program prints the same.
+TEST(HardCaseMonitors, C1CompilesHandlersThatCoverThemselves) {
+  HARD_REQUIRE_JAVA(runtime);
+  std::vector<SourceFile> src = sourcesIn("monitors");
+  std::string why;
+  std::string dir = compileJava(jdk17(), src, "--release 17 -g", &why);
+  ASSERT_FALSE(dir.empty()) << why;
+  ScratchDir scratch("monitors-c1");
+  Probes probes;
+  RunOptions options;
+  options.jvmArgs = {"-Xcomp", "-XX:+PrintCompilation"};
+  Comparison c = instrumentAndRun(jdk17(), readClasses(dir), "Main", probes, scratch, "monitors-c1",
+                                  Policy{}, {}, options);
+  ASSERT_TRUE(c.ok);
+  ASSERT_EQ(c.original.exitCode, 0) << c.original.err;
+  ASSERT_EQ(c.instrumented.exitCode, 0) << c.instrumented.err;
+  auto programLines = [](const std::string& out) {
+    std::string kept;
+    std::istringstream in(out);
+    for (std::string l; std::getline(in, l);) {
+      if (l.find("::") == std::string::npos && l.find("COMPILE SKIPPED") == std::string::npos)
+        kept += l + "\n";
+    }
+    return kept;
+  };
+  EXPECT_EQ(programLines(c.instrumented.out), programLines(c.original.out));
+  EXPECT_NE(c.original.out.find("Main::nested"), std::string::npos) << "no compilation listed";
+  EXPECT_EQ(c.original.out.find("covers itself"), std::string::npos);
+  std::istringstream in(c.instrumented.out);
+  for (std::string l; std::getline(in, l);) {
+    EXPECT_EQ(l.find("covers itself"), std::string::npos) << l;
+  }
+  // Every method of Main was compiled by C1, none skipped.
+  for (const char* m : {"Main::nested", "Main::bump", "Main::both", "Main::main"}) {
+    EXPECT_NE(c.instrumented.out.find(m), std::string::npos) << m;
+  }
+  EXPECT_EQ(c.instrumented.out.find("COMPILE SKIPPED"), std::string::npos);
 }
 
 }  // namespace

@@ -505,8 +505,9 @@ RunResult runJava(const JavaTools& jdk, const std::vector<std::string>& classpat
   std::string where =
       options.bootUnverified ? " -Xbootclasspath/a:" + quote(cp) : " -Xverify:all -cp " + quote(cp);
   std::string cmd = "timeout 120 " + quote(jdk.java) + where +
-                    " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto" +
-                    " -Dhardprobe.out=" + quote(probes.string()) + " " + quote(mainClass);
+                    " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto";
+  for (const std::string& o : options.jvmArgs) cmd += " " + quote(o);
+  cmd += " -Dhardprobe.out=" + quote(probes.string()) + " " + quote(mainClass);
   for (const std::string& a : args) cmd += " " + quote(a);
   cmd += " > " + quote(out.string()) + " 2> " + quote(err.string());
   r.exitCode = shell(cmd);
