@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "agent/options.h"
+#include "heap_limit.h"
 #include "profile/reader.h"
 #include "report/analysis.h"
 #include "run_outputs.h"
@@ -77,6 +79,11 @@ CLI::App* addRunCommand(CLI::App& app, RunOptions& o) {
   addAgentFlags(*cmd, o.agent);
   cmd->add_option("--agent-opts", o.agentOptions,
                   "More agent options, k=v,... (dragnet run --agent-opts help -- java)");
+  cmd->add_option("--heap-factor", o.heapFactor,
+                  "Raise the JVM's heap limit (-Xmx, or the default's MaxRAMPercentage) by this "
+                  "factor; default: the mode's (copy and cost add fields to the program's "
+                  "objects), 1 leaves it")
+      ->check(CLI::Range(1.0, 16.0));
   cmd->add_option("command", o.command, "java and its arguments, after --")->required();
   cmd->footer(std::string("Example: dragnet run -o app.dragnet -- java -jar app.jar\n"
                           "         dragnet run --sample 512k -o app.dragnet -- java -jar "
@@ -161,6 +168,40 @@ int conclude(const RunOptions& o, const std::string& mode, const std::vector<fs:
   return status;
 }
 
+// The mode's heap growth (its option table's), unless --heap-factor says otherwise.
+double heapFactor(const RunOptions& o, const std::string& mode) {
+  if (o.heapFactor) return *o.heapFactor;
+  double growth = 1;
+  for (const options::Table* t : agent::registeredOptionTables()) {
+    if (std::find(t->modes.begin(), t->modes.end(), mode) != t->modes.end()) {
+      growth = std::max(growth, t->heapGrowth);
+    }
+  }
+  return growth;
+}
+
+// Adds the raised heap limit after the JVM's options of `args` (java, the agent, then the
+// command's arguments) and says so on dragnet's stderr.
+void raiseHeapLimit(const RunOptions& o, const std::string& mode, std::vector<std::string>& args) {
+  double factor = heapFactor(o, mode);
+  if (factor <= 1 && !o.heapFactor) return;
+  HeapRequest request = heapRequest(o.command);
+  HeapRaise raise = raiseHeap(request, factor);
+  if (raise.option.empty()) {
+    if (factor > 1) {
+      std::cerr << "dragnet: warning: mode " << mode << " adds fields to the program's objects, "
+                << "but the heap limit (" << raise.asked << ") is not raised: " << raise.why
+                << "\n";
+    }
+    return;
+  }
+  // args holds the agent option after java: the command's index i is args' i + 1.
+  args.insert(args.begin() + static_cast<std::ptrdiff_t>(request.optionsEnd + 1), raise.option);
+  std::cerr << "dragnet: mode " << mode << " adds fields to the program's objects: heap limit "
+            << raise.asked << " raised to " << raise.option << " (--heap-factor " << factor
+            << ")\n";
+}
+
 }  // namespace
 
 int runRun(const RunOptions& o, const char* argv0) {
@@ -193,6 +234,7 @@ int runRun(const RunOptions& o, const char* argv0) {
     setenv("JAVA_TOOL_OPTIONS", env.c_str(), 1);
   }
   args.insert(args.end(), o.command.begin() + 1, o.command.end());
+  if (java) raiseHeapLimit(o, mode, args);
   int status = runForwardingSignals(args);
   return conclude(o, mode, outputs.finish(), java, status);
 }

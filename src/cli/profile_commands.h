@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct RunOptions {
   AgentFlags agent;                  // the agent options given by flags (-o FILE: out)
   std::string agentOptions;          // extra k=v,... passed to the agent as they are
   std::vector<std::string> command;  // java and its arguments
+  std::optional<double> heapFactor;  // --heap-factor; unset: the mode's (Table::heapGrowth)
 };
 
 struct ReportOptions {

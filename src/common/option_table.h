@@ -63,6 +63,9 @@ struct Table {
   // After parsing, when the mode accepts this table: rules between options and defaults
   // that depend on other options. False with `error`.
   bool (*check)(Values& values, std::string& error) = nullptr;
+  // How much larger the modes make the program's live heap at most (fields they add to its
+  // objects): `dragnet run` raises the JVM's heap limit by it (--heap-factor). 1: none.
+  double heapGrowth = 1.0;
 };
 
 using Tables = std::span<const Table* const>;

@@ -29,7 +29,9 @@ const options::Table& optionTable() {
           "copy profiling (Xu et al.): which data is copied from one heap location to "
           "another, along which chains, how often, and which objects only carry it",
       .options = {},  // slots: the flow modes' table (flow/options.h)
-      .check = check};
+      .check = check,
+      // The tag field in every object of a root class (flow/tag_field.h).
+      .heapGrowth = 1.25};
   return table;
 }
 

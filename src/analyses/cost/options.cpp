@@ -40,7 +40,10 @@ const options::Table& optionTable() {
                    .meta = "cost.arrayShadow",
                    .flag = "--array-shadow",
                    .choices = {"element", "array"}}},
-      .check = check};
+      .check = check,
+      // The tag and a shadow int beside every instance field (flow/heap_shadows.h): the
+      // suite's live sets grow by up to HEAPMAX (docs/PERFORMANCE.md, "Heap").
+      .heapGrowth = 2.0};
   return table;
 }
 
