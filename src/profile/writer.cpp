@@ -67,6 +67,7 @@ bool Writer::open(const std::string& path, std::string& error, bool* busy) {
     return false;
   }
   written_ = sizeof header;
+  opened_ = std::chrono::steady_clock::now();
   return true;
 }
 

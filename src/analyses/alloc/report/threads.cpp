@@ -240,11 +240,20 @@ void writeRateText(std::ostream& out, const profile::Profile& p, const RateSerie
       << seconds(span) << ")\n";
   out << "  peak       " << rateText(static_cast<double>(s.intervals[peak].bytes) / width) << " in "
       << seconds(peak * s.width) << " - " << seconds((peak + 1) * s.width) << "\n";
-  out << "  interval   bytes            objects/arrays\n";
-  for (size_t i = 0; i < s.intervals.size(); ++i) {
+  // At most kRows rows: a long run's intervals k at a time (the JSON has each).
+  constexpr size_t kRows = 60;
+  size_t k = (s.intervals.size() + kRows - 1) / kRows;
+  out << "  up to      bytes            objects/arrays";
+  if (k > 1) out << "  (" << k << " intervals a row)";
+  out << "\n";
+  for (size_t i = 0; i < s.intervals.size(); i += k) {
+    uint64_t bytes = 0, objects = 0;
+    size_t end = std::min(s.intervals.size(), i + k);
+    for (size_t j = i; j < end; ++j)
+      bytes += s.intervals[j].bytes, objects += s.intervals[j].objects;
     char line[96];
-    std::snprintf(line, sizeof line, "  %-10s %-16s %s\n", seconds((i + 1) * s.width).c_str(),
-                  grouped(s.intervals[i].bytes).c_str(), grouped(s.intervals[i].objects).c_str());
+    std::snprintf(line, sizeof line, "  %-10s %-16s %s\n", seconds(end * s.width).c_str(),
+                  grouped(bytes).c_str(), grouped(objects).c_str());
     out << line;
   }
 }
