@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "agent/virtual_threads.h"
 #include "contexts/probes.h"
 #include "instrument/stack_effect.h"
 
@@ -72,6 +73,7 @@ bool Sampler::primingSample() {
 }
 
 uint64_t Sampler::start(JNIEnv* jni) {
+  if (!virtualClass_.load()) virtualClass_.store(virtualThreadClass(jvmti_, jni));
   jvmti_->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
   // HotSpot moves a thread's TLAB end to its next sample point only when the thread
   // allocates through the runtime with the event on. Before JDK 25 only the slow path does
@@ -187,27 +189,26 @@ uint32_t Sampler::child(Tree& t, uint32_t parent, uint32_t key) {
   return it->second;
 }
 
-// The sampled thread's tree from its JVMTI thread-local storage (one lookup, no lock: the
-// callback runs on that thread). On a miss (its first sample, or storage a JVM cannot
-// keep) what treeFor needs to place it: its name, whether it is virtual (JNI 21+).
+// The sampled thread's tree. The callback runs on the allocating thread, so a platform
+// thread's is in the current thread's JVMTI thread-local storage: one lookup, no lock (the
+// `thread` argument would make HotSpot block virtual-thread transitions while it looks).
+// A virtual thread is told by its class first (JDK 19+: one JNI type check), since a
+// carrier's storage may show through while it is mounted. On a miss (a platform thread's
+// first sample) its name, for treeFor.
 Sampler::ThreadSlot Sampler::threadSlot(JNIEnv* jni, jthread thread, uint32_t& tree) {
+  ThreadSlot slot;
+  jclass virtualClass = virtualClass_.load(std::memory_order_relaxed);
+  slot.isVirtual = virtualClass && thread && jni->IsInstanceOf(thread, virtualClass);
+  if (slot.isVirtual) return slot;
   void* stored = nullptr;
-  if (jvmti_->GetThreadLocalStorage(thread, &stored) == JVMTI_ERROR_NONE) {
+  if (jvmti_->GetThreadLocalStorage(nullptr, &stored) == JVMTI_ERROR_NONE) {
     auto v = reinterpret_cast<uintptr_t>(stored);
     if (v >> 32 == generation_) {
       tree = static_cast<uint32_t>(v);
-      ThreadSlot known;
-      known.known = true;
-      return known;
+      slot.known = true;
+      return slot;
     }
   }
-  ThreadSlot slot;
-#if defined(JNI_VERSION_21)
-  slot.isVirtual = jni->GetVersion() >= JNI_VERSION_21 && thread && jni->IsVirtualThread(thread);
-#else
-  (void)jni;
-#endif
-  if (slot.isVirtual) return slot;
   jvmtiThreadInfo info{};
   if (jvmti_->GetThreadInfo(thread, &info) == JVMTI_ERROR_NONE) {
     slot.name = take(jvmti_, info.name);
@@ -217,9 +218,9 @@ Sampler::ThreadSlot Sampler::threadSlot(JNIEnv* jni, jthread thread, uint32_t& t
   return slot;
 }
 
-// With mu_ held: the id of the tree of a thread threadSlot missed (made now), remembered in
-// its storage.
-uint32_t Sampler::treeFor(jthread thread, ThreadSlot& slot) {
+// With mu_ held: the id of the tree of a thread threadSlot did not know (made now), a
+// platform thread's remembered in its storage.
+uint32_t Sampler::treeFor(ThreadSlot& slot) {
   uint32_t id = slot.isVirtual ? virtualTree_ : 0;
   if (id == 0) {
     trees_.emplace_back();
@@ -227,7 +228,9 @@ uint32_t Sampler::treeFor(jthread thread, ThreadSlot& slot) {
     id = static_cast<uint32_t>(trees_.size());
     if (slot.isVirtual) virtualTree_ = id;
   }
-  jvmti_->SetThreadLocalStorage(thread, reinterpret_cast<void*>(tlsValue(id)));
+  if (!slot.isVirtual) {
+    jvmti_->SetThreadLocalStorage(nullptr, reinterpret_cast<void*>(tlsValue(id)));
+  }
   return id;
 }
 
@@ -304,7 +307,7 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
   jint top = 0;
   while (top + 1 < n && method(frames[top].method).native) ++top;
   bool inClone = n > 0 && method(frames[0].method).objectClone;
-  if (!slot.known) tree = treeFor(thread, slot);
+  if (!slot.known) tree = treeFor(slot);
   if (tree == 0 || tree > trees_.size()) return {};  // never: treeFor makes it
   Tree& t = trees_[tree - 1];
   uint32_t node = 0;

@@ -12,6 +12,7 @@
 #include <jni.h>
 #include <jvmti.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -91,15 +92,16 @@ class Sampler {
     std::vector<profile::Counters> written;        // last counters written, per node
     uint32_t nodesWritten = 1;
   };
-  // What a thread's JVMTI thread-local storage holds: the sampler's generation and its
-  // tree's id (a session attached later has another generation: its trees are new).
+  // What a platform thread's JVMTI thread-local storage holds: the sampler's generation and
+  // its tree's id (a session attached later has another generation: its trees are new).
+  // Virtual threads are told by their class and share one tree, without storage.
   struct ThreadSlot {
     bool known = false, isVirtual = false;
-    std::string name;  // on a miss: the thread's name
+    std::string name;  // a platform thread's name, when its storage had no tree
   };
   uint64_t tlsValue(uint32_t tree) const { return generation_ << 32 | tree; }
   ThreadSlot threadSlot(JNIEnv* jni, jthread thread, uint32_t& tree);
-  uint32_t treeFor(jthread thread, ThreadSlot& slot);
+  uint32_t treeFor(ThreadSlot& slot);
   void flushTree(uint32_t id, Tree& t, bool final);
   struct MethodInfo {
     uint32_t id = 0;
@@ -136,6 +138,9 @@ class Sampler {
   std::vector<profile::SiteDef> newSites_;
   std::vector<Tree> trees_;
   uint32_t virtualTree_ = 0;  // the id of the virtual threads' tree, 0: none yet
+  // java.lang.VirtualThread (set by start(), which may race with early samples; null
+  // before JDK 19).
+  std::atomic<jclass> virtualClass_{nullptr};
   uint64_t generation_ = 0;
   profile::RateChunk rate_;
   uint64_t samples_ = 0, truncated_ = 0, agentSamples_ = 0, jvmSamples_ = 0;

@@ -13,6 +13,7 @@
 
 #include "analyses/alloc/report/threads.h"
 #include "contexts/model.h"
+#include "newest_jdk.h"
 #include "oracle_jvms.h"
 #include "profile/reader.h"
 
@@ -150,5 +151,40 @@ TEST_P(ThreadRateOracle, ThreadsAndRateSeriesAddUp) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, ThreadRateOracle, ::testing::Values("exact", "sampled"));
+
+// The sampled mode on virtual threads (VirtualOracle.java, the newest JDK, every allocation
+// sampled): the 201 virtual threads share one tree, "virtual threads", which holds the
+// Objects they allocate in vwork (1,100); the platform thread running vwork(7) has its own.
+TEST(SampledVirtualThreads, ShareOneTree) {
+  test::JdkHome jdk = test::newestJdk(21);
+  if (jdk.home.empty()) GTEST_SKIP() << test::noNewestJdk(21);
+  fs::path work = fs::path(DRAGNET_BINARY_DIR) / "tests" / "alloc-oracle";
+  std::string tag = std::to_string(::getpid());
+  fs::path prof = work / ("vsampled-" + tag + ".dragnet"), out = work / ("vout-" + tag + ".txt");
+  std::string cmd = test::killAfterTimeout() + "'" + jdk.java() + "' -agentpath:'" +
+                    std::string(DRAGNET_AGENT) + "'=quiet=on,sample=1,out='" + prof.string() +
+                    "' -cp '" + (work / "classes").string() + "' VirtualOracle > '" + out.string() +
+                    "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  EXPECT_EQ(test::readFile(out), "virtual oracle done\n");
+  profile::Profile p;
+  std::string error;
+  ASSERT_TRUE(profile::readProfile(prof.string(), p, error)) << error;
+  fs::remove(prof);
+  fs::remove(out);
+  EXPECT_LT(p.threads.size(), 30u);
+  uint64_t virtualObjects = 0, platformObjects = 0;
+  for (const auto& [id, t] : p.threads) {
+    for (size_t i = 1; i < t.nodes.size(); ++i) {
+      auto site = p.sites.find(t.nodes[i].key);
+      if (site == p.sites.end() || site->second.type != "java/lang/Object") continue;
+      auto m = p.methods.find(site->second.method);
+      if (m == p.methods.end() || m->second.name != "vwork") continue;
+      (t.name == "virtual threads" ? virtualObjects : platformObjects) += t.counters[i].count;
+    }
+  }
+  EXPECT_NEAR(static_cast<double>(virtualObjects), 1100.0, 60.0);
+  EXPECT_NEAR(static_cast<double>(platformObjects), 7.0, 3.0);
+}
 
 }  // namespace
