@@ -261,6 +261,7 @@ void Recorder::writeState(JNIEnv* jni, jobject state, const std::string& name, b
       profile::Counters c{line[0], array ? line[elementsAt_] : 0, array ? line[bytesAt_] : 0,
                           block_.insns[k]};
       if (c == book.last[i]) continue;
+      if (array) addRate(block_.key[k], book.last[i], c);
       book.last[i] = c;
       chunk.counters.emplace_back(i, c);
     }
@@ -273,10 +274,31 @@ void Recorder::writeState(JNIEnv* jni, jobject state, const std::string& name, b
     if (chunk.nodes.empty() && chunk.counters.empty() && !last) continue;
     contextsWritten_ += chunk.nodes.size();
     writer_.thread(chunk);
+    writeRate(chunk.thread);
     wrote = true;
   }
   book.dropped = dropped;
   book.collapsed = collapsed;
+}
+
+// What an allocation node's counters grew by since the thread's last chunk, summed by key
+// into rate_ (counters only grow; a smaller one, never seen, adds nothing).
+void Recorder::addRate(uint32_t key, const profile::Counters& was, const profile::Counters& now) {
+  auto grown = [](uint64_t a, uint64_t b) { return b > a ? b - a : 0; };
+  profile::Counters& r = rate_[key];
+  r.count += grown(was.count, now.count);
+  r.elements += grown(was.elements, now.elements);
+  r.bytes += grown(was.bytes, now.bytes);
+}
+
+// The Rate chunk of what addRate summed since the last one (none if nothing grew).
+void Recorder::writeRate(uint32_t thread) {
+  if (rate_.empty()) return;
+  rateChunk_.thread = thread;
+  rateChunk_.time = writer_.millis();
+  rateChunk_.keys.assign(rate_.begin(), rate_.end());
+  rate_.clear();
+  writer_.rate(rateChunk_);
 }
 
 // Reads nodes [from, to) of a thread's tree into block_: from its native tables (the

@@ -81,6 +81,8 @@ class Recorder {
                   bool release = false);
   void writeState(JNIEnv* jni, jobject state, const std::string& name, bool ended);
   void flushVirtualThreads(JNIEnv* jni, bool final);
+  void addRate(uint32_t key, const profile::Counters& was, const profile::Counters& now);
+  void writeRate(uint32_t thread);
   void writePendingDefinitions(JNIEnv* jni);
   void collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& out);
   void writeClassSizes(JNIEnv* jni, bool final);
@@ -120,6 +122,9 @@ class Recorder {
     std::vector<uint64_t> calls, insns;
   } block_;
   profile::ThreadChunk chunk_;
+  // The growth of the allocation counters in the chunk being written, by key (Rate chunks).
+  std::map<uint32_t, profile::Counters> rate_;
+  profile::RateChunk rateChunk_;
   StateObserver observer_;
   bool ready_ = false;
   bool finished_ = false;

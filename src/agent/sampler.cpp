@@ -1,7 +1,9 @@
 #include "agent/sampler.h"
 
+#include <atomic>
 #include <cmath>
 
+#include "agent/virtual_threads.h"
 #include "contexts/probes.h"
 #include "instrument/stack_effect.h"
 
@@ -27,13 +29,16 @@ uint64_t rounded(double v) { return v <= 0 ? 0 : static_cast<uint64_t>(std::llro
 
 }  // namespace
 
+// Samplers made in this process (a later attached session makes another): the generation
+// a thread's storage names, so that it never points into an earlier sampler's trees.
+std::atomic<uint32_t> gGenerations{0};
+
 Sampler::Sampler(jvmtiEnv* jvmti, profile::Writer& writer, uint64_t interval, uint32_t maxDepth)
     : jvmti_(jvmti),
       writer_(writer),
       interval_(interval),
-      maxDepth_(maxDepth == 0 || maxDepth > kMaxFrames ? kMaxFrames : maxDepth) {
-  nodes_.push_back(Node{0, profile::kRootKey});
-}
+      maxDepth_(maxDepth == 0 || maxDepth > kMaxFrames ? kMaxFrames : maxDepth),
+      generation_(gGenerations.fetch_add(1) + 1) {}
 
 bool Sampler::configure(std::string& error, bool programOnly) {
   jvmtiCapabilities caps{};
@@ -68,6 +73,7 @@ bool Sampler::primingSample() {
 }
 
 uint64_t Sampler::start(JNIEnv* jni) {
+  if (!virtualClass_.load()) virtualClass_.store(virtualThreadClass(jvmti_, jni));
   jvmti_->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC, nullptr);
   // HotSpot moves a thread's TLAB end to its next sample point only when the thread
   // allocates through the runtime with the event on. Before JDK 25 only the slow path does
@@ -176,11 +182,56 @@ uint32_t Sampler::siteKey(uint32_t method, jmethodID m, jlocation bci, std::stri
   return newSites_.back().key;
 }
 
-uint32_t Sampler::child(uint32_t parent, uint32_t key) {
+uint32_t Sampler::child(Tree& t, uint32_t parent, uint32_t key) {
   auto [it, fresh] =
-      index_.try_emplace(uint64_t{parent} << 32 | key, static_cast<uint32_t>(nodes_.size()));
-  if (fresh) nodes_.push_back(Node{parent, key});
+      t.index.try_emplace(uint64_t{parent} << 32 | key, static_cast<uint32_t>(t.nodes.size()));
+  if (fresh) t.nodes.push_back(Node{parent, key});
   return it->second;
+}
+
+// The sampled thread's tree. The callback runs on the allocating thread, so a platform
+// thread's is in the current thread's JVMTI thread-local storage: one lookup, no lock (the
+// `thread` argument would make HotSpot block virtual-thread transitions while it looks).
+// A virtual thread is told by its class first (JDK 19+: one JNI type check), since a
+// carrier's storage may show through while it is mounted. On a miss (a platform thread's
+// first sample) its name, for treeFor.
+Sampler::ThreadSlot Sampler::threadSlot(JNIEnv* jni, jthread thread, uint32_t& tree) {
+  ThreadSlot slot;
+  jclass virtualClass = virtualClass_.load(std::memory_order_relaxed);
+  slot.isVirtual = virtualClass && thread && jni->IsInstanceOf(thread, virtualClass);
+  if (slot.isVirtual) return slot;
+  void* stored = nullptr;
+  if (jvmti_->GetThreadLocalStorage(nullptr, &stored) == JVMTI_ERROR_NONE) {
+    auto v = reinterpret_cast<uintptr_t>(stored);
+    if (v >> 32 == generation_) {
+      tree = static_cast<uint32_t>(v);
+      slot.known = true;
+      return slot;
+    }
+  }
+  jvmtiThreadInfo info{};
+  if (jvmti_->GetThreadInfo(thread, &info) == JVMTI_ERROR_NONE) {
+    slot.name = take(jvmti_, info.name);
+    if (info.thread_group) jni->DeleteLocalRef(info.thread_group);
+    if (info.context_class_loader) jni->DeleteLocalRef(info.context_class_loader);
+  }
+  return slot;
+}
+
+// With mu_ held: the id of the tree of a thread threadSlot did not know (made now), a
+// platform thread's remembered in its storage.
+uint32_t Sampler::treeFor(ThreadSlot& slot) {
+  uint32_t id = slot.isVirtual ? virtualTree_ : 0;
+  if (id == 0) {
+    trees_.emplace_back();
+    trees_.back().name = slot.isVirtual ? "virtual threads" : std::move(slot.name);
+    id = static_cast<uint32_t>(trees_.size());
+    if (slot.isVirtual) virtualTree_ = id;
+  }
+  if (!slot.isVirtual) {
+    jvmti_->SetThreadLocalStorage(nullptr, reinterpret_cast<void*>(tlsValue(id)));
+  }
+  return id;
 }
 
 std::string Sampler::classSignature(jclass cls) {
@@ -234,6 +285,8 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
       JVMTI_ERROR_NONE) {
     n = 0;
   }
+  uint32_t tree = 0;
+  ThreadSlot slot = threadSlot(jni, thread, tree);
   std::string type = classSignature(cls);
   double elements = type.starts_with("[") ? jni->GetArrayLength(static_cast<jarray>(object)) : 0;
   double s = static_cast<double>(size);
@@ -254,16 +307,54 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
   jint top = 0;
   while (top + 1 < n && method(frames[top].method).native) ++top;
   bool inClone = n > 0 && method(frames[0].method).objectClone;
+  if (!slot.known) tree = treeFor(slot);
+  if (tree == 0 || tree > trees_.size()) return {};  // never: treeFor makes it
+  Tree& t = trees_[tree - 1];
   uint32_t node = 0;
-  for (jint i = n - 1; i >= top; --i) node = child(node, methodId(frames[i].method));
+  for (jint i = n - 1; i >= top; --i) node = child(t, node, methodId(frames[i].method));
   uint32_t key = n > 0 ? siteKey(methodId(frames[top].method), frames[top].method,
                                  frames[top].location, std::move(type))
                        : siteKey(0, nullptr, 0, std::move(type));
-  Node& leaf = nodes_[child(node, key)];
+  Node& leaf = t.nodes[child(t, node, key)];
   leaf.count += weight;
   leaf.elements += weight * elements;
   leaf.bytes += weight * s;
-  return {true, node, key, weight, inClone};
+  return {true, tree, node, key, weight, inClone};
+}
+
+// One tree's new nodes and changed counters, and what its allocation counters grew by.
+void Sampler::flushTree(uint32_t id, Tree& t, bool final) {
+  profile::ThreadChunk chunk;
+  chunk.thread = id;
+  chunk.name = t.name;
+  chunk.ended = final;
+  chunk.collapsed = id == 1 ? truncated_ : 0;  // the sampler's count, carried once
+  chunk.firstNode = t.nodesWritten;
+  auto n = static_cast<uint32_t>(t.nodes.size());
+  for (uint32_t i = t.nodesWritten; i < n; ++i)
+    chunk.nodes.push_back({t.nodes[i].parent, t.nodes[i].key});
+  t.written.resize(n);
+  std::map<uint32_t, profile::Counters> grown;
+  for (uint32_t i = 1; i < n; ++i) {
+    const Node& x = t.nodes[i];
+    profile::Counters c{rounded(x.count), rounded(x.elements), rounded(x.bytes), 0};
+    if (c == t.written[i]) continue;
+    if (profile::isAllocKey(x.key)) {  // rounded estimates only grow
+      profile::Counters& g = grown[x.key];
+      g.count += c.count - std::min(c.count, t.written[i].count);
+      g.elements += c.elements - std::min(c.elements, t.written[i].elements);
+      g.bytes += c.bytes - std::min(c.bytes, t.written[i].bytes);
+    }
+    t.written[i] = c;
+    chunk.counters.emplace_back(i, c);
+  }
+  t.nodesWritten = n;
+  if (!chunk.nodes.empty() || !chunk.counters.empty() || final) writer_.thread(chunk);
+  if (grown.empty()) return;
+  rate_.thread = id;
+  rate_.time = writer_.millis();
+  rate_.keys.assign(grown.begin(), grown.end());
+  writer_.rate(rate_);
 }
 
 void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
@@ -273,33 +364,19 @@ void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
   writer_.sites(newSites_);
   newMethods_.clear();
   newSites_.clear();
-  profile::ThreadChunk chunk;
-  chunk.thread = 1;
-  chunk.name = "all threads (sampled)";
-  chunk.ended = final;
-  chunk.collapsed = truncated_;
-  chunk.firstNode = nodesWritten_;
-  auto n = static_cast<uint32_t>(nodes_.size());
-  for (uint32_t i = nodesWritten_; i < n; ++i)
-    chunk.nodes.push_back({nodes_[i].parent, nodes_[i].key});
-  written_.resize(n);
-  for (uint32_t i = 1; i < n; ++i) {
-    const Node& x = nodes_[i];
-    profile::Counters c{rounded(x.count), rounded(x.elements), rounded(x.bytes), 0};
-    if (c == written_[i]) continue;
-    written_[i] = c;
-    chunk.counters.emplace_back(i, c);
+  uint64_t contexts = 0;
+  for (uint32_t i = 0; i < trees_.size(); ++i) {
+    flushTree(i + 1, trees_[i], final);
+    contexts += trees_[i].nodes.size() - 1;
   }
-  nodesWritten_ = n;
-  if (!chunk.nodes.empty() || !chunk.counters.empty() || final) writer_.thread(chunk);
   if (!final) return;
   std::map<std::string, std::string> own{{"samples", std::to_string(samples_)},
                                          {"samples.truncated", std::to_string(truncated_)},
                                          {"samples.agent", std::to_string(agentSamples_)},
                                          {"samples.jvm", std::to_string(jvmSamples_)},
                                          {"samples.priming", std::to_string(primingBytes_)},
-                                         {"threads", "1"},
-                                         {"contexts", std::to_string(n - 1)}};
+                                         {"threads", std::to_string(trees_.size())},
+                                         {"contexts", std::to_string(contexts)}};
   own.merge(totals);
   writer_.end(own);
   finished_ = true;

@@ -4,13 +4,15 @@
 // allocations around it: its weight is the expected number of objects like it allocated
 // per sample, 1 / (1 - exp(-size / SIZE)), so small objects count for many and an object
 // larger than the interval for about one. Estimates are written as the same calling-context
-// tree the exact modes write (one tree for all threads, thread 1), so every report works on
-// both; the profile's meta "sample" says the numbers are estimates.
+// trees the exact modes write (one per platform thread, named; the virtual threads share
+// one, "virtual threads"), with the same Rate chunks, so every report works on both; the
+// profile's meta "sample" says the numbers are estimates.
 #pragma once
 
 #include <jni.h>
 #include <jvmti.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -38,8 +40,9 @@ class Sampler {
   // anything else (a mode's own sample callback may also ignore samples inside AgentScope).
   static bool primingSample();
 
-  // Where a sample was allocated: its context (the allocating method's node in the tree
-  // written as thread 1) and its site key; weight is the objects it stands for.
+  // Where a sample was allocated: its thread (the id of its tree), its context (the
+  // allocating method's node in that tree) and its site key; weight is the objects it
+  // stands for.
   //
   // Native frames on top of the stack are left out: an allocation inside a native method
   // (Object.clone, Unsafe.allocateInstance, reflection, JNI) belongs to the call site of
@@ -59,7 +62,7 @@ class Sampler {
   // reflection, JNI) keep theirs.
   struct Site {
     bool ok = false;  // false after the final flush and for the agent's own allocations
-    uint32_t node = 0, key = 0;
+    uint32_t thread = 0, node = 0, key = 0;
     double weight = 0;
     // The sample was allocated by the native Object.clone, which then copies the original
     // over it and resets its header: whatever the callback writes there is lost.
@@ -69,7 +72,8 @@ class Sampler {
   // The SampledObjectAlloc callback: any thread, concurrently.
   Site onSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, jlong size);
 
-  // Writes new definitions and the tree's changes; `final` adds the End chunk, with
+  // Writes new definitions, the trees' changes and what their allocation counters grew by
+  // (Rate chunks); `final` adds the End chunk, with
   // `totals` added to the sampler's own.
   void flush(bool final, std::map<std::string, std::string> totals = {});
 
@@ -80,6 +84,25 @@ class Sampler {
     uint32_t parent = 0, key = 0;
     double count = 0, elements = 0, bytes = 0;
   };
+  // One thread's tree (or the virtual threads'), numbered by first sample: id = index + 1.
+  struct Tree {
+    std::string name;
+    std::vector<Node> nodes{Node{0, profile::kRootKey}};
+    std::unordered_map<uint64_t, uint32_t> index;  // parent << 32 | key -> node
+    std::vector<profile::Counters> written;        // last counters written, per node
+    uint32_t nodesWritten = 1;
+  };
+  // What a platform thread's JVMTI thread-local storage holds: the sampler's generation and
+  // its tree's id (a session attached later has another generation: its trees are new).
+  // Virtual threads are told by their class and share one tree, without storage.
+  struct ThreadSlot {
+    bool known = false, isVirtual = false;
+    std::string name;  // a platform thread's name, when its storage had no tree
+  };
+  uint64_t tlsValue(uint32_t tree) const { return generation_ << 32 | tree; }
+  ThreadSlot threadSlot(JNIEnv* jni, jthread thread, uint32_t& tree);
+  uint32_t treeFor(ThreadSlot& slot);
+  void flushTree(uint32_t id, Tree& t, bool final);
   struct MethodInfo {
     uint32_t id = 0;
     bool native = false;
@@ -93,7 +116,7 @@ class Sampler {
   const MethodInfo& method(jmethodID m);
   uint32_t methodId(jmethodID m) { return method(m).id; }
   uint32_t siteKey(uint32_t method, jmethodID m, jlocation bci, std::string type);
-  uint32_t child(uint32_t parent, uint32_t key);
+  uint32_t child(Tree& t, uint32_t parent, uint32_t key);
   int32_t lineOf(jmethodID m, jlocation bci);
   // The sample was allocated by the helper: only natives and Unsafe lie above its frame.
   bool byHelper(const jvmtiFrameInfo* frames, jint n);
@@ -113,10 +136,13 @@ class Sampler {
   std::map<std::tuple<uint32_t, jlocation, std::string>, uint32_t> sites_;
   std::vector<profile::MethodDef> newMethods_;
   std::vector<profile::SiteDef> newSites_;
-  std::vector<Node> nodes_;
-  std::unordered_map<uint64_t, uint32_t> index_;  // parent << 32 | key -> node
-  std::vector<profile::Counters> written_;        // last counters written, per node
-  uint32_t nodesWritten_ = 1;
+  std::vector<Tree> trees_;
+  uint32_t virtualTree_ = 0;  // the id of the virtual threads' tree, 0: none yet
+  // java.lang.VirtualThread (set by start(), which may race with early samples; null
+  // before JDK 19).
+  std::atomic<jclass> virtualClass_{nullptr};
+  uint64_t generation_ = 0;
+  profile::RateChunk rate_;
   uint64_t samples_ = 0, truncated_ = 0, agentSamples_ = 0, jvmSamples_ = 0;
   uint64_t primingBytes_ = 0;  // what start() allocated to prime the main thread, 0: unprimed
   bool programOnly_ = false;

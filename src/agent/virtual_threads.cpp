@@ -70,6 +70,14 @@ jclass loadedClass(jvmtiEnv* jvmti, JNIEnv* jni, const char* signature) {
 
 }  // namespace
 
+jclass virtualThreadClass(jvmtiEnv* jvmti, JNIEnv* jni) {
+  jclass local = loadedClass(jvmti, jni, "Ljava/lang/VirtualThread;");
+  if (!local) return nullptr;
+  auto global = static_cast<jclass>(jni->NewGlobalRef(local));
+  jni->DeleteLocalRef(local);
+  return global;
+}
+
 bool addVirtualThreadCapability(jvmtiEnv* jvmti) {
   jint version = 0;
   // JVMTI 19 and newer (0x30130000: major version in bits 16-27).

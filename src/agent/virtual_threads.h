@@ -38,6 +38,10 @@ bool enableVirtualThreadEnd(jvmtiEnv* jvmti);
 // of its own (Recorder's ownVirtualTrees). The class is not initialized (see the .cpp).
 bool startVirtualThreads(jvmtiEnv* jvmti, JNIEnv* jni, bool merge, std::string& error);
 
+// java.lang.VirtualThread as a global reference, if the JVM loaded it (JDK 19+; not
+// initialized, see the .cpp), else null.
+jclass virtualThreadClass(jvmtiEnv* jvmti, JNIEnv* jni);
+
 // The states of the live virtual threads (DragnetRt.liveVirtuals; a local reference), or
 // null if there are none to see.
 jobjectArray liveVirtualStates(JNIEnv* jni);

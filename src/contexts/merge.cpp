@@ -52,7 +52,9 @@ class Merger {
   void add(const Profile& p) {
     methodIds_.clear();
     siteKeys_.clear();
-    for (const auto& [id, t] : p.threads) addThread(p, t);
+    std::map<uint32_t, uint32_t> threadIds;  // p's -> merged
+    for (const auto& [id, t] : p.threads) threadIds[id] = addThread(p, t);
+    addRates(p, threadIds);
     for (const auto& [cls, size] : p.classSizes) out_.classSizes.try_emplace(cls, size);
     for (const profile::Failure& f : p.failures) {
       if (failures_.insert({f.cls, f.method, f.reason}).second) out_.failures.push_back(f);
@@ -117,7 +119,7 @@ class Merger {
     if (size != p.classSizes.end()) c.bytes = c.count * size->second;
   }
 
-  void addThread(const Profile& p, const profile::ThreadTree& t) {
+  uint32_t addThread(const Profile& p, const profile::ThreadTree& t) {
     profile::ThreadTree m = t;
     m.id = nextThread_++;
     for (size_t i = 0; i < m.nodes.size(); ++i) {
@@ -125,6 +127,24 @@ class Merger {
       m.nodes[i].key = key(p, t.nodes[i].key);
     }
     out_.threads.emplace(m.id, std::move(m));
+    return nextThread_ - 1;
+  }
+
+  // The Rate chunks of p's threads, renumbered like them (times stay each JVM's own: from
+  // its start); those of a thread without a tree (a corrupt profile) are left out, as the
+  // tree's counts are.
+  void addRates(const Profile& p, const std::map<uint32_t, uint32_t>& threadIds) {
+    for (const profile::RateChunk& r : p.rates) {
+      auto id = threadIds.find(r.thread);
+      if (id == threadIds.end()) continue;
+      profile::RateChunk m = r;
+      m.thread = id->second;
+      for (auto& [k, c] : m.keys) {
+        objectBytes(p, k, c);
+        k = key(p, k);
+      }
+      out_.rates.push_back(std::move(m));
+    }
   }
 
   Profile& out_;

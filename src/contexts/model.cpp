@@ -33,7 +33,8 @@ uint64_t parseSize(const std::string& s) {
 
 }  // namespace
 
-AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
+AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
+                      ThreadSelection threads) {
   AllocModel m;
   m.profile = &p;
   if (auto s = p.meta.find("sample"); s != p.meta.end()) {
@@ -42,9 +43,18 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
   m.nodes.push_back(MergedNode{});
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> index;  // (merged parent, key) -> node
   for (const auto& [id, t] : p.threads) {
+    if (threads.only && !threads.only->contains(id)) continue;
     m.collapsed += t.collapsed;
     m.dropped += t.dropped;
     std::vector<uint32_t> map(t.nodes.size(), 0);  // thread node -> merged node
+    if (threads.byThread) {                        // the thread's root: a node of its own
+      map[0] = static_cast<uint32_t>(m.nodes.size());
+      MergedNode n;
+      n.key = 0;
+      n.thread = id;
+      m.nodes.push_back(n);
+      m.nodes[0].children.push_back(map[0]);
+    }
     for (uint32_t i = 1; i < t.nodes.size(); ++i) {
       uint32_t parent = map[t.nodes[i].parent];
       uint32_t key = t.nodes[i].key;
@@ -63,6 +73,7 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
   }
   for (uint32_t i = 1; i < m.nodes.size(); ++i) {
     MergedNode& n = m.nodes[i];
+    if (n.thread) continue;
     if (!profile::isAllocKey(n.key)) {
       m.calls += n.c.count;
       m.insns += n.c.insns;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct MergedNode {
   profile::Counters c;
   bool bytesKnown = true;  // false: an object allocation whose class size was not measured
   std::vector<uint32_t> children;
+  uint32_t thread = 0;  // buildModel's byThread: this node stands for thread `thread` (key 0)
 };
 
 // One allocation row: a site in one calling context (the JSON "sites" rows).
@@ -42,8 +44,17 @@ struct AllocModel {
 // in the merged tree.
 using ThreadNodes = std::map<uint32_t, std::vector<uint32_t>>;
 
+// Which threads a model holds and how: `only` (if given) the ids of the threads to merge;
+// `byThread`: each thread's tree hangs below a node of its own under the root (a flame
+// graph rooted by thread) instead of being merged with the others.
+struct ThreadSelection {
+  const std::set<uint32_t>* only = nullptr;
+  bool byThread = false;
+};
+
 // `threadNodes` (if given) receives where each thread's nodes went.
-AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes = nullptr);
+AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes = nullptr,
+                      ThreadSelection threads = {});
 
 // Java-source spelling of an internal class name or array descriptor:
 // "java/lang/String" -> "java.lang.String", "[[I" -> "int[][]".

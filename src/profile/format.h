@@ -47,8 +47,9 @@ enum class ChunkType : uint8_t {
   FlowThread = 12,  // mode copy: one thread's flow counters (edges, births, copies, cuts)
   CostDefs = 13,    // mode cost: program nodes and static edges of the cost graph
   CostThread = 14,  // mode cost: one thread's dependence counters
+  Rate = 15,        // mode alloc: what one thread allocated since its previous Rate chunk
 };
-inline constexpr uint8_t kMaxChunkType = 14;
+inline constexpr uint8_t kMaxChunkType = 15;
 
 // The CRC of a chunk in a file of format `version` (format above): `head` is the chunk's
 // first 5 bytes (type and length).
@@ -136,6 +137,17 @@ struct ThreadChunk {
   uint64_t collapsed = 0;  // frames beyond the depth limit (absolute)
   uint64_t dropped = 0;    // events recorded at the root: the tree could not grow (absolute)
   bool ended = false;      // the thread has terminated: this is its last chunk
+};
+
+// One Rate chunk: what thread `thread` allocated after its previous Rate chunk (or the
+// start) up to `time`, per allocation key: the growth of its Thread chunks' allocation
+// counters, written with them (so the chunks of a thread add up to its tree's allocation
+// counters; objects are sized by the analyzer, as in the tree). The allocation-rate series.
+struct RateChunk {
+  uint32_t thread = 0;                              // the id of the thread's Thread chunks
+  uint64_t time = 0;                                // milliseconds since the profile was opened
+  std::vector<std::pair<uint32_t, Counters>> keys;  // allocation key -> added (insns 0)
+  bool operator==(const RateChunk&) const = default;
 };
 
 struct Failure {

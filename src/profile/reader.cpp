@@ -340,6 +340,25 @@ std::string decodeCostThread(Decoder& d, Profile& p) {
   return {};
 }
 
+std::string decodeRate(Decoder& d, Profile& p) {
+  RateChunk r;
+  r.thread = d.u32();
+  r.time = d.u();
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    uint32_t key = d.u32();
+    Counters c;
+    c.count = d.u();
+    c.elements = d.u();
+    c.bytes = d.u();
+    if (d.ok() && !isAllocKey(key)) return "rate record of key " + std::to_string(key);
+    r.keys.emplace_back(key, c);
+  }
+  if (!d.ok()) return d.error();
+  if (r.thread == 0) return "rate record of thread 0";
+  p.rates.push_back(std::move(r));
+  return {};
+}
+
 // Objects chunks' records go to `objects`, Live chunks' to `live`.
 std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<ObjectRecord>& objects,
                         std::vector<ObjectRecord>& live, bool& metaRead) {
@@ -378,6 +397,8 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<Obje
       return decodeCostDefs(d, p);
     case ChunkType::CostThread:
       return decodeCostThread(d, p);
+    case ChunkType::Rate:
+      return decodeRate(d, p);
   }
   return "unknown chunk type " + std::to_string(static_cast<int>(type));
 }
@@ -523,8 +544,8 @@ bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) 
 
 const char* chunkName(uint8_t type) {
   static constexpr const char* kNames[] = {
-      "?",       "Meta", "Methods", "Sites",    "Thread",     "ClassSizes", "Failures",  "End",
-      "Objects", "Gcs",  "Live",    "FlowDefs", "FlowThread", "CostDefs",   "CostThread"};
+      "?",       "Meta", "Methods", "Sites",    "Thread",     "ClassSizes", "Failures",   "End",
+      "Objects", "Gcs",  "Live",    "FlowDefs", "FlowThread", "CostDefs",   "CostThread", "Rate"};
   static_assert(std::size(kNames) == kMaxChunkType + 1, "a name for every chunk type");
   return type <= kMaxChunkType ? kNames[type] : "unknown";
 }

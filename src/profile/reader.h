@@ -85,6 +85,8 @@ struct Profile {
   std::map<uint32_t, CostNode> costNodes;
   std::vector<CostEdge> costEdges;
   std::map<uint32_t, ThreadCosts> costThreads;
+  // Mode alloc: the allocation-rate records (Rate chunks), in the order read.
+  std::vector<RateChunk> rates;
   std::map<std::string, std::string> totals;  // from the End chunk
   bool complete = false;                      // the End chunk was read
   std::string truncation;                     // why reading stopped early (empty: read to the end)

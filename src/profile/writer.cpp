@@ -67,6 +67,7 @@ bool Writer::open(const std::string& path, std::string& error, bool* busy) {
     return false;
   }
   written_ = sizeof header;
+  opened_ = std::chrono::steady_clock::now();
   return true;
 }
 
@@ -150,6 +151,25 @@ void Writer::thread(const ThreadChunk& t) {
     e.u(c.insns);
   }
   chunk(ChunkType::Thread, e);
+}
+
+void Writer::rate(const RateChunk& r) {
+  Encoder e;
+  e.u(r.thread);
+  e.u(r.time);
+  e.u(r.keys.size());
+  for (const auto& [key, c] : r.keys) {
+    e.u(key);
+    e.u(c.count);
+    e.u(c.elements);
+    e.u(c.bytes);
+  }
+  chunk(ChunkType::Rate, e);
+}
+
+uint64_t Writer::millis() const {
+  auto d = std::chrono::steady_clock::now() - opened_;
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
 }
 
 void Writer::classSizes(const std::map<std::string, uint64_t>& sizes) {

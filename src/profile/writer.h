@@ -3,6 +3,7 @@
 // flushed to the OS, so a killed JVM leaves every completed chunk readable.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <mutex>
@@ -33,6 +34,9 @@ class Writer {
   void methods(const std::vector<MethodDef>& defs);
   void sites(const std::vector<SiteDef>& defs);
   void thread(const ThreadChunk& chunk);
+  void rate(const RateChunk& chunk);
+  // Milliseconds since open() (RateChunk::time).
+  uint64_t millis() const;
   void classSizes(const std::map<std::string, uint64_t>& sizes);
   void failures(const std::vector<Failure>& failures);
   void end(const std::map<std::string, std::string>& totals);
@@ -65,6 +69,7 @@ class Writer {
   std::mutex mu_;
   std::FILE* file_ = nullptr;
   uint64_t written_ = 0;
+  std::chrono::steady_clock::time_point opened_ = std::chrono::steady_clock::now();
   bool failed_ = false;
 };
 

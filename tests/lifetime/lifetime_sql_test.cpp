@@ -143,6 +143,20 @@ TEST_F(LifetimeSql, SpacesPast63BitsAreReals) {
   EXPECT_EQ(query("SELECT TOTAL(total_space) > 1.4e20 FROM objects"), (Rows{"1"}));
 }
 
+// One row per thread, named; their statistics add up to the totals' and each is the sum of
+// its objects' rows.
+TEST_F(LifetimeSql, ThreadsTableAddsUp) {
+  EXPECT_EQ(query("SELECT id, name, ended FROM threads ORDER BY id"),
+            (Rows{"1|main|1", "2|worker|1"}));
+  EXPECT_EQ(
+      query("SELECT SUM(objects), SUM(bytes), SUM(dragged), SUM(total_space), "
+            "SUM(drag_space), SUM(void_space) FROM threads"),
+      query("SELECT objects, bytes, dragged, total_space, drag_space, void_space FROM totals"));
+  EXPECT_EQ(query("SELECT id, objects, bytes, drag_space FROM threads ORDER BY id"),
+            query("SELECT thread, COUNT(*), SUM(size), SUM(drag_space) FROM objects "
+                  "GROUP BY thread ORDER BY thread"));
+}
+
 TEST_F(LifetimeSql, ExportWritesAFileThatReopens) {
   std::filesystem::path file = dragnet::test::testDir() / "profile.db";
   std::ofstream(file) << "not a database";  // replaced
@@ -152,7 +166,7 @@ TEST_F(LifetimeSql, ExportWritesAFileThatReopens) {
   ASSERT_EQ(sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
   EXPECT_EQ(rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"),
             (Rows{"classes", "gcs", "meta", "methods", "nested", "objects", "patterns", "run",
-                  "totals"}));
+                  "threads", "totals"}));
   EXPECT_EQ(rows(db,
                  "SELECT (SELECT COUNT(*) FROM objects), (SELECT COUNT(*) FROM classes), "
                  "(SELECT COUNT(*) FROM methods), (SELECT COUNT(*) FROM nested), "

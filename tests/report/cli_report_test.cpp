@@ -171,10 +171,10 @@ TEST(ReportCli, ReportOptions) {
             "consumer-rab, height)\n");
   EXPECT_EQ(report(cost, "--opt height", log), usage);
   EXPECT_EQ(slurp(log), "dragnet: error: --opt height: expected NAME=VALUE\n");
-  // An analysis without options takes none.
+  // An analysis takes its own options only.
   fs::path alloc = dragnet::test::writeKnownProfile(dir, dragnet::test::Variant::Exact);
   EXPECT_EQ(report(alloc, "--opt height=2", log), usage);
-  EXPECT_NE(slurp(log).find("mode alloc has no report option 'height' (its options: none)"),
+  EXPECT_NE(slurp(log).find("mode alloc has no report option 'height' (its options: thread)"),
             std::string::npos)
       << slurp(log);
 

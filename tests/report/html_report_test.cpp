@@ -191,9 +191,9 @@ TEST_F(HtmlReport, ChromiumShowsSampledAndIncompleteProfiles) {
   EXPECT_EQ(textOf(dom, "total-bytes"), "\u2248 557,616");
   EXPECT_EQ(rowsOf(dom, "types")[0], "\u2248 504,000 | 90.4% | \u2248 21,000 | \u2013 | app.Point");
   EXPECT_EQ(textOf(dom, "total-classes"), "[missing #total-classes]");  // no End chunk
-  // Sampling records no calls and no threads: n/a, not 0.
+  // Sampling records no calls: n/a, not 0; its threads are recorded.
   EXPECT_EQ(textOf(dom, "total-calls"), "n/a");
-  EXPECT_EQ(textOf(dom, "total-threads"), "n/a");
+  EXPECT_EQ(textOf(dom, "total-threads"), "2");
 }
 
 // The run the profile records, in the masthead (report/run_info.h); nothing of it for a

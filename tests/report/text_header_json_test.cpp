@@ -106,14 +106,15 @@ TEST_P(AllocTextHeader, EachLineShowsItsJsonValues) {
   EXPECT_GE(checked, 12);
 }
 
-// What sampling does not record (calls, bytecodes, threads, classes not rewritten) is null
-// in a sampled profile's JSON header and n/a in its text, not 0.
+// What sampling does not record (calls, bytecodes, classes not rewritten) is null in a
+// sampled profile's JSON header and n/a in its text, not 0; its threads are recorded.
 TEST_P(AllocTextHeader, SampledSaysNotApplicableForWhatItDoesNotRecord) {
   const bool sampled = header_["sampled"].get<bool>();
-  for (const char* key : {"/totals/calls", "/totals/bytecodes", "/totals/threads",
-                          "/classesNotRewritten", "/methodsPartlyRewritten", "/hiddenClassCount"}) {
+  for (const char* key : {"/totals/calls", "/totals/bytecodes", "/classesNotRewritten",
+                          "/methodsPartlyRewritten", "/hiddenClassCount"}) {
     EXPECT_EQ(header_[HeaderJson::json_pointer(key)].is_null(), sampled) << key;
   }
+  EXPECT_EQ(header_["totals"]["threads"], 2);
   std::string head = rendered(header_);
   EXPECT_EQ(
       head.find("  calls      n/a (sampling records allocations only) in ") != std::string::npos,

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyses/alloc/report/sums.h"
+#include "analyses/alloc/report/threads.h"
 #include "report/coverage.h"
 #include "report/json_text.h"
 #include "report/run_info.h"
@@ -157,7 +158,10 @@ void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& h) {
   }
   if (sampled) {  // sampling sees allocations only, never calls
     out << "\n  calls      n/a (sampling records allocations only) in "
-        << num(u64(t.at("contexts"))) << " contexts, threads n/a (one tree for all)\n";
+        << num(u64(t.at("contexts"))) << " contexts, "
+        << (present(t.at("threads")) ? std::to_string(u64(t.at("threads"))) + " threads"
+                                     : std::string("threads n/a (one tree for all)"))
+        << "\n";
   } else {
     out << "\n  calls      " << num(u64(t.at("calls"))) << " in " << num(u64(t.at("contexts")))
         << " contexts, " << u64(t.at("threads")) << " threads";
@@ -200,8 +204,24 @@ void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& h) {
   }
 }
 
+bool threadsRecorded(const profile::Profile& p) {
+  return !(p.meta.contains("sample") && p.threads.size() == 1 &&
+           p.threads.begin()->second.name == "all threads (sampled)");
+}
+
 void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
+  const profile::Profile& p = *m.profile;
   writeTextHeader(out, allocHeaderJson(m));
+  if (o.threads.only) {
+    out << "  selected   threads matching '" << o.threads.pattern << "': " << o.threads.only->size()
+        << " of " << p.threads.size() << " (every table below is theirs)\n";
+  }
+  if (threadsRecorded(p)) {
+    uint64_t all = 0;
+    for (const ThreadRow& r : threadRows(p, nullptr)) all += r.bytes;
+    writeThreadsText(out, threadRows(p, o.threads.only), all, o.top);
+  }
+  writeRateText(out, p, rateSeries(p, o.threads.only));
   writeSites(out, m, o.top);
   writeTypes(out, m, o.top);
   out << "\nCall tree (contexts with at least 1% of the bytes)\n";
@@ -235,12 +255,12 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
                  {"elements", m.elements},
                  {"bytes", m.bytes},
                  {"unsizedObjects", m.unsizedObjects},
-                 // Sampling records allocations in one tree for all threads: no calls, no
-                 // bytecodes, no threads (null: n/a).
+                 // Sampling records allocations only: no calls, no bytecodes (null: n/a);
+                 // an older agent's sampled profile has one tree for all threads.
                  {"calls", notSampled(m.calls)},
                  {"bytecodes", notSampled(m.insns)},
                  {"contexts", m.nodes.size() - 1},
-                 {"threads", notSampled(p.threads.size())},
+                 {"threads", threadsRecorded(p) ? Json(p.threads.size()) : Json(nullptr)},
                  {"virtualThreads", optional(totalOf(p, "threads.virtual"))},
                  {"collapsed", m.collapsed},
                  {"dropped", m.dropped}};
@@ -269,11 +289,17 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
   return j;
 }
 
-void writeJson(std::ostream& out, const AllocModel& m) {
+void writeJson(std::ostream& out, const AllocModel& m, const ThreadFilter& threads) {
+  const profile::Profile& p = *m.profile;
   nlohmann::ordered_json j;
   j["format"] = "dragnet-alloc";
   j["version"] = 1;
   j.update(allocHeaderJson(m));
+  j["threadFilter"] = threads.only ? Json(threads.pattern) : Json(nullptr);
+  uint64_t all = 0;
+  for (const ThreadRow& r : threadRows(p, nullptr)) all += r.bytes;
+  j["threads"] = threadsRecorded(p) ? threadsJson(threadRows(p, threads.only), all) : Json(nullptr);
+  j["rate"] = rateJson(p, rateSeries(p, threads.only), 10);
   // Every key before the rows: an ordered_json object is a vector of (const key, value)
   // pairs, which growing copies (the const key makes their move throwing), rows and all.
   j["sites"] = nlohmann::ordered_json::array();

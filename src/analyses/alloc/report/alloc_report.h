@@ -7,18 +7,30 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <string>
 
 #include "contexts/model.h"
 
 namespace dragnet::report {
 
+// The threads a report shows (`--opt thread=GLOB`): the ids merged into its model (null:
+// every thread) and the pattern that chose them.
+struct ThreadFilter {
+  const std::set<uint32_t>* only = nullptr;
+  std::string pattern;
+};
+
 struct TextOptions {
   size_t top = 20;  // rows per table
+  ThreadFilter threads = {};
 };
 
 void writeText(std::ostream& out, const contexts::AllocModel& m, const TextOptions& o);
-void writeJson(std::ostream& out, const contexts::AllocModel& m);
+void writeJson(std::ostream& out, const contexts::AllocModel& m, const ThreadFilter& threads = {});
+// Whether the profile's threads are real threads: false for a sampled profile of an older
+// agent, whose one tree held every thread's samples.
+bool threadsRecorded(const profile::Profile& p);
 // What the JSON report and the HTML page's data both start with (docs/REPORTS.md, json):
 // whether the profile is complete, corrupt, sampled (and its interval), what its counts
 // mean, the totals, the agent's memory, the JIT settings, the classes instrumented. One

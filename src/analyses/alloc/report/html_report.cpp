@@ -7,10 +7,10 @@
 
 #include "analyses/alloc/report/alloc_report.h"
 #include "analyses/alloc/report/sums.h"
+#include "analyses/alloc/report/threads.h"
 #include "report/coverage.h"
 #include "report/html_page.h"
 #include "report/json_text.h"
-#include "analyses/alloc/report/sums.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -21,7 +21,8 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-// Per merged node: the flame graph's metrics, own (self) and inclusive.
+// Per merged node: the flame graph's metrics, own (self) and inclusive (kinds: 0 root,
+// 1 method, 2 object type, 3 array type, 4 thread).
 struct Metrics {
   uint64_t bytes = 0, objects = 0, insns = 0;
   void add(const Metrics& o) {
@@ -52,6 +53,13 @@ class Frames {
   }
 
   Json json() const { return {{"strings", strings_}, {"frames", frames_}}; }
+
+  // A thread's node of a tree rooted by thread (kind 4).
+  uint32_t thread(uint32_t id) {
+    auto t = p_.threads.find(id);
+    return add(t == p_.threads.end() ? "thread " + std::to_string(id) : t->second.name,
+               "thread #" + std::to_string(id), 4);
+  }
 
  private:
   uint32_t describe(uint32_t key) {
@@ -172,7 +180,7 @@ class TreeEncoder {
       Metrics own = selfOf(n);
       std::vector<uint32_t> kids = keptChildren(node, own);
       parent_.push_back(index - parent);  // the root's: 0
-      frame_.push_back(frames_.of(n.key));
+      frame_.push_back(n.thread ? frames_.thread(n.thread) : frames_.of(n.key));
       bytes_.push_back(own.bytes);
       objects_.push_back(own.objects);
       insns_.push_back(own.insns);
@@ -237,8 +245,22 @@ std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
   j["types"] = typeRows(sumByType(m), o.top);
   j["notRewritten"] = failures(*m.profile);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
-  // The tree last: growing an ordered_json object copies its values (alloc_report.cpp).
+  const profile::Profile& p = *m.profile;
+  uint64_t all = 0;
+  for (const ThreadRow& r : threadRows(p, nullptr)) all += r.bytes;
+  j["threadFilter"] = o.threads.only ? Json(o.threads.pattern) : Json(nullptr);
+  j["threads"] = threadsRecorded(p) ? threadsJson(threadRows(p, o.threads.only), all) : Json();
+  j["rate"] = rateJson(p, rateSeries(p, o.threads.only), 8);
+  // The trees last: growing an ordered_json object copies its values (alloc_report.cpp).
+  // With several threads also the tree rooted by thread (the page's "by thread" view).
   j["tree"] = TreeEncoder(m, o.minFraction).json();
+  if (threadsRecorded(p) && p.threads.size() > 1) {
+    contexts::AllocModel byThread =
+        contexts::buildModel(p, nullptr, {.only = o.threads.only, .byThread = true});
+    j["threadTree"] = TreeEncoder(byThread, o.minFraction).json();
+  } else {
+    j["threadTree"] = nullptr;
+  }
   return scriptSafe(jsonText(j, -1));
 }
 

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "analyses/alloc/report/alloc_report.h"
 #include "common/embedded.h"
 #include "contexts/model.h"
 
@@ -23,6 +24,7 @@ struct HtmlOptions {
   // Contexts below this share of every metric (bytes, objects, bytecodes) are left out of
   // the flame graph; their values are added to their caller's own values.
   double minFraction = 1e-4;
+  ThreadFilter threads = {};  // the threads of the model (alloc_report.h)
 };
 
 // The JSON the page embeds (docs/REPORTS.md describes it).

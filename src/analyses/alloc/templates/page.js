@@ -135,7 +135,9 @@
 
   // ---- the flame graph --------------------------------------------------------------------
 
-  const T = data.tree;
+  // The tree merged over threads, or (#view=threads) rooted by thread, one node per thread.
+  const byThread = !!data.threadTree && loadHash().get('view') === 'threads';
+  const T = byThread ? data.threadTree : data.tree;
   const n = T.frame.length;
   const parent = new Int32Array(n);
   const depth = new Int32Array(n);
@@ -197,6 +199,7 @@
     const dim = state.match ? 0.45 : 1;  // during a search, non-matches step back
     const s = (x) => Math.round(x * dim);
     if (kind === 0) return 'hsl(210, 12%, 70%)';
+    if (kind === 4) return 'hsl(270,' + s(35) + '%,' + Math.round(68 + 8 * v) + '%)';
     if (kind === 2) return 'hsl(' + Math.round(180 + 20 * v) + ',' + s(55) + '%,' +
       Math.round(58 + 10 * v) + '%)';
     if (kind === 3) return 'hsl(' + Math.round(212 + 18 * v) + ',' + s(60) + '%,' +
@@ -234,6 +237,7 @@
   // "String[]" for java.lang.String[].
   function shortName(i) {
     const s = nameOf(i);
+    if (kindOf(i) === 4) return s;  // a thread's name as it is
     if (kindOf(i) === 1) {
       const method = s.lastIndexOf('.');
       return s.slice(s.lastIndexOf('.', method - 1) + 1);
@@ -452,7 +456,141 @@
     if (state.metric !== metrics[0]) p.set('metric', state.metric.id);
     if (state.query) p.set('search', state.query);
     if (state.zoom) p.set('zoom', String(state.zoom));
+    if (byThread) p.set('view', 'threads');
     replaceHash(p);
+  }
+
+  // ---- threads: the table, the view switch, a thread's node -------------------------------
+
+  // The node of thread `id` in the tree rooted by thread (0 if none).
+  function threadNode(id) {
+    if (!byThread) return 0;
+    const want = 'thread #' + id;
+    for (const k of kids[0]) if (kindOf(k) === 4 && detailOf(k) === want) return k;
+    return 0;
+  }
+
+  // Switches the flame graph between merged and by-thread (the page reads it at load),
+  // zoomed into thread `id` if given.
+  function showView(threads, id) {
+    const p = new URLSearchParams();
+    if (threads) p.set('view', 'threads');
+    if (id) p.set('thread', String(id));
+    replaceHash(p);
+    location.reload();
+  }
+
+  function writeThreads() {
+    const rows = data.threads;
+    if (!rows) {
+      $('threads-summary').textContent = 'Not recorded: this sampled profile has one tree for ' +
+        'all threads (written by an older agent).';
+      return;
+    }
+    const all = rows.reduce((a, r) => a + r.bytes, 0);
+    $('threads-summary').textContent = count(rows.length, 'thread', 'threads') +
+      (data.threadFilter ? ' matching \u201c' + data.threadFilter + '\u201d' : '') +
+      ', ' + approx + fmt(all) + ' bytes. Click a thread for its own flame graph.';
+    table('threads', [['Bytes', 'num'], ['%', 'pct'], ['Objects', 'num'], ['Thread', 'code'],
+      ['Top site', 'code']], rows.map((r) => [r.bytes, 100 * r.share, r.objects,
+      r.name + ' (#' + r.id + ')' + (r.ended ? '' : ' \u2022 alive'), r.topSite || '']),
+    data.threadTree ? (r) => {
+      const k = threadNode(rows[r].id);
+      if (k) zoomTo(k);
+      else showView(true, rows[r].id);
+    } : null);
+    if (!data.threadTree) return;
+    const box = $('view');
+    box.hidden = false;
+    for (const [label, on] of [['Merged', false], ['By thread', true]]) {
+      const b = box.appendChild(el('button', '', label));
+      b.type = 'button';
+      b.id = on ? 'view-threads' : 'view-merged';
+      b.setAttribute('aria-pressed', on === byThread);
+      b.addEventListener('click', () => { if (on !== byThread) showView(on); });
+    }
+  }
+
+  // ---- allocation rate: an SVG chart of bytes per interval, stacked by top thread ----------
+
+  // The chart is the page's own <svg> element (its namespace as the HTML parser gave it).
+  function svg(tag, attrs, parentNode) {
+    const e = document.createElementNS($('rate-svg').namespaceURI, tag);
+    for (const k of Object.keys(attrs)) e.setAttribute(k, attrs[k]);
+    if (parentNode) parentNode.appendChild(e);
+    return e;
+  }
+
+  function rateText(bytesPerSecond) {
+    const units = ['B/s', 'KB/s', 'MB/s', 'GB/s'];
+    let v = bytesPerSecond;
+    let u = 0;
+    while (v >= 1000 && u + 1 < units.length) { v /= 1000; u++; }
+    return v.toFixed(1) + ' ' + units[u];
+  }
+
+  function writeRate() {
+    const r = data.rate;
+    if (!r) {
+      $('rate-summary').textContent = 'Not recorded: a profile without Rate chunks (an older ' +
+        'agent), or nothing was allocated.';
+      $('rate-svg').remove();
+      return;
+    }
+    const n = r.series.bytes.length;
+    const sec = r.intervalMs / 1000;
+    let peak = 0;
+    for (let i = 1; i < n; i++) if (r.series.bytes[i] > r.series.bytes[peak]) peak = i;
+    const span = n * sec;
+    $('rate-summary').textContent = 'Bytes allocated per ' + sec + ' s (the profile\'s flush ' +
+      'interval). Average ' + approx + rateText(r.bytes / span) + ', peak ' + approx +
+      rateText(r.series.bytes[peak] / sec) + ' in ' + (peak * sec).toFixed(1) + '\u2013' +
+      ((peak + 1) * sec).toFixed(1) + ' s; ' + approx + fmt(r.bytes) + ' bytes in all.';
+    const W = 900, H = 220, L = 70, B = 24, top = 8;
+    const chart = $('rate-svg');
+    chart.setAttribute('viewBox', '0 0 ' + W + ' ' + H);
+    const max = Math.max(1, r.series.bytes[peak]) / sec;
+    const y = (v) => H - B - (H - B - top) * (v / max);
+    const bw = (W - L - 4) / n;
+    const colors = (k) => 'hsl(' + ((k * 67 + 200) % 360) + ', 55%, 58%)';
+    const legend = $('rate-chart').appendChild(el('div', 'rate-legend'));
+    r.threads.forEach((t, k) => {
+      const item = legend.appendChild(el('span'));
+      item.appendChild(el('i')).style.background = colors(k);
+      item.appendChild(document.createTextNode(t.name + ' (' + approx + fmt(t.bytes) + ' bytes)'));
+    });
+    const other = legend.appendChild(el('span'));
+    other.appendChild(el('i')).style.background = '#c3cad3';
+    other.appendChild(document.createTextNode('other threads'));
+    for (let i = 0; i < n; i++) {
+      const x = L + i * bw;
+      let base = 0;
+      const parts = r.threads.map((t, k) => [t.series.bytes[i], colors(k), t.name]);
+      const known = parts.reduce((a, p) => a + p[0], 0);
+      parts.push([r.series.bytes[i] - known, '#c3cad3', 'other threads']);
+      for (const [bytes, fill, name] of parts) {
+        if (bytes <= 0) continue;
+        const v = bytes / sec;
+        const rect = svg('rect', { x: x + 0.5, y: y(base + v), width: Math.max(0.5, bw - 1),
+          height: y(base) - y(base + v), fill: fill, class: 'rate-bar' }, chart);
+        svg('title', {}, rect).textContent = (i * sec).toFixed(1) + '\u2013' +
+          ((i + 1) * sec).toFixed(1) + ' s, ' + name + ': ' + approx + fmt(bytes) + ' bytes (' +
+          rateText(v) + ')';
+        base += v;
+      }
+    }
+    svg('line', { x1: L, y1: H - B, x2: W, y2: H - B, class: 'axis' }, chart);
+    svg('line', { x1: L, y1: top, x2: L, y2: H - B, class: 'axis' }, chart);
+    for (const f of [0, 0.5, 1]) {
+      svg('text', { x: L - 6, y: y(max * f) + 4, 'text-anchor': 'end' }, chart).textContent =
+        rateText(max * f);
+    }
+    const ticks = Math.min(n, 10);
+    for (let k = 0; k <= ticks; k++) {
+      const i = Math.round((k * n) / ticks);
+      svg('text', { x: L + i * bw, y: H - 6, 'text-anchor': 'middle' }, chart).textContent =
+        (i * sec).toFixed(sec < 1 ? 1 : 0) + ' s';
+    }
   }
 
   function loadState() {
@@ -461,6 +599,8 @@
     if (m) state.metric = m;
     const z = Number(p.get('zoom'));
     if (Number.isInteger(z) && z > 0 && z < n) state.zoom = z;
+    const thread = threadNode(Number(p.get('thread')));
+    if (thread) state.zoom = thread;
     return p.get('search') || '';
   }
 
@@ -512,6 +652,8 @@
   }
 
   writeHeader();
+  writeThreads();
+  writeRate();
   writeTables();
   writeMetricButtons();
   writePruned();

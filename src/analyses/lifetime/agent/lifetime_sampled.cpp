@@ -58,7 +58,7 @@ Sampled& gSampled = *new Sampled();
 // object is registered only once it is back in Java code. Its birth is the callback's.
 struct PendingClone {
   jweak object = nullptr;
-  uint32_t key = 0, node = 0;
+  uint32_t key = 0, thread = 0, node = 0;
   uint64_t birth = 0, size = 0;
 };
 thread_local PendingClone tPendingClone;
@@ -269,14 +269,15 @@ bool startSampledLifetime(jvmtiEnv* jvmti, JNIEnv* jni, profile::Writer& writer,
 namespace {
 
 // Tags and hashes `object` and counts its hash in FILTER.
-void registerSample(jobject object, uint32_t key, uint32_t node, uint64_t birth, uint64_t size) {
+void registerSample(jobject object, uint32_t key, uint32_t thread, uint32_t node, uint64_t birth,
+                    uint64_t size) {
   State& s = *gLife;
   jint hash = 0;
   if (s.jvmti->GetObjectHashCode(object, &hash) != JVMTI_ERROR_NONE) return;
   auto h = static_cast<uint32_t>(hash) & 0x7FFFFFFF;
   // The object is not in Java code's hands before its hash is counted (the allocating
   // thread is in the sample's callback, or in the probe after the clone call).
-  if (registerObject(object, key, 1, node, birth, size, h) >= 0) {
+  if (registerObject(object, key, thread, node, birth, size, h) >= 0) {
     countHash(s.filter[h & s.filterMask]);
   }
 }
@@ -290,10 +291,10 @@ void settlePendingClone(JNIEnv* jni, jobject object) {
   AgentScope scope;  // its JNI calls are not the program's uses
   tPendingClone = {};
   if (object && jni->IsSameObject(p.object, object)) {
-    registerSample(object, p.key, p.node, p.birth, p.size);
+    registerSample(object, p.key, p.thread, p.node, p.birth, p.size);
   } else if (jobject late = jni->NewLocalRef(p.object)) {
     gSampled.lateClones.fetch_add(1, std::memory_order_relaxed);
-    registerSample(late, p.key, p.node, p.birth, p.size);
+    registerSample(late, p.key, p.thread, p.node, p.birth, p.size);
     jni->DeleteLocalRef(late);
   } else {
     gSampled.lostClones.fetch_add(1, std::memory_order_relaxed);
@@ -320,11 +321,11 @@ void onLifetimeSample(JNIEnv* jni, jthread thread, jobject object, jclass cls, j
     settlePendingClone(jni, nullptr);  // an earlier clone whose probe never came
     jweak weak = jni->NewWeakGlobalRef(object);
     if (weak) {
-      tPendingClone = {weak, site.key, site.node, birth, bytes};
+      tPendingClone = {weak, site.key, site.thread, site.node, birth, bytes};
       jni->SetBooleanField(thread, g.clonePending, JNI_TRUE);
     }
   } else {
-    registerSample(object, site.key, site.node, birth, bytes);
+    registerSample(object, site.key, site.thread, site.node, birth, bytes);
   }
   // Past the threshold: the sampling thread waits for the collection (in native code, so
   // the collection's safepoint does not wait for it), as the exact variant's allocating

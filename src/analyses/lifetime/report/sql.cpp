@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -127,6 +128,29 @@ void objectsTable(sqlite3* db, const Model& m) {
   }
 }
 
+// One row per thread of the profile's trees: its name and the statistics of the objects it
+// allocated (each object's, as the objects table computes them).
+void threadsTable(sqlite3* db, const Model& m) {
+  Inserter t(db, "threads", withStats({"id INTEGER PRIMARY KEY", "name TEXT", "ended INTEGER"}));
+  std::map<uint32_t, Stats> byThread;
+  for (const auto& [id, tree] : m.profile->threads) byThread[id];
+  for (uint32_t i : m.byId) {
+    const profile::ObjectRecord& r = analyses::lifetime::object(m, i);
+    byThread[r.thread].add(analyses::lifetime::lifeOf(m, i), r.size,
+                           analyses::lifetime::weightOf(m, i));
+  }
+  for (const auto& [id, stats] : byThread) {
+    auto tree = m.profile->threads.find(id);
+    t.number(id);
+    if (tree == m.profile->threads.end()) {
+      t.null().null();
+    } else {
+      t.text(tree->second.name).number(tree->second.ended ? 1 : 0);
+    }
+    t.stats(stats).row();
+  }
+}
+
 void classesTable(sqlite3* db, const Model& m) {
   Inserter t(db, "classes", withStats({"id INTEGER PRIMARY KEY", "name TEXT"}));
   for (const auto& c : m.classes) t.number(c.id).text(c.name).stats(c.stats).row();
@@ -217,6 +241,7 @@ namespace {
 
 void fill(sqlite3* h, const Model& m) {
   objectsTable(h, m);
+  threadsTable(h, m);
   classesTable(h, m);
   methodsTable(h, m);
   nestedTable(h, m);
