@@ -10,15 +10,19 @@
 #include <string>
 
 #include "contexts/model.h"
+#include "report/context_views.h"
 
 namespace dragnet::report {
 
 struct TextOptions {
-  size_t top = 20;  // rows per table
+  size_t top = 20;                  // rows per table
+  const AllocView* view = nullptr;  // of `m`: its filter and first application frames
 };
 
 void writeText(std::ostream& out, const contexts::AllocModel& m, const TextOptions& o);
-void writeJson(std::ostream& out, const contexts::AllocModel& m);
+// `view` (of `m`): the header's filter, the rows' first application frames (null: the JDK's
+// frames alone are not the application's).
+void writeJson(std::ostream& out, const contexts::AllocModel& m, const AllocView* view = nullptr);
 // What the JSON report and the HTML page's data both start with (docs/REPORTS.md, json):
 // whether the profile is complete, corrupt, sampled (and its interval), what its counts
 // mean, the totals, the agent's memory, the JIT settings, the classes instrumented. One

@@ -4,6 +4,7 @@
 #include "analyses/alloc/report/diff.h"
 #include "analyses/alloc/report/html_report.h"
 #include "analyses/alloc/report/pprof_report.h"
+#include "report/context_views.h"
 
 namespace dragnet::analyses::alloc {
 namespace {
@@ -16,17 +17,18 @@ bool owns(const profile::Profile&) { return true; }
 
 bool write(const profile::Profile& p, std::string_view format, const report::ReportSettings& s,
            std::ostream& out, std::string& error) {
-  contexts::AllocModel m = contexts::buildModel(p);
+  report::AllocView view = report::makeView(contexts::buildModel(p), s.views);
+  const contexts::AllocModel& m = view.model;
   if (format == "json") {
-    report::writeJson(out, m);
+    report::writeJson(out, m, &view);
   } else if (format == "collapsed") {
     report::writeCollapsed(out, m);
   } else if (format == "html") {
-    report::writeHtml(out, m, {.top = s.top});
+    report::writeHtml(out, m, {.top = s.top, .view = &view});
   } else if (format == "pprof") {
-    return report::writePprof(out, m, error);
+    return report::writePprof(out, m, error, view.filter);
   } else {
-    report::writeText(out, m, {.top = s.top});
+    report::writeText(out, m, {.top = s.top, .view = &view});
   }
   return true;
 }
@@ -36,6 +38,7 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
 report::Analysis reports() {
   report::Analysis a{"alloc", owns, kFormats, write, nullptr, true};
   a.diff = diffSide;
+  a.views = true;
   return a;
 }
 
