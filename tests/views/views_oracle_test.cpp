@@ -26,6 +26,7 @@ namespace {
 
 fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "views-oracle"; }
 fs::path profilePath() { return work() / "views.dragnet"; }
+fs::path lifetimePath() { return work() / "views-lifetime.dragnet"; }
 
 std::string slurp(const fs::path& p) { return dragnet::test::slurp(p); }
 
@@ -46,16 +47,17 @@ struct Output {
 };
 
 // `dragnet report PROFILE ARGS` with its stdout in a file of the test's own.
-Output report(const std::string& args, const std::string& name = "out") {
+Output report(const std::string& args, const std::string& name = "out",
+              const fs::path& profile = profilePath()) {
   fs::path out = work() / (name + ".txt"), err = work() / (name + ".err");
-  std::string cmd = std::string("'") + DRAGNET_CLI + "' report '" + profilePath().string() + "' " +
-                    args + " > '" + out.string() + "' 2> '" + err.string() + "'";
+  std::string cmd = std::string("'") + DRAGNET_CLI + "' report '" + profile.string() + "' " + args +
+                    " > '" + out.string() + "' 2> '" + err.string() + "'";
   int rc = std::system(cmd.c_str());
   return {WEXITSTATUS(rc), slurp(out), slurp(err)};
 }
 
-Json reportJson(const std::string& args) {
-  Output r = report("-f json " + args, "json");
+Json reportJson(const std::string& args, const fs::path& profile = profilePath()) {
+  Output r = report("-f json " + args, "json", profile);
   EXPECT_EQ(r.status, 0) << r.err;
   return Json::parse(r.out);
 }
@@ -90,6 +92,11 @@ class ViewsOracle : public ::testing::Test {
                       DRAGNET_VIEWS_CLASSES + "' ViewsOracle > '" + (work() / "run.out").string() +
                       "' 2> '" + (work() / "run.err").string() + "'";
     status_ = std::system(cmd.c_str());
+    cmd = std::string("timeout -s KILL 180 '") + DRAGNET_CLI + "' run --mode lifetime -o '" +
+          lifetimePath().string() + "' -- '" + DRAGNET_JAVA + "' -cp '" + DRAGNET_VIEWS_CLASSES +
+          "' ViewsOracle > '" + (work() / "lifetime.out").string() + "' 2> '" +
+          (work() / "lifetime.err").string() + "'";
+    lifetimeStatus_ = std::system(cmd.c_str());
   }
 
   void SetUp() override {
@@ -97,9 +104,10 @@ class ViewsOracle : public ::testing::Test {
     ASSERT_EQ(slurp(work() / "run.out"), "views oracle done\n");
   }
 
-  static int status_;
+  static int status_, lifetimeStatus_;
 };
 int ViewsOracle::status_ = -1;
+int ViewsOracle::lifetimeStatus_ = -1;
 
 // The planted allocations' first application frames, exactly, and the grouping by them: each
 // group is the sum of the rows whose innermost non-JDK frame is its method, none is dropped.
@@ -352,6 +360,56 @@ TEST_F(ViewsOracle, HtmlFiltersRecomputeTheTables) {
                 .rfind("Filtered by dragnet report (include ViewsOracle.viaJdk): kept ", 0),
             0u)
       << dragnet::test::textOf(dom, "cli-filter");
+}
+
+// Mode lifetime: the same first application frames (of the nested sites) and the filters
+// as the objects the model takes.
+TEST_F(ViewsOracle, LifetimeFirstApplicationFramesAndFilters) {
+  ASSERT_EQ(lifetimeStatus_, 0) << slurp(work() / "lifetime.err");
+  ASSERT_EQ(slurp(work() / "lifetime.out"), "views oracle done\n");
+  auto objects = [](const Json& j) {
+    std::map<std::string, uint64_t> g;
+    for (const Json& row : j.at("byFirstAppFrame")) g[row.at("frame")] = row.at("objects");
+    return g;
+  };
+  Json j = reportJson("", lifetimePath());
+  auto g = objects(j);
+  EXPECT_EQ(g["ViewsOracle.direct(ViewsOracle.java)"], 1000u);
+  EXPECT_EQ(g["ViewsOracle.viaJdk(ViewsOracle.java)"], 200u);
+  EXPECT_EQ(g["lib.Helper.make(Helper.java)"], 200u);
+  EXPECT_GT(g["(no application frame)"], 0u);
+  uint64_t sum = 0;
+  for (const auto& [frame, n] : g) sum += n;
+  EXPECT_EQ(sum, j.at("totals").at("objects").get<uint64_t>());
+  bool column = false;
+  for (const Json& s : j.at("nested")) {
+    if (s.at("type") != "ViewsOracle$P" ||
+        !s.at("frames").at(0).get<std::string>().starts_with("ViewsOracle.direct(")) {
+      continue;
+    }
+    column = true;
+    EXPECT_EQ(s.at("firstAppFrame"), "ViewsOracle.direct(ViewsOracle.java:" +
+                                         std::to_string(lineOf("ViewsOracle.java", "direct")) +
+                                         ")");
+  }
+  EXPECT_TRUE(column);
+  auto lib = objects(reportJson("--app-exclude lib.", lifetimePath()));
+  EXPECT_EQ(lib.count("lib.Helper.make(Helper.java)"), 0u);
+  EXPECT_EQ(lib["ViewsOracle.viaLib(ViewsOracle.java)"], 200u);
+
+  Json inc = reportJson("--include ViewsOracle.viaJdk", lifetimePath());
+  EXPECT_EQ(inc.at("totals").at("objects"), 200);
+  EXPECT_EQ(inc.at("filter").at("kept").at("objects"), 200);
+  EXPECT_EQ(inc.at("filter").at("total").at("objects"), j.at("totals").at("objects"));
+  EXPECT_EQ(inc.at("filter").at("total").at("bytes"), j.at("totals").at("bytes"));
+  Json both = reportJson("--include 'ViewsOracle.via*' --exclude 'java.*'", lifetimePath());
+  EXPECT_EQ(both.at("totals").at("objects"), 300);  // 100 ArrayList, 200 int[]
+  Json foc = reportJson("--focus 'java.util.ArrayList.<init>' --include ViewsOracle.viaJdk",
+                        lifetimePath());
+  EXPECT_EQ(foc.at("totals").at("objects"), 100);  // the Object[50]s
+  Output text = report("--include ViewsOracle.viaJdk", "lifetime", lifetimePath());
+  EXPECT_NE(text.out.find("  filter     include ViewsOracle.viaJdk: kept "), std::string::npos)
+      << text.out;
 }
 
 }  // namespace
