@@ -54,7 +54,7 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
   } else if (format == "json") {
     report::writeLifetimeJson(out, m, {.views = s.views});
   } else if (format == "html") {
-    report::writeLifetimeHtml(out, m, {.top = s.top});
+    report::writeLifetimeHtml(out, m, {.top = s.top, .views = s.views});
   } else {
     report::writeLifetimeText(out, m, {.top = s.top, .views = s.views});
   }

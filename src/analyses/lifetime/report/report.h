@@ -65,6 +65,7 @@ struct LifetimeHtmlOptions {
   size_t heapBuckets = 1000;    // chart buckets (heapSeries: at most 3 points each)
   double flameMinShare = 1e-4;  // flame graph rows below this share of every measure are
                                 // folded into one "(small contexts)" row
+  ViewSettings views = {};      // the filter the model was built with; the application's frames
 };
 
 // The JSON the page embeds (docs/REPORTS.md, "lifetime html"), safe inside <script>.
