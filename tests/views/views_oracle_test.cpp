@@ -6,6 +6,7 @@
 // rendered in headless Chromium (skipped without one).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -407,6 +408,15 @@ TEST_F(ViewsOracle, LifetimeFirstApplicationFramesAndFilters) {
   Json foc = reportJson("--focus 'java.util.ArrayList.<init>' --include ViewsOracle.viaJdk",
                         lifetimePath());
   EXPECT_EQ(foc.at("totals").at("objects"), 100);  // the Object[50]s
+  // The flame graphs from the focus frame on: one stack, ArrayList.<init>'s Object[].
+  Output flame = report(
+      "-f collapsed --opt measure=void --focus 'java.util.ArrayList.<init>' "
+      "--include ViewsOracle.viaJdk",
+      "lifetime-collapsed", lifetimePath());
+  ASSERT_EQ(flame.status, 0) << flame.err;
+  EXPECT_TRUE(flame.out.starts_with("java.util.ArrayList.<init>(ArrayList.java:")) << flame.out;
+  EXPECT_NE(flame.out.find(";java.lang.Object[] "), std::string::npos) << flame.out;
+  EXPECT_EQ(std::count(flame.out.begin(), flame.out.end(), '\n'), 1) << flame.out;
   Output text = report("--include ViewsOracle.viaJdk", "lifetime", lifetimePath());
   EXPECT_NE(text.out.find("  filter     include ViewsOracle.viaJdk: kept "), std::string::npos)
       << text.out;

@@ -236,7 +236,11 @@ struct Model {
   Stats filteredOut;
   Precision precision;
   ForcedGcs forcedGcs;
-  std::vector<ContextSite> contextSites;     // in the order first met
+  std::vector<ContextSite> contextSites;  // in the order first met
+  // How many of a whole allocation context's keys (innermost first, to the thread's root)
+  // the flame graphs show (flame.h): all when empty; fewer under the reports' --focus, which
+  // cuts off the callers of its frame.
+  std::function<size_t(const std::vector<uint32_t>& keys)> flameCut;
   std::vector<std::vector<uint32_t>> paths;  // PathId -> context keys, innermost first
   std::vector<ClassGroup> classes;
   std::vector<MethodGroup> methods;

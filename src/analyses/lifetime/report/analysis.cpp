@@ -47,6 +47,12 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
   if (!measureOf(s.options, measure, error)) return false;
   report::FrameMatcher matcher(p, s.views.filter, s.views.app);
   Model m = buildModel(p, report::lifetime_views::contextFilter(p, matcher));
+  if (!s.views.filter.focus.empty()) {  // the flame graphs from the focus frame on
+    m.flameCut = [&matcher](const std::vector<uint32_t>& keys) {
+      report::FrameMatcher::Verdict v = matcher.judge(keys);
+      return v.kept ? v.shown : keys.size();
+    };
+  }
   if (format == "collapsed") {
     report::writeLifetimeCollapsed(out, m, measure);
   } else if (format == "pprof") {
