@@ -28,6 +28,7 @@ namespace {
 fs::path work() { return fs::path(DRAGNET_BINARY_DIR) / "tests" / "views-oracle"; }
 fs::path profilePath() { return work() / "views.dragnet"; }
 fs::path lifetimePath() { return work() / "views-lifetime.dragnet"; }
+fs::path sampledPath() { return work() / "views-sampled.dragnet"; }
 
 std::string slurp(const fs::path& p) { return dragnet::test::slurp(p); }
 
@@ -98,6 +99,11 @@ class ViewsOracle : public ::testing::Test {
           "' ViewsOracle > '" + (work() / "lifetime.out").string() + "' 2> '" +
           (work() / "lifetime.err").string() + "'";
     lifetimeStatus_ = std::system(cmd.c_str());
+    cmd = std::string("timeout -s KILL 180 '") + DRAGNET_CLI + "' run --sample 1k -o '" +
+          sampledPath().string() + "' -- '" + DRAGNET_JAVA + "' -cp '" + DRAGNET_VIEWS_CLASSES +
+          "' ViewsOracle > '" + (work() / "sampled.out").string() + "' 2> '" +
+          (work() / "sampled.err").string() + "'";
+    sampledStatus_ = std::system(cmd.c_str());
   }
 
   void SetUp() override {
@@ -105,8 +111,9 @@ class ViewsOracle : public ::testing::Test {
     ASSERT_EQ(slurp(work() / "run.out"), "views oracle done\n");
   }
 
-  static int status_, lifetimeStatus_;
+  static int status_, lifetimeStatus_, sampledStatus_;
 };
+int ViewsOracle::sampledStatus_ = -1;
 int ViewsOracle::status_ = -1;
 int ViewsOracle::lifetimeStatus_ = -1;
 
@@ -420,6 +427,48 @@ TEST_F(ViewsOracle, LifetimeFirstApplicationFramesAndFilters) {
   Output text = report("--include ViewsOracle.viaJdk", "lifetime", lifetimePath());
   EXPECT_NE(text.out.find("  filter     include ViewsOracle.viaJdk: kept "), std::string::npos)
       << text.out;
+}
+
+// Mode alloc sampled: estimates, so no known counts; but the same views over them: the
+// groups add up to the totals, and the filtered totals are the kept rows' sums and the
+// header's "kept".
+TEST_F(ViewsOracle, SampledViewsAddUp) {
+  ASSERT_EQ(sampledStatus_, 0) << slurp(work() / "sampled.err");
+  Json j = reportJson("", sampledPath());
+  ASSERT_TRUE(j.at("sampled").get<bool>());
+  uint64_t count = 0, bytes = 0;
+  for (const Json& g : j.at("byFirstAppFrame")) {
+    count += g.at("count").get<uint64_t>();
+    bytes += g.at("bytes").get<uint64_t>();
+  }
+  const Json& t = j.at("totals");
+  EXPECT_EQ(count, t.at("objects").get<uint64_t>() + t.at("arrays").get<uint64_t>());
+  EXPECT_EQ(bytes, t.at("bytes").get<uint64_t>());
+  Json inc = reportJson("--include 'ViewsOracle.via*'", sampledPath());
+  uint64_t kept = 0, keptCount = 0;
+  for (const Json& row : inc.at("sites")) {
+    bool through = false;
+    for (const Json& f : row.at("frames")) {
+      through = through || f.get<std::string>().starts_with("ViewsOracle.via");
+    }
+    EXPECT_TRUE(through) << row.dump();
+    kept += row.at("bytes").get<uint64_t>();
+    keptCount += row.at("count").get<uint64_t>();
+  }
+  EXPECT_GT(kept, 0u);
+  EXPECT_EQ(inc.at("filter").at("kept").at("bytes").get<uint64_t>(), kept);
+  EXPECT_EQ(inc.at("filter").at("kept").at("objects").get<uint64_t>(), keptCount);
+  EXPECT_EQ(inc.at("filter").at("total").at("bytes"), t.at("bytes"));
+  uint64_t through = 0;  // the unfiltered rows through a via* frame: the same
+  for (const Json& row : j.at("sites")) {
+    for (const Json& f : row.at("frames")) {
+      if (f.get<std::string>().starts_with("ViewsOracle.via")) {
+        through += row.at("bytes").get<uint64_t>();
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(through, kept);
 }
 
 }  // namespace
