@@ -359,6 +359,31 @@ TEST_F(ViewsOracle, HtmlFiltersRecomputeTheTables) {
   EXPECT_NE(dragnet::test::textOf(dom, "fg-drawn"), "");
   EXPECT_LT(std::stoi(dragnet::test::textOf(dom, "fg-drawn")), 12);
 
+  // Typing into an input: the filter applies (after its short delay; Chromium's virtual time
+  // runs the timers) and goes into the URL hash.
+  fs::path typed = work() / "typed.html";
+  std::string page = slurp(html);
+  page.insert(page.rfind("</body>"),
+              "<script>const i = document.getElementById('f-include');"
+              "i.value = 'ViewsOracle.viaLib'; i.dispatchEvent(new Event('input'));"
+              "setTimeout(() => { document.body.dataset.hash = location.hash; }, 1000);</script>");
+  std::ofstream(typed, std::ios::binary) << page;
+  dom = dragnet::test::renderDom(typed, dir, 3, "", logging + " --virtual-time-budget=3000");
+  EXPECT_EQ(slurp(dir / "chromium.log").find(":CONSOLE"), std::string::npos)
+      << slurp(dir / "chromium.log");
+  EXPECT_NE(dom.find("data-hash=\"#include=ViewsOracle.viaLib\""), std::string::npos);
+  uint64_t libBytes = 0;  // the 200 int[10]
+  for (const Json& g : reportJson("").at("byFirstAppFrame")) {
+    if (g.at("frame") == "lib.Helper.make(Helper.java)") libBytes = g.at("bytes");
+  }
+  EXPECT_EQ(
+      dragnet::test::textOf(dom, "filter-result").rfind("kept " + grouped(libBytes) + " of ", 0),
+      0u)
+      << dragnet::test::textOf(dom, "filter-result");
+  apps = dragnet::test::rowsOf(dom, "by-first-app");
+  ASSERT_EQ(apps.size(), 1u);
+  EXPECT_EQ(apps[0], grouped(libBytes) + " | 100.0% | 200 | n/a | lib.Helper.make(Helper.java)");
+
   // Filtered by dragnet report: the page says so.
   fs::path filtered = work() / "filtered.html";
   r = report("-f html --include ViewsOracle.viaJdk -o '" + filtered.string() + "'");
