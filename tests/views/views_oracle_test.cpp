@@ -373,8 +373,9 @@ TEST_F(ViewsOracle, HtmlFiltersRecomputeTheTables) {
       << slurp(dir / "chromium.log");
   EXPECT_NE(dom.find("data-hash=\"#include=ViewsOracle.viaLib\""), std::string::npos);
   uint64_t libBytes = 0;  // the 200 int[10]
-  for (const Json& g : reportJson("").at("byFirstAppFrame")) {
-    if (g.at("frame") == "lib.Helper.make(Helper.java)") libBytes = g.at("bytes");
+  Json whole = reportJson("");
+  for (const Json& g : whole.at("byFirstAppFrame")) {
+    if (g.at("frame") == "lib.Helper.make(Helper.java)") libBytes = g.at("bytes").get<uint64_t>();
   }
   EXPECT_EQ(
       dragnet::test::textOf(dom, "filter-result").rfind("kept " + grouped(libBytes) + " of ", 0),
