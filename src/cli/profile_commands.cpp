@@ -259,6 +259,7 @@ CLI::App* addReportCommand(CLI::App& app, ReportOptions& o) {
       ->check(CLI::NonNegativeNumber)  // a size_t would take -1 as 2^64 - 1
       ->capture_default_str();
   report::addReportOptionFlag(cmd, o.options);
+  report::addViewFlags(cmd, o.views);
   addLenientFlag(cmd, o.lenient);
   return cmd;
 }
@@ -282,7 +283,14 @@ int runReport(const ReportOptions& o) {
               << " profile (use " << report::formatList(*analysis) << ")\n";
     return 2;
   }
-  report::ReportSettings settings{.top = o.top};
+  const report::ViewSettings& views = o.views;
+  if (!analysis->views && (!views.filter.empty() || !views.app.prefixes.empty())) {
+    std::cerr << "dragnet: error: --include, --exclude, --focus and --app-exclude are not "
+                 "available for a "
+              << analysis->name << " profile (its tables have no calling contexts)\n";
+    return 2;
+  }
+  report::ReportSettings settings{.top = o.top, .views = views};
   std::string error;
   if (!report::parseReportOptions(*analysis, o.options, settings.options, error)) {
     std::cerr << "dragnet: error: " << error << "\n";

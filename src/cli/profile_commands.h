@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/profile_input.h"
+#include "report/stack_filter.h"
 #include "run_flags.h"
 
 namespace dragnet::cli {
@@ -31,6 +32,7 @@ struct ReportOptions {
   std::string output;
   size_t top = 20;
   std::vector<std::string> options;  // --opt NAME=VALUE: the analysis's report options
+  report::ViewSettings views;        // --include, --exclude, --focus, --app-exclude
   bool lenient = false;              // a corrupt profile exits 0
 };
 

@@ -71,6 +71,30 @@ void addReportOptionFlag(CLI::App* cmd, std::vector<std::string>& items) {
       ->allow_extra_args(false);
 }
 
+void addViewFlags(CLI::App* cmd, ViewSettings& views) {
+  const char* glob = " ('*' matches any characters; a frame is pkg.Class.method; repeatable)";
+  cmd->add_option("--include", views.filter.include,
+                  std::string("Keep only stacks with a frame matching PATTERN") + glob)
+      ->type_name("PATTERN")
+      ->allow_extra_args(false);
+  cmd->add_option("--exclude", views.filter.exclude,
+                  std::string("Drop stacks with any frame matching PATTERN") + glob)
+      ->type_name("PATTERN")
+      ->allow_extra_args(false);
+  cmd->add_option("--focus", views.filter.focus,
+                  std::string("Keep only stacks through a frame matching PATTERN, shown from "
+                              "that frame on") +
+                      glob)
+      ->type_name("PATTERN")
+      ->allow_extra_args(false);
+  cmd->add_option("--app-exclude", views.app.prefixes,
+                  "Class-name prefixes that are not the application's, besides the JDK's "
+                  "(org.apache.commons.,com.google.; repeatable): the first application frame")
+      ->type_name("PREFIX,...")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+}
+
 std::string optionList(const Analysis& a) {
   std::string out;
   for (const ReportOption& o : a.options) out += (out.empty() ? "" : ", ") + std::string(o.name);

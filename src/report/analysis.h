@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "profile/reader.h"
+#include "report/stack_filter.h"
 
 namespace dragnet::report {
 
@@ -28,6 +29,7 @@ using OptionValues = std::vector<std::pair<std::string, std::string>>;
 struct ReportSettings {
   size_t top = 20;            // rows per table (text, html)
   OptionValues options = {};  // the analysis's own (Analysis::options)
+  ViewSettings views = {};    // --include, --exclude, --focus, --app-exclude
 };
 
 // A command of an analysis's own: its subcommand and what runs it once parsed.
@@ -78,6 +80,9 @@ struct Analysis {
   // false with `error` (null: no diff).
   bool (*diff)(const profile::Profile& p, const ReportSettings& s, DiffSide& out,
                std::string& error) = nullptr;
+  // Whether its reports apply ReportSettings::views (stack filters, first application
+  // frames); `dragnet report` refuses those flags for an analysis that does not.
+  bool views = false;
 };
 
 // `--opt` items ("NAME=VALUE" each) for `a`: into `out`, or false with `error` (no '=', a
@@ -87,6 +92,10 @@ bool parseReportOptions(const Analysis& a, const std::vector<std::string>& items
 
 // --opt NAME=VALUE (repeatable) on `cmd`, into `items` (for parseReportOptions).
 void addReportOptionFlag(CLI::App* cmd, std::vector<std::string>& items);
+
+// --include, --exclude, --focus (repeatable patterns) and --app-exclude (repeatable, each a
+// comma-separated list of class-name prefixes) on `cmd`, into `views`.
+void addViewFlags(CLI::App* cmd, ViewSettings& views);
 
 // "consumer-rab, height" (or "none").
 std::string optionList(const Analysis& a);

@@ -1,5 +1,7 @@
 #include "report/html_page.h"
 
+#include <initializer_list>
+
 #include "report/templates.h"
 
 namespace dragnet::report {
@@ -19,10 +21,13 @@ std::string scriptSafe(const std::string& json) {
 
 namespace {
 
-// The shared style sheet or script followed by the page's own.
-std::string joined(std::string_view shared, std::string_view own) {
-  std::string all(embeddedText(reportTemplateFiles(), shared));
-  all += '\n';
+// The shared style sheets or scripts followed by the page's own.
+std::string joined(std::initializer_list<std::string_view> shared, std::string_view own) {
+  std::string all;
+  for (std::string_view file : shared) {
+    all += embeddedText(reportTemplateFiles(), file);
+    all += '\n';
+  }
   all += own;
   return all;
 }
@@ -34,11 +39,11 @@ void writePage(std::ostream& out, std::span<const EmbeddedFile> page, std::strin
   // In their order in report.html; a value is never searched for placeholders itself.
   const std::pair<std::string_view, std::string> parts[] = {
       {"@TITLE@", std::string(title)},
-      {"/*@CSS@*/", joined("report.css", embeddedText(page, "page.css"))},
+      {"/*@CSS@*/", joined({"report.css"}, embeddedText(page, "page.css"))},
       {"@TITLE@", std::string(title)},
       {"@BODY@", std::string(embeddedText(page, "page.html"))},
       {"@DATA@", data},
-      {"/*@SCRIPT@*/", joined("report.js", embeddedText(page, "page.js"))}};
+      {"/*@SCRIPT@*/", joined({"report.js", "stack_filter.js"}, embeddedText(page, "page.js"))}};
   std::string_view text = embeddedText(reportTemplateFiles(), "report.html");
   for (const auto& [placeholder, value] : parts) {
     size_t at = text.find(placeholder);

@@ -172,10 +172,16 @@ TEST_F(LifetimeHtml, ChromiumRendersTotalsPrecisionAndDragRanking) {
             "1 | app.Main.build(Main.java) | 5 | 0 | 3 | 1 | 5,360 62.62% 3 bytes | 9,840 "
             "30.52% 5 bytes | 46,400 100.00% 23 bytes | 9,600 54.55% 5 bytes | 71,200 67.94% 36 "
             "bytes");
+  // Grouped by first application frame: build's Point and int[], helper's Node and String.
+  auto apps = rowsOf(dom, "by-first-app");
+  ASSERT_EQ(apps.size(), 2u);
+  EXPECT_EQ(apps[0].rfind("1 | app.Main.build(Main.java) | 5 | ", 0), 0u) << apps[0];
+  EXPECT_EQ(apps[1].rfind("2 | app.Main.helper(Main.java) | 2 | ", 0), 0u) << apps[1];
   auto nested = rowsOf(dom, "nested");
   ASSERT_EQ(nested.size(), 4u);
   EXPECT_EQ(nested[0],
-            "1 | app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java) | 4 | 0 | "
+            "1 | app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java) | "
+            "app.Main.build(Main.java:10) | 4 | 0 | "
             "2 | 1 | 4,800 56.07% 2 bytes | 4,800 14.89% 2 bytes | 24,000 51.72% 12 bytes | "
             "9,600 54.55% 5 bytes | 43,200 41.22% 22 bytes");
   EXPECT_EQ(

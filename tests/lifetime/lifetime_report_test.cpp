@@ -115,15 +115,28 @@ TEST_F(LifetimeReport, TextTablesByDragVoidAndLag) {
       "app.Main.build(Main.java)\n"
       "  2                           8,000     4 bytes  45.45%          1          2  "
       "app.Main.helper(Main.java)");
+  // The last column: the first application frame (the allocating method, at its line).
   EXPECT_EQ(section(t, "Nested allocation sites by lag space"),
             "  id                      lag space    avg held   % all     lagged    objects  "
-            "type at stack\n"
+            "type at stack  | first application frame\n"
             "  1                           4,800     2 bytes  56.07%          0          4  "
-            "app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)\n"
+            "app.Point at app.Main.build(Main.java:10) < app.Main.main(Main.java)  | "
+            "app.Main.build(Main.java:10)\n"
             "  3                           3,200     2 bytes  37.38%          0          1  "
-            "app.Node at app.Main.helper(Main.java:20) < app.Main.build(Main.java)\n"
+            "app.Node at app.Main.helper(Main.java:20) < app.Main.build(Main.java)  | "
+            "app.Main.helper(Main.java:20)\n"
             "  2                             560     0 bytes   6.54%          0          1  "
-            "int[] at app.Main.build(Main.java:11) < app.Util.run(Util.java)");
+            "int[] at app.Main.build(Main.java:11) < app.Util.run(Util.java)  | "
+            "app.Main.build(Main.java:11)");
+  // Grouped by first application frame (without a line): build's Point and int[]; helper's
+  // Node and String.
+  EXPECT_EQ(section(t, "First application frames (not JDK, not --app-exclude) by lag space"),
+            "  id                      lag space    avg held   % all     lagged    objects  "
+            "first application frame\n"
+            "  1                           5,360     3 bytes  62.62%          0          5  "
+            "app.Main.build(Main.java)\n"
+            "  2                           3,200     2 bytes  37.38%          0          2  "
+            "app.Main.helper(Main.java)");  // the Node, and the JNI String (void)
   // Sorted by their own phase: the JNI String (void only) is in the void tables only.
   EXPECT_NE(section(t, "Nested allocation sites by void space")
                 .find("  4                           8,000     4 bytes  45.45%          1          "
@@ -145,9 +158,9 @@ TEST_F(LifetimeReport, TextFrameLimit) {
   std::string t = text(1, 1);
   EXPECT_EQ(section(t, "Nested allocation sites by lag space"),
             "  id                      lag space    avg held   % all     lagged    objects  "
-            "type at stack\n"
+            "type at stack  | first application frame\n"
             "  1                           4,800     2 bytes  56.07%          0          4  "
-            "app.Point at app.Main.build(Main.java:10) < ...");
+            "app.Point at app.Main.build(Main.java:10) < ...  | app.Main.build(Main.java:10)");
   expectLines(t, {"      first get  app.Main.use(Main.java) < ...",
                   "      last get   app.Main.other(Main.java) < ..."});
   t = text(1, 0);  // all frames

@@ -122,17 +122,27 @@ TEST_F(HtmlReport, ChromiumRendersTotalsFramesAndTables) {
 
   auto sites = rowsOf(dom, "sites-bytes");
   ASSERT_EQ(sites.size(), 5u);
+  // The last column: the first application frame, here the allocating method at its line.
   EXPECT_EQ(sites[0],
-            "504,000 | 90.4% | 21,000 | \u2013 | app.Point | app.Main.build(Main.java:10)");
-  EXPECT_EQ(sites[1], "41,600 | 7.5% | 100 | 10,000 | int[] | app.Main.build(Main.java:11)");
-  EXPECT_EQ(sites[4], "16 | 0.0% | 1 | \u2013 | app.Tiny | app.Main.rare(Main.java:30)");
+            "504,000 | 90.4% | 21,000 | \u2013 | app.Point | app.Main.build(Main.java:10) | "
+            "app.Main.build(Main.java:10)");
+  EXPECT_EQ(sites[1],
+            "41,600 | 7.5% | 100 | 10,000 | int[] | app.Main.build(Main.java:11) | "
+            "app.Main.build(Main.java:11)");
+  EXPECT_EQ(sites[4],
+            "16 | 0.0% | 1 | \u2013 | app.Tiny | app.Main.rare(Main.java:30) | "
+            "app.Main.rare(Main.java:30)");
   auto byObjects = rowsOf(dom, "sites-objects");
   ASSERT_EQ(byObjects.size(), 5u);
-  EXPECT_EQ(byObjects[1], "41,600 | 7.5% | 100 | 10,000 | int[] | app.Main.build(Main.java:11)");
-  EXPECT_EQ(byObjects[2], "10,800 | 1.9% | 50 | 5,000 | char[] | app.Main.parse(Main.java:20)");
+  EXPECT_EQ(byObjects[1],
+            "41,600 | 7.5% | 100 | 10,000 | int[] | app.Main.build(Main.java:11) | "
+            "app.Main.build(Main.java:11)");
+  EXPECT_EQ(byObjects[2],
+            "10,800 | 1.9% | 50 | 5,000 | char[] | app.Main.parse(Main.java:20) | "
+            "app.Main.parse(Main.java:20)");
   EXPECT_EQ(byObjects[3],
             "1,200 | 0.2% | 50 | \u2013 | java.lang.String | "
-            "app.Main.parse(Main.java:21)");
+            "app.Main.parse(Main.java:21) | app.Main.parse(Main.java:21)");
   auto types = rowsOf(dom, "types");
   ASSERT_EQ(types.size(), 5u);
   EXPECT_EQ(types[2], "10,800 | 1.9% | 50 | 5,000 | char[]");

@@ -46,11 +46,15 @@ TEST_F(TextJsonReport, TextHasTotalsTablesAndTree) {
            "not instrumented (below)\n",
            "  counted    exact: every allocation the program's bytecode performs, including "
            "those the JIT later eliminates by escape analysis or scalar replacement\n",
-           // Top sites: the Point site summed over both threads' contexts.
+           // Top sites: the Point site summed over both threads' contexts, with its first
+           // application frame.
            "  504,000           90.4% 21,000           -               "
-           "app.Main.build(Main.java:10) app.Point\n",
+           "app.Main.build(Main.java:10) app.Point  | app.Main.build(Main.java:10)\n",
            "  41,600             7.5% 100              10,000          "
-           "app.Main.build(Main.java:11) int[]\n",
+           "app.Main.build(Main.java:11) int[]  | app.Main.build(Main.java:11)\n",
+           // Top first application frames: both threads' build, Main.java without a line.
+           "  545,600           97.8% 21,100           10,000          "
+           "app.Main.build(Main.java)\n",
            // Top types.
            "  10,800             1.9% 50               5,000           char[]\n",
            // JP's element kinds.

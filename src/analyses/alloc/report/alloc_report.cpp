@@ -66,9 +66,10 @@ void writeAgentMemory(std::ostream& out, const Json& a) {
   out << "\n";
 }
 
-// One table of sums: bytes, share of all bytes, count, elements, then the row's name.
+// One table of sums: bytes, share of all bytes, count, elements, then the row's name (and
+// with `firstApp`, its first application frame: "| app.Main.run(Main.java) (+2 more)").
 void writeSums(std::ostream& out, const AllocModel& m, const char* title, const char* columns,
-               const Sums& rows, size_t top) {
+               const Sums& rows, size_t top, bool firstApp = false) {
   out << "\n" << title << "\n  bytes            %      " << columns << "\n";
   for (size_t i = 0; i < rows.size() && i < top; ++i) {
     const Sum& s = rows[i].second;
@@ -76,15 +77,25 @@ void writeSums(std::ostream& out, const AllocModel& m, const char* title, const 
     std::snprintf(line, sizeof line, "  %-16s %s %-16s %-15s ",
                   bytesOf(s.bytes, s.bytesKnown).c_str(), pct(s.bytes, m.bytes).c_str(),
                   num(s.count).c_str(), s.elements ? num(s.elements).c_str() : "-");
-    out << line << rows[i].first << "\n";
+    out << line << rows[i].first;
+    if (firstApp) {
+      out << "  | " << s.firstApp;
+      if (s.firstAppOthers) out << " (+" << s.firstAppOthers << " more)";
+    }
+    out << "\n";
   }
 }
 
-void writeSites(std::ostream& out, const AllocModel& m, size_t top) {
-  Sums sites = sumBySite(m);
-  const char* columns = "objects/arrays   elements        site, type";
-  writeSums(out, m, "Top allocation sites by bytes", columns, sites, top);
-  writeSums(out, m, "Top allocation sites by objects", columns, byCount(std::move(sites)), top);
+void writeSites(std::ostream& out, const AllocModel& m, const std::vector<uint32_t>& firstApp,
+                size_t top) {
+  Sums sites = sumBySite(m, &firstApp);
+  const char* columns = "objects/arrays   elements        site, type  | first application frame";
+  writeSums(out, m, "Top allocation sites by bytes", columns, sites, top, true);
+  writeSums(out, m, "Top allocation sites by objects", columns, byCount(std::move(sites)), top,
+            true);
+  writeSums(out, m, "Top first application frames by bytes (not JDK, not --app-exclude)",
+            "objects/arrays   elements        first application frame", sumByFirstApp(m, firstApp),
+            top);
 }
 
 void writeTypes(std::ostream& out, const AllocModel& m, size_t top) {
@@ -194,6 +205,17 @@ void writeTextHeader(std::ostream& out, const nlohmann::ordered_json& h) {
     out << "  dropped    " << num(dropped)
         << " events recorded at the thread root (max-memory reached, or no memory)\n";
   }
+  // The stack filter (context_views.h) and the user's non-application prefixes.
+  if (h.contains("filter") && present(h.at("filter"))) {
+    out << "  filter     " << filterNote(h.at("filter")) << "\n";
+  }
+  if (h.contains("appExclude") && !h.at("appExclude").empty()) {
+    std::string prefixes;
+    for (const Json& prefix : h.at("appExclude")) {
+      prefixes += (prefixes.empty() ? "" : ", ") + prefix.get<std::string>();
+    }
+    out << "  app        frames not the application's: the JDK's and " << prefixes << "\n";
+  }
   if (present(h.at("classesInstrumented"))) {
     uint64_t partial = u64(h.at("methodsPartlyRewritten")), hidden = u64(h.at("hiddenClassCount"));
     out << "  classes    " << u64(h.at("classesInstrumented")) << " instrumented, "
@@ -211,7 +233,9 @@ bool threadsRecorded(const profile::Profile& p) {
 
 void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
   const profile::Profile& p = *m.profile;
-  writeTextHeader(out, allocHeaderJson(m));
+  nlohmann::ordered_json header = allocHeaderJson(m);
+  addViewHeader(header, o.view);
+  writeTextHeader(out, header);
   if (o.threads.only) {
     out << "  selected   threads matching '" << o.threads.pattern << "': " << o.threads.only->size()
         << " of " << p.threads.size() << " (every table below is theirs)\n";
@@ -222,7 +246,7 @@ void writeText(std::ostream& out, const AllocModel& m, const TextOptions& o) {
     writeThreadsText(out, threadRows(p, o.threads.only), all, o.top);
   }
   writeRateText(out, p, rateSeries(p, o.threads.only));
-  writeSites(out, m, o.top);
+  writeSites(out, m, firstAppNodes(m, o.view), o.top);
   writeTypes(out, m, o.top);
   out << "\nCall tree (contexts with at least 1% of the bytes)\n";
   writeTree(out, m, inclusiveBytes(m), 0, 0, m.bytes / 100);
@@ -289,7 +313,8 @@ nlohmann::ordered_json allocHeaderJson(const AllocModel& m) {
   return j;
 }
 
-void writeJson(std::ostream& out, const AllocModel& m, const ThreadFilter& threads) {
+void writeJson(std::ostream& out, const AllocModel& m, const ThreadFilter& threads,
+               const AllocView* view) {
   const profile::Profile& p = *m.profile;
   nlohmann::ordered_json j;
   j["format"] = "dragnet-alloc";
@@ -300,6 +325,9 @@ void writeJson(std::ostream& out, const AllocModel& m, const ThreadFilter& threa
   for (const ThreadRow& r : threadRows(p, nullptr)) all += r.bytes;
   j["threads"] = threadsRecorded(p) ? threadsJson(threadRows(p, threads.only), all) : Json(nullptr);
   j["rate"] = rateJson(p, rateSeries(p, threads.only), 10);
+  addViewHeader(j, view);
+  std::vector<uint32_t> firstApp = firstAppNodes(m, view);
+  j["byFirstAppFrame"] = nlohmann::ordered_json::array();
   // Every key before the rows: an ordered_json object is a vector of (const key, value)
   // pairs, which growing copies (the const key makes their move throwing), rows and all.
   j["sites"] = nlohmann::ordered_json::array();
@@ -310,10 +338,17 @@ void writeJson(std::ostream& out, const AllocModel& m, const ThreadFilter& threa
         {{"class", contexts::javaTypeName(f.cls)}, {"method", f.method}, {"reason", f.reason}});
   }
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
+  for (const auto& [frame, sum] : sumByFirstApp(m, firstApp)) {
+    j["byFirstAppFrame"].push_back({{"frame", frame},
+                                    {"count", sum.count},
+                                    {"elements", sum.elements},
+                                    {"bytes", sum.bytesKnown ? Json(sum.bytes) : Json(nullptr)}});
+  }
   auto& sites = j["sites"];
   for (const SiteRow& r : m.rows) {
     nlohmann::ordered_json row;
     row["frames"] = contexts::rowFrames(m, r);
+    row["firstAppFrame"] = firstAppFrame(m, r, firstApp);
     row["type"] = typeOf(r);
     if (r.site) {
       row["kind"] = contexts::jpKind(static_cast<profile::ElemKind>(r.site->key & 15));

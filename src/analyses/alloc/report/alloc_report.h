@@ -11,6 +11,7 @@
 #include <string>
 
 #include "contexts/model.h"
+#include "report/context_views.h"
 
 namespace dragnet::report {
 
@@ -22,12 +23,16 @@ struct ThreadFilter {
 };
 
 struct TextOptions {
-  size_t top = 20;  // rows per table
+  size_t top = 20;                  // rows per table
   ThreadFilter threads = {};
+  const AllocView* view = nullptr;  // of `m`: its filter and first application frames
 };
 
 void writeText(std::ostream& out, const contexts::AllocModel& m, const TextOptions& o);
-void writeJson(std::ostream& out, const contexts::AllocModel& m, const ThreadFilter& threads = {});
+// `view` (of `m`): the header's filter, the rows' first application frames (null: the JDK's
+// frames alone are not the application's).
+void writeJson(std::ostream& out, const contexts::AllocModel& m, const ThreadFilter& threads = {},
+               const AllocView* view = nullptr);
 // Whether the profile's threads are real threads: false for a sampled profile of an older
 // agent, whose one tree held every thread's samples.
 bool threadsRecorded(const profile::Profile& p);

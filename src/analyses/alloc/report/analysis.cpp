@@ -5,6 +5,7 @@
 #include "analyses/alloc/report/html_report.h"
 #include "analyses/alloc/report/pprof_report.h"
 #include "analyses/alloc/report/threads.h"
+#include "report/context_views.h"
 
 namespace dragnet::analyses::alloc {
 namespace {
@@ -30,17 +31,19 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
     error = "--opt thread=" + threads.pattern + ": no thread's name or id matches";
     return false;
   }
-  contexts::AllocModel m = contexts::buildModel(p, nullptr, {.only = threads.only});
+  report::AllocView view =
+      report::makeView(contexts::buildModel(p, nullptr, {.only = threads.only}), s.views);
+  const contexts::AllocModel& m = view.model;
   if (format == "json") {
-    report::writeJson(out, m, threads);
+    report::writeJson(out, m, threads, &view);
   } else if (format == "collapsed") {
     report::writeCollapsed(out, m);
   } else if (format == "html") {
-    report::writeHtml(out, m, {.top = s.top, .threads = threads});
+    report::writeHtml(out, m, {.top = s.top, .threads = threads, .view = &view});
   } else if (format == "pprof") {
-    return report::writePprof(out, m, error);
+    return report::writePprof(out, m, error, view.filter);
   } else {
-    report::writeText(out, m, {.top = s.top, .threads = threads});
+    report::writeText(out, m, {.top = s.top, .threads = threads, .view = &view});
   }
   return true;
 }
@@ -51,6 +54,7 @@ report::Analysis reports() {
   report::Analysis a{"alloc", owns, kFormats, write, nullptr, true};
   a.diff = diffSide;
   a.options = kOptions;
+  a.views = true;
   return a;
 }
 

@@ -199,13 +199,14 @@ class TreeEncoder {
 
 Json bytesJson(const Sum& s) { return s.bytesKnown ? Json(s.bytes) : Json(nullptr); }
 
-// Rows [site, type, count, elements, bytes] of a site table.
+// Rows [site, type, count, elements, bytes, first application frame, how many others] of a
+// site table.
 Json siteRows(const AllocModel& m, const Sums& sums, size_t top) {
   Json rows = Json::array();
   for (size_t i = 0; i < sums.size() && i < top; ++i) {
     const Sum& s = sums[i].second;
     std::string site = s.any ? siteOf(m, *s.any) : "?", type = s.any ? typeOf(*s.any) : "?";
-    rows.push_back({site, type, s.count, s.elements, bytesJson(s)});
+    rows.push_back({site, type, s.count, s.elements, bytesJson(s), s.firstApp, s.firstAppOthers});
   }
   return rows;
 }
@@ -219,9 +220,10 @@ Json typeRows(const Sums& sums, size_t top) {
   return rows;
 }
 
-Json header(const AllocModel& m) {
+Json header(const AllocModel& m, const AllocView* view) {
   const profile::Profile& p = *m.profile;
   Json j = allocHeaderJson(m);  // "pid" among its keys
+  addViewHeader(j, view);
   j["meta"] = p.meta;
   return j;
 }
@@ -238,11 +240,14 @@ Json failures(const profile::Profile& p) {
 }  // namespace
 
 std::string htmlData(const AllocModel& m, const HtmlOptions& o) {
-  Json j = header(m);
-  Sums sites = sumBySite(m);
+  Json j = header(m, o.view);
+  std::vector<uint32_t> firstApp = firstAppNodes(m, o.view);
+  Sums sites = sumBySite(m, &firstApp);
+  j["top"] = o.top;
   j["sitesByBytes"] = siteRows(m, sites, o.top);
   j["sitesByObjects"] = siteRows(m, byCount(sites), o.top);
   j["types"] = typeRows(sumByType(m), o.top);
+  j["byFirstAppFrame"] = typeRows(sumByFirstApp(m, firstApp), o.top);
   j["notRewritten"] = failures(*m.profile);
   j["hiddenClasses"] = hiddenClassesJson(*m.profile);
   const profile::Profile& p = *m.profile;

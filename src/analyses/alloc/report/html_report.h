@@ -11,6 +11,7 @@
 #include "analyses/alloc/report/alloc_report.h"
 #include "common/embedded.h"
 #include "contexts/model.h"
+#include "report/context_views.h"
 
 namespace dragnet {
 // The page's own body, style and script (templates/page.*), embedded at build time.
@@ -24,7 +25,8 @@ struct HtmlOptions {
   // Contexts below this share of every metric (bytes, objects, bytecodes) are left out of
   // the flame graph; their values are added to their caller's own values.
   double minFraction = 1e-4;
-  ThreadFilter threads = {};  // the threads of the model (alloc_report.h)
+  ThreadFilter threads = {};         // the threads of the model (alloc_report.h)
+  const AllocView* view = nullptr;  // of the model: its filter and first application frames
 };
 
 // The JSON the page embeds (docs/REPORTS.md describes it).

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "analyses/alloc/report/sums.h"
+#include "report/context_views.h"
 #include "report/pprof_writer.h"
 
 namespace dragnet::report {
@@ -14,8 +15,8 @@ namespace {
 
 class PprofBuilder {
  public:
-  explicit PprofBuilder(const AllocModel& m)
-      : m_(m), w_(*m.profile), callerLocation_(m.nodes.size(), 0) {}
+  PprofBuilder(const AllocModel& m, const nlohmann::ordered_json& filter)
+      : m_(m), filter_(filter), w_(*m.profile), callerLocation_(m.nodes.size(), 0) {}
 
   std::string build() {
     declareSampleTypes();
@@ -28,6 +29,7 @@ class PprofBuilder {
     if (auto it = p.meta.find("pid"); it != p.meta.end())
       comments[0] += " (pid " + it->second + ")";
     for (std::string& note : pprofProfileNotes(p)) comments.push_back(std::move(note));
+    if (!filter_.is_null()) comments.push_back("filter " + filterNote(filter_));
     // exact: every allocation is recorded (period 1)
     uint64_t period = p.meta.count("sample") ? m_.sampleInterval : 1;
     return w_.finish(comments, "space", period, "alloc_space");
@@ -80,16 +82,20 @@ class PprofBuilder {
   }
 
   const AllocModel& m_;
+  const nlohmann::ordered_json& filter_;
   PprofWriter w_;
   std::vector<uint64_t> callerLocation_;  // per merged node; 0: not yet made
 };
 
 }  // namespace
 
-std::string pprofProfile(const AllocModel& m) { return PprofBuilder(m).build(); }
+std::string pprofProfile(const AllocModel& m, const nlohmann::ordered_json& filter) {
+  return PprofBuilder(m, filter).build();
+}
 
-bool writePprof(std::ostream& out, const AllocModel& m, std::string& error) {
-  return writeGzipped(out, pprofProfile(m), error);
+bool writePprof(std::ostream& out, const AllocModel& m, std::string& error,
+                const nlohmann::ordered_json& filter) {
+  return writeGzipped(out, pprofProfile(m, filter), error);
 }
 
 }  // namespace dragnet::report

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "report/context_views.h"
+
 namespace dragnet::report {
 
 using contexts::AllocModel;
@@ -37,8 +39,30 @@ std::string typeOf(const SiteRow& r) {
 
 std::string siteOf(const AllocModel& m, const SiteRow& r) { return contexts::siteName(m, r); }
 
-Sums sumBySite(const AllocModel& m) {
-  return sumBy(m, [&](const SiteRow& r) { return r.site ? siteOf(m, r) + " " + typeOf(r) : "?"; });
+Sums sumBySite(const AllocModel& m, const std::vector<uint32_t>* firstApp) {
+  auto key = [&](const SiteRow& r) { return r.site ? siteOf(m, r) + " " + typeOf(r) : "?"; };
+  Sums sums = sumBy(m, key);
+  if (!firstApp) return sums;
+  // Per site: its first application frames' bytes and counts.
+  std::map<std::string, std::map<std::string, std::pair<uint64_t, uint64_t>>> frames;
+  for (const SiteRow& r : m.rows) {
+    auto& f = frames[key(r)][firstAppFrame(m, r, *firstApp)];
+    f.first += r.bytes;
+    f.second += r.count;
+  }
+  for (auto& [site, s] : sums) {
+    const auto& of = frames[site];
+    auto top = std::max_element(of.begin(), of.end(), [](const auto& a, const auto& b) {
+      return a.second < b.second;  // (bytes, count); ties: the first by name
+    });
+    s.firstApp = top->first;
+    s.firstAppOthers = of.size() - 1;
+  }
+  return sums;
+}
+
+Sums sumByFirstApp(const AllocModel& m, const std::vector<uint32_t>& firstApp) {
+  return sumBy(m, [&](const SiteRow& r) { return firstAppFrame(m, r, firstApp, false); });
 }
 
 Sums sumByType(const AllocModel& m) { return sumBy(m, typeOf); }

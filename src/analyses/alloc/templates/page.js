@@ -1,8 +1,10 @@
 // dragnet allocation report: the page's script (src/analyses/alloc/templates/page.js), after the
 // shared helpers of report.js. Reads the embedded profile data (docs/REPORTS.md), writes the
 // totals and tables, and draws the flame graph on a canvas. Profile strings only ever reach
-// the page through textContent or the canvas, never as markup. State (metric, search, zoom)
-// is kept in the URL hash: #metric=objects&search=Point&zoom=12.
+// the page through textContent or the canvas, never as markup. State (metric, search, zoom,
+// the stack filters) is kept in the URL hash: #metric=objects&search=Point&zoom=12&include=app.*.
+// The filters (stack_filter.js) recompute the flame graph and the tables from the embedded
+// tree.
 'use strict';
 (function () {
   const data = JSON.parse(document.getElementById('profile-data').textContent);
@@ -33,6 +35,18 @@
         'attached';
     }
     writeHiddenClasses(data.hiddenClasses);
+    if (data.filter) {
+      const f = data.filter;
+      const said = [['include', f.include], ['exclude', f.exclude], ['focus', f.focus]]
+        .filter(([, list]) => list.length > 0).map(([k, list]) => k + ' ' + list.join(', '));
+      $('warnings').appendChild(el('p', 'note', 'Filtered by dragnet report (' + said.join('; ') +
+        '): kept ' + approx + fmt(f.kept.bytes) + ' of ' + fmt(f.total.bytes) + ' bytes (' +
+        pct(f.keptShare, 1) + '), ' + fmt(f.kept.objects) + ' of ' + fmt(f.total.objects) +
+        ' objects and arrays.')).id = 'cli-filter';
+    }
+    if (data.appExclude.length > 0) {
+      $('app-exclude').textContent = ' nor under ' + data.appExclude.join(', ');
+    }
     const cards = [
       ['bytes', 'Bytes', t.bytes, t.unsizedObjects ? '+ ' + fmt(t.unsizedObjects) +
         ' objects of unmeasured size' : 'allocated'],
@@ -69,6 +83,7 @@
   // 'pct', 'code' or ''; rows: arrays of cells.
   function table(id, columns, rows, onClick) {
     const t = $(id);
+    t.replaceChildren();
     const head = el('tr');
     for (const [title, kind] of columns) {
       head.appendChild(el('th', kind === 'code' || kind === '' ? '' : 'num', title));
@@ -91,7 +106,9 @@
         } else if (kind === 'num') {
           tr.appendChild(el('td', 'num', cell === null ? '?' : approx + fmt(cell)));
         } else if (kind === 'elements') {
-          tr.appendChild(el('td', 'num', cell === 0 ? '\u2013' : approx + fmt(cell)));
+          // null: not in the page's tree (a table the filters recomputed)
+          tr.appendChild(el('td', 'num', cell === 0 ? '\u2013' : cell === null ? 'n/a'
+            : approx + fmt(cell)));
         } else {
           tr.appendChild(el('td', kind, cell));
         }
@@ -104,23 +121,32 @@
     });
   }
 
-  function share(bytes) {
-    return bytes === null ? 0 : (data.totals.bytes > 0 ? (100 * bytes) / data.totals.bytes : 0);
+  // The tables of sums: `t` holds sitesByBytes, sitesByObjects, types and byFirstAppFrame
+  // (the data's, or those the filters recomputed) and the total their shares are of.
+  function writeSumTables(t) {
+    const share = (bytes) => (bytes === null || !(t.bytes > 0) ? 0 : (100 * bytes) / t.bytes);
+    const siteColumns = [['Bytes', 'num'], ['%', 'pct'], ['Count', 'num'], ['Elements', 'elements'],
+      ['Type', 'code'], ['Site', 'code'], ['First application frame', 'code']];
+    const siteRows = (rows) => rows.map(([site, type, count, elements, bytes, app, others]) =>
+      [bytes, share(bytes), count, elements, type, site, app + (others ? ' (+' + others +
+        ' more)' : '')]);
+    // A site "pkg.Cls.m(File.java:1)": search the method's frames.
+    const searchSite = (rows) => (r) => search(rows[r][0].replace(/\(.*$/, ''));
+    table('sites-bytes', siteColumns, siteRows(t.sitesByBytes), searchSite(t.sitesByBytes));
+    table('sites-objects', siteColumns, siteRows(t.sitesByObjects),
+      searchSite(t.sitesByObjects));
+    const sumColumns = (what) => [['Bytes', 'num'], ['%', 'pct'], ['Count', 'num'],
+      ['Elements', 'elements'], [what, 'code']];
+    const sumRows = (rows) => rows.map(([key, count, elements, bytes]) =>
+      [bytes, share(bytes), count, elements, key]);
+    table('types', sumColumns('Type'), sumRows(t.types), (r) => search(t.types[r][0]));
+    table('by-first-app', sumColumns('First application frame'), sumRows(t.byFirstAppFrame),
+      (r) => search(t.byFirstAppFrame[r][0].replace(/\(.*$/, '')));
   }
 
   function writeTables() {
-    const siteColumns = [['Bytes', 'num'], ['%', 'pct'], ['Count', 'num'], ['Elements', 'elements'],
-      ['Type', 'code'], ['Site', 'code']];
-    const siteRows = (rows) => rows.map(([site, type, count, elements, bytes]) =>
-      [bytes, share(bytes), count, elements, type, site]);
-    // A site "pkg.Cls.m(File.java:1)": search the method's frames.
-    const searchSite = (rows) => (r) => search(rows[r][0].replace(/\(.*$/, ''));
-    table('sites-bytes', siteColumns, siteRows(data.sitesByBytes), searchSite(data.sitesByBytes));
-    table('sites-objects', siteColumns, siteRows(data.sitesByObjects),
-      searchSite(data.sitesByObjects));
-    table('types', [['Bytes', 'num'], ['%', 'pct'], ['Count', 'num'], ['Elements', 'elements'],
-      ['Type', 'code']], data.types.map(([type, count, elements, bytes]) =>
-      [bytes, share(bytes), count, elements, type]), (r) => search(data.types[r][0]));
+    writeSumTables({ sitesByBytes: data.sitesByBytes, sitesByObjects: data.sitesByObjects,
+      types: data.types, byFirstAppFrame: data.byFirstAppFrame, bytes: data.totals.bytes });
     const nr = data.notRewritten;
     const none = data.complete ? 'Every class was rewritten.'
       : 'No class was reported as not rewritten before the profile ended.';
@@ -137,21 +163,27 @@
 
   // The tree merged over threads, or (#view=threads) rooted by thread, one node per thread.
   const byThread = !!data.threadTree && loadHash().get('view') === 'threads';
-  const T = byThread ? data.threadTree : data.tree;
-  const n = T.frame.length;
-  const parent = new Int32Array(n);
-  const depth = new Int32Array(n);
-  const kids = [];
-  for (let i = 0; i < n; i++) kids.push([]);
-  parent[0] = -1;
-  for (let i = 1; i < n; i++) {
-    parent[i] = i - T.parent[i];
-    depth[i] = depth[parent[i]] + 1;
-    kids[parent[i]].push(i);
+  const T = byThread ? data.threadTree : data.tree;  // the frame table and the whole tree
+  // A tree as the graph draws it: per node its parent's index (parents before children),
+  // its frame (into T.frames), its own values and calls.
+  function wholeTree() {
+    const size = T.frame.length;
+    const up = new Int32Array(size);
+    up[0] = -1;
+    for (let i = 1; i < size; i++) up[i] = i - T.parent[i];
+    return { n: size, parent: up, frame: T.frame, bytes: T.bytes, objects: T.objects,
+      insns: T.insns || null, calls: T.calls };
   }
-  const nameOf = (i) => T.strings[T.frames[3 * T.frame[i]]];
-  const detailOf = (i) => T.strings[T.frames[3 * T.frame[i] + 1]];
-  const kindOf = (i) => T.frames[3 * T.frame[i] + 2];
+  const whole = wholeTree();
+  let V = whole;  // the tree shown: the whole one, or what the stack filters keep of it
+  let n = 0;
+  let parent = null;
+  let depth = null;
+  let kids = null;
+  const frameName = (f) => T.strings[T.frames[3 * f]];
+  const nameOf = (i) => frameName(V.frame[i]);
+  const detailOf = (i) => T.strings[T.frames[3 * V.frame[i] + 1]];
+  const kindOf = (i) => T.frames[3 * V.frame[i] + 2];
 
   // Own values (pruned callees folded in) -> inclusive values; parents precede children.
   function inclusive(own) {
@@ -160,18 +192,36 @@
     return v;
   }
   const metrics = [
-    { id: 'bytes', label: 'Bytes', unit: 'bytes', own: T.bytes },
-    { id: 'objects', label: 'Objects', unit: 'objects and arrays', own: T.objects },
-    { id: 'bytecodes', label: 'Bytecodes', unit: 'bytecodes', own: T.insns },
+    { id: 'bytes', label: 'Bytes', unit: 'bytes', own: null },
+    { id: 'objects', label: 'Objects', unit: 'objects and arrays', own: null },
+    { id: 'bytecodes', label: 'Bytecodes', unit: 'bytecodes', own: null },
   ];
-  for (const m of metrics) {
-    m.inc = m.own ? inclusive(m.own) : null;
-    m.enabled = m.inc !== null && m.inc[0] > 0;
+  // Shows tree `t`: its depths, children and inclusive values.
+  function useTree(t) {
+    V = t;
+    n = t.n;
+    parent = t.parent;
+    depth = new Int32Array(n);
+    kids = [];
+    for (let i = 0; i < n; i++) kids.push([]);
+    for (let i = 1; i < n; i++) {
+      depth[i] = depth[parent[i]] + 1;
+      kids[parent[i]].push(i);
+    }
+    [metrics[0].own, metrics[1].own, metrics[2].own] = [t.bytes, t.objects, t.insns];
+    for (const m of metrics) {
+      m.inc = m.own ? inclusive(m.own) : null;
+      m.sorted = null;
+    }
   }
+  useTree(whole);
+  const wholeTotals = { bytes: metrics[0].inc[0], objects: metrics[1].inc[0] };
+  for (const m of metrics) m.enabled = m.inc !== null && m.inc[0] > 0;
 
   const ROW = 18;
   const MIN_WIDTH = 0.5;  // narrower frames (and their callees) are not drawn
-  const state = { metric: metrics[0], zoom: 0, query: '', match: null };
+  const state = { metric: metrics[0], zoom: 0, query: '', match: null,
+    filter: { include: [], exclude: [], focus: [] } };
   let drawn = [];  // per row: [node, x, width]
 
   // Children by the current metric, largest first (cached per metric).
@@ -192,7 +242,7 @@
     return (h >>> 0) / 4294967296;
   }
   function color(i) {
-    if (state.match && state.match[T.frame[i]]) return 'hsl(326, 65%, 50%)';
+    if (state.match && state.match[V.frame[i]]) return 'hsl(326, 65%, 50%)';
     const kind = kindOf(i);
     const name = nameOf(i);
     const v = hash(name);
@@ -287,7 +337,7 @@
         ctx.globalAlpha = depth[i] < depth[state.zoom] ? 0.55 : 1;
         ctx.fillStyle = color(i);
         ctx.fillRect(x, y, Math.max(w - 1, 0.5), ROW - 1);
-        ctx.fillStyle = state.match && state.match[T.frame[i]] ? '#fff' : '#1f2933';
+        ctx.fillStyle = state.match && state.match[V.frame[i]] ? '#fff' : '#1f2933';
         label(ctx, i, x, w, y);
         count++;
       }
@@ -306,7 +356,7 @@
       if (!m.enabled) continue;
       out.push([m.label, m.inc[i], pct(m.inc[i], m.inc[0]), m.own[i]]);
     }
-    if (kindOf(i) === 1 && T.calls[i] > 0) out.push(['Calls', T.calls[i], '', null]);
+    if (kindOf(i) === 1 && V.calls[i] > 0) out.push(['Calls', V.calls[i], '', null]);
     return out;
   }
 
@@ -417,7 +467,7 @@
     let frames = 0;
     let total = 0;
     for (let i = 0; i < n; i++) {
-      const hit = state.match[T.frame[i]] === 1;
+      const hit = state.match[V.frame[i]] === 1;
       const above = i > 0 && inside[parent[i]] === 1;
       if (hit) frames++;
       if (hit && !above) total += m.inc[i];
@@ -425,6 +475,133 @@
     }
     out.textContent = fmt(frames) + ' matching frames: ' + approx + fmt(total) + ' ' + m.unit +
       ', ' + pct(total, m.inc[0]) + ' of all';
+  }
+
+  // ---- stack filters (stack_filter.js) ----------------------------------------------------
+
+  const isWholeMethod = (i) => T.frames[3 * whole.frame[i] + 2] === 1;
+
+  // The whole tree's shown nodes (dragnetStacks.filter's result `r`), those with the same
+  // view parent and frame merged (contexts through a focus frame), as a tree of its own.
+  function filteredTree(r) {
+    const t = { n: 0, parent: [], frame: [], bytes: [], objects: [], insns: whole.insns ? [] : null,
+      calls: [] };
+    const add = (up, frame) => {
+      t.parent.push(up);
+      t.frame.push(frame);
+      t.bytes.push(0);
+      t.objects.push(0);
+      if (t.insns) t.insns.push(0);
+      t.calls.push(0);
+      return t.n++;
+    };
+    const ids = new Int32Array(whole.n).fill(-1);
+    const index = new Map();
+    ids[0] = add(-1, whole.frame[0]);
+    for (let i = 1; i < whole.n; i++) {
+      if (!r.shown[i]) continue;
+      const up = ids[r.viewParent[i]];
+      const key = up + ':' + whole.frame[i];
+      let id = index.get(key);
+      if (id === undefined) {
+        id = add(up, whole.frame[i]);
+        index.set(key, id);
+      }
+      ids[i] = id;
+      if (r.kept[i]) {
+        t.bytes[id] += whole.bytes[i];
+        t.objects[id] += whole.objects[i];
+        if (t.insns) t.insns[id] += whole.insns[i];
+        t.calls[id] += whole.calls[i];
+      } else if (isWholeMethod(i)) {
+        t.calls[id] += whole.calls[i];  // a caller on the way to kept stacks: its calls
+      }
+    }
+    t.parent = Int32Array.from(t.parent);
+    return t;
+  }
+
+  // The tables of sums from the allocation frames of the tree shown (as the report computes
+  // them from every context; elements are not in the page's tree).
+  function recomputedTables() {
+    const firstApp = new Int32Array(n).fill(-1);
+    for (let i = 1; i < n; i++) {
+      const app = kindOf(i) === 1 && dragnetStacks.isApp(nameOf(i), data.appExclude);
+      firstApp[i] = app ? i : firstApp[parent[i]];
+    }
+    const sites = new Map(), types = new Map(), apps = new Map();
+    const sum = (map, key, count, bytes) => {
+      let s = map.get(key);
+      if (!s) map.set(key, s = { key, count: 0, bytes: 0, apps: new Map() });
+      s.count += count;
+      s.bytes += bytes;
+      return s;
+    };
+    for (let i = 1; i < n; i++) {
+      if (kindOf(i) < 2 || (V.bytes[i] === 0 && V.objects[i] === 0)) continue;
+      const up = parent[i];
+      const detail = detailOf(i);  // "Main.java:10 (new)"
+      const origin = (/ \((\w+)\)$/.exec(detail) || ['', ''])[1];
+      const where = detail.replace(/ \(\w+\)$/, '');
+      const site = (up > 0 ? nameOf(up) + '(' + where + ')' : '<thread root>') +
+        (origin === 'jvm' || origin === 'jni' ? ' [' + origin + ']' : '');
+      const a = firstApp[up];
+      // The column at the site's line when the first application frame allocates; the
+      // grouping by the method alone (as the report's).
+      const app = a <= 0 ? '(no application frame)'
+        : nameOf(a) + '(' + (a === up ? where : detailOf(a)) + ')';
+      const appKey = a <= 0 ? app : nameOf(a) + '(' + detailOf(a) + ')';
+      const s = sum(sites, site + '\u0000' + nameOf(i), V.objects[i], V.bytes[i]);
+      s.site = site;
+      s.type = nameOf(i);
+      s.apps.set(app, (s.apps.get(app) || 0) + V.bytes[i]);
+      sum(types, nameOf(i), V.objects[i], V.bytes[i]);
+      sum(apps, appKey, V.objects[i], V.bytes[i]);
+    }
+    const byBytes = (a, b) => b.bytes - a.bytes || b.count - a.count;
+    const byCount = (a, b) => b.count - a.count || b.bytes - a.bytes;
+    const top = (map, order) => [...map.values()].sort(order).slice(0, data.top);
+    const siteRow = (s) => {
+      let best = null;
+      for (const [app, bytes] of s.apps) if (best === null || bytes > s.apps.get(best)) best = app;
+      return [s.site, s.type, s.count, null, s.bytes, best, s.apps.size - 1];
+    };
+    const sumRow = (s) => [s.key, s.count, null, s.bytes];
+    return { sitesByBytes: top(sites, byBytes).map(siteRow),
+      sitesByObjects: top(sites, byCount).map(siteRow), types: top(types, byBytes).map(sumRow),
+      byFirstAppFrame: top(apps, byBytes).map(sumRow), bytes: metrics[0].inc[0] };
+  }
+
+  // Applies the filter inputs: the flame graph and the tables show what they keep.
+  function applyFilter(keepZoom) {
+    const f = {};
+    for (const k of FILTERS) f[k] = dragnetStacks.patterns($('f-' + k).value);
+    state.filter = f;
+    const r = dragnetStacks.filter(whole.n, whole.parent, isWholeMethod,
+      (i) => frameName(whole.frame[i]), f);
+    useTree(r ? filteredTree(r) : whole);
+    if (state.thread) {
+      const t = threadNode(state.thread);
+      if (t) state.zoom = t;
+      state.thread = 0;
+    }
+    if (!keepZoom || state.zoom >= n || state.metric.inc[state.zoom] <= 0) state.zoom = 0;
+    const note = $('tables-note');
+    if (r) {
+      writeSumTables(recomputedTables());
+      const kept = { bytes: metrics[0].inc[0], objects: metrics[1].inc[0] };
+      $('filter-result').textContent = 'kept ' + approx + fmt(kept.bytes) + ' of ' +
+        fmt(wholeTotals.bytes) + ' bytes (' + pct(kept.bytes, wholeTotals.bytes) + '), ' +
+        fmt(kept.objects) + ' of ' + fmt(wholeTotals.objects) + ' objects and arrays';
+      note.textContent = 'The tables above show what the filters keep, computed from the ' +
+        fmt(T.shown) + ' contexts in this page (pruned contexts count only in the totals).';
+      note.hidden = false;
+    } else {
+      writeTables();
+      $('filter-result').textContent = '';
+      note.hidden = true;
+    }
+    search(state.query);  // draws
   }
 
   // ---- metric switch, events, URL hash ----------------------------------------------------
@@ -451,12 +628,15 @@
     }
   }
 
+  const FILTERS = ['include', 'exclude', 'focus'];
+
   function saveHash() {
     const p = new URLSearchParams();
     if (state.metric !== metrics[0]) p.set('metric', state.metric.id);
     if (state.query) p.set('search', state.query);
     if (state.zoom) p.set('zoom', String(state.zoom));
     if (byThread) p.set('view', 'threads');
+    for (const k of FILTERS) if (state.filter[k].length) p.set(k, state.filter[k].join(','));
     replaceHash(p);
   }
 
@@ -597,10 +777,10 @@
     const p = loadHash();
     const m = metrics.find((x) => x.id === p.get('metric') && x.enabled);
     if (m) state.metric = m;
+    for (const k of FILTERS) $('f-' + k).value = p.get(k) || '';
     const z = Number(p.get('zoom'));
-    if (Number.isInteger(z) && z > 0 && z < n) state.zoom = z;
-    const thread = threadNode(Number(p.get('thread')));
-    if (thread) state.zoom = thread;
+    if (Number.isInteger(z) && z > 0) state.zoom = z;  // checked once the filters apply
+    state.thread = Number(p.get('thread')) || 0;  // its node is found once the tree is built
     return p.get('search') || '';
   }
 
@@ -636,6 +816,13 @@
       clearTimeout(pending);
       pending = setTimeout(() => search(ev.target.value), 150);
     });
+    let filtering = 0;
+    for (const k of FILTERS) {
+      $('f-' + k).addEventListener('input', () => {
+        clearTimeout(filtering);
+        filtering = setTimeout(() => applyFilter(false), 250);
+      });
+    }
     let resize = 0;
     window.addEventListener('resize', () => {
       clearTimeout(resize);
@@ -662,5 +849,6 @@
     b.setAttribute('aria-pressed', b.dataset.id === state.metric.id);
   }
   wireEvents();
-  search(query);  // draws
+  state.query = query;
+  applyFilter(true);  // draws
 })();

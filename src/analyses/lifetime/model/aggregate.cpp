@@ -268,6 +268,7 @@ struct RawNested {
 };
 
 struct Grouping {
+  Stats filteredOut;
   std::vector<RawNested> nested;
   std::vector<RawPattern> patterns;
   std::vector<ClassGroup> classes;  // unsorted; `nested` filled later
@@ -282,12 +283,13 @@ class Grouper {
  public:
   Grouper(const Profile& p, const Settings& s, const ForcedGcs& gcs,
           std::vector<std::vector<uint32_t>>& paths, std::vector<ContextSite>& contextSites,
-          bool indexed)
+          bool indexed, const ContextFilter& keep)
       : p_(p),
         settings_(s),
         gcs_(gcs),
         paths_(p, s.stack, paths),
         indexed_(indexed),
+        keep_(keep),
         precision_(p, gcs, s.sample),
         contextSites_(contextSites) {}
 
@@ -322,6 +324,11 @@ class Grouper {
 
  private:
   void add(const ObjectRecord& r) {
+    if (keep_ && !keep_(r.thread, r.node)) {
+      g_.filteredOut.add(lifeOf(r, settings_.useEpoch, gcs_), r.size,
+                         weightOf(r, settings_.sample));
+      return;
+    }
     uint32_t n = nestedOf(paths_.of(r.thread, r.node), r.key);
     uint32_t pi = patternOf(n, paths_.of(r.firstGetAt), paths_.of(r.lastGetAt));
     RawPattern& pat = g_.patterns[pi];
@@ -411,6 +418,7 @@ class Grouper {
   const ForcedGcs& gcs_;
   PathTable paths_;
   bool indexed_;
+  const ContextFilter& keep_;
   PrecisionSum precision_;
   // The GCs' times in a profile the agent wrote (and the end): few.
   std::unordered_set<uint64_t> deathTimes_;
@@ -564,14 +572,15 @@ std::vector<uint32_t> indicesById(const std::vector<ObjectRecord>& objects) {
 
 }  // namespace
 
-Model buildModel(const Profile& p) {
+Model buildModel(const Profile& p, const ContextFilter& keep) {
   Model m;
   m.profile = &p;
   m.settings = settingsOf(p);
-  m.indexed = !p.objectChunks;
+  m.indexed = !p.objectChunks && !keep;  // per-object indices are of every object
   if (m.indexed) m.byId = indicesById(p.objects);
   m.forcedGcs = ForcedGcs(p.gcs);
-  Grouping g = Grouper(p, m.settings, m.forcedGcs, m.paths, m.contextSites, m.indexed).run();
+  Grouping g = Grouper(p, m.settings, m.forcedGcs, m.paths, m.contextSites, m.indexed, keep).run();
+  m.filteredOut = g.filteredOut;
   m.endTime = g.endTime;
   m.precision = g.precision;
   m.deathTimes = std::move(g.deathTimes);

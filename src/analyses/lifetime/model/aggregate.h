@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -230,9 +231,16 @@ struct Model {
   // times and the end in a profile the agent wrote (heap.h's peaks are found at them).
   std::vector<uint64_t> deathTimes;
   Stats totals;
+  // The objects a filter of buildModel left out (none without one): totals + filteredOut is
+  // every object's.
+  Stats filteredOut;
   Precision precision;
   ForcedGcs forcedGcs;
-  std::vector<ContextSite> contextSites;     // in the order first met
+  std::vector<ContextSite> contextSites;  // in the order first met
+  // How many of a whole allocation context's keys (innermost first, to the thread's root)
+  // the flame graphs show (flame.h): all when empty; fewer under the reports' --focus, which
+  // cuts off the callers of its frame.
+  std::function<size_t(const std::vector<uint32_t>& keys)> flameCut;
   std::vector<std::vector<uint32_t>> paths;  // PathId -> context keys, innermost first
   std::vector<ClassGroup> classes;
   std::vector<MethodGroup> methods;
@@ -243,9 +251,14 @@ struct Model {
   std::vector<uint32_t> byId;       // object indices in ascending ObjectRecord::id
 };
 
+// Whether the model takes an object, by its allocation context (thread, node of its thread's
+// calling-context tree): the reports' stack filters (report/stack_filter.h).
+using ContextFilter = std::function<bool(uint32_t thread, uint32_t node)>;
+
 // The model of a profile's objects (empty groups for a profile without objects, e.g. an
-// alloc profile).
-Model buildModel(const profile::Profile& p);
+// alloc profile); with `keep`, of the objects it takes (then without per-object indices:
+// `indexed` false).
+Model buildModel(const profile::Profile& p, const ContextFilter& keep = {});
 bool isLifetimeProfile(const profile::Profile& p);  // meta mode == lifetime
 
 // Looks up by the 1-based ids above (nullptr when out of range) and objects by record id.

@@ -1,6 +1,7 @@
 #include "analyses/lifetime/model/flame.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 #include "analyses/lifetime/model/paths.h"
@@ -12,12 +13,23 @@ std::vector<FlameRow> flameRows(const Model& m) {
   std::vector<std::vector<uint32_t>> paths;
   PathTable whole(*m.profile, 0, paths);  // stack 0: every frame
   std::unordered_map<uint64_t, uint32_t> rowOf;
+  std::map<std::pair<std::vector<uint32_t>, uint32_t>, uint32_t> cutRowOf;  // with flameCut
   std::vector<FlameRow> rows;
   for (const ContextSite& c : m.contextSites) {
     PathId path = whole.of(c.thread, c.node);
-    auto [it, fresh] = rowOf.try_emplace(uint64_t{path} << 32 | c.key, rows.size());
-    if (fresh) rows.push_back({whole.keys(path), c.key, {}});
-    FlameRow& row = rows[it->second];
+    uint32_t at = static_cast<uint32_t>(rows.size());
+    if (m.flameCut) {  // contexts cut to the same frames are one row
+      std::vector<uint32_t> keys = whole.keys(path);
+      keys.resize(std::min(keys.size(), m.flameCut(keys)));
+      auto [it, fresh] = cutRowOf.try_emplace({keys, c.key}, at);
+      if (fresh) rows.push_back({std::move(keys), c.key, {}});
+      at = it->second;
+    } else {
+      auto [it, fresh] = rowOf.try_emplace(uint64_t{path} << 32 | c.key, at);
+      if (fresh) rows.push_back({whole.keys(path), c.key, {}});
+      at = it->second;
+    }
+    FlameRow& row = rows[at];
     for (size_t i = 0; i < kPhases; ++i) row.space[i] += c.space[i];
   }
   return rows;

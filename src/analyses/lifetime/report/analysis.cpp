@@ -8,6 +8,7 @@
 #include "analyses/lifetime/report/diff.h"
 #include "analyses/lifetime/report/report.h"
 #include "analyses/lifetime/report/shell_command.h"
+#include "analyses/lifetime/report/views.h"
 
 namespace dragnet::analyses::lifetime {
 namespace {
@@ -44,17 +45,24 @@ bool write(const profile::Profile& p, std::string_view format, const report::Rep
            std::ostream& out, std::string& error) {
   Phase measure;
   if (!measureOf(s.options, measure, error)) return false;
-  Model m = buildModel(p);
+  report::FrameMatcher matcher(p, s.views.filter, s.views.app);
+  Model m = buildModel(p, report::lifetime_views::contextFilter(p, matcher));
+  if (!s.views.filter.focus.empty()) {  // the flame graphs from the focus frame on
+    m.flameCut = [&matcher](const std::vector<uint32_t>& keys) {
+      report::FrameMatcher::Verdict v = matcher.judge(keys);
+      return v.kept ? v.shown : keys.size();
+    };
+  }
   if (format == "collapsed") {
     report::writeLifetimeCollapsed(out, m, measure);
   } else if (format == "pprof") {
     return report::writeLifetimePprof(out, m, measure, error);
   } else if (format == "json") {
-    report::writeLifetimeJson(out, m, {});
+    report::writeLifetimeJson(out, m, {.views = s.views});
   } else if (format == "html") {
-    report::writeLifetimeHtml(out, m, {.top = s.top});
+    report::writeLifetimeHtml(out, m, {.top = s.top, .views = s.views});
   } else {
-    report::writeLifetimeText(out, m, {.top = s.top});
+    report::writeLifetimeText(out, m, {.top = s.top, .views = s.views});
   }
   return true;
 }
@@ -72,6 +80,7 @@ report::Analysis reports() {
   report::Analysis a{"lifetime", isLifetimeProfile, kFormats, write,    commands,
                      kMerges,    shellOn,           exportOn, kOptions, checkOptions};
   a.diff = diffSide;
+  a.views = true;
   return a;
 }
 

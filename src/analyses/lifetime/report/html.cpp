@@ -11,6 +11,7 @@
 #include "analyses/lifetime/report/json.h"
 #include "analyses/lifetime/report/report.h"
 #include "analyses/lifetime/report/text.h"
+#include "analyses/lifetime/report/views.h"
 #include "report/html_page.h"
 #include "report/json_text.h"
 #include "report/text_format.h"
@@ -141,7 +142,8 @@ class DataWriter {
              {"type", typeOf(m_, s)},
              {"class", s.cls + 1},
              {"method", s.method + 1},
-             {"frames", strings_.ids(nestedFrames(m_, s))}};
+             {"frames", strings_.ids(nestedFrames(m_, s))},
+             {"firstAppFrame", lifetime_views::firstAppFrame(m_, s, o_.views.app)}};
       putStats(e, s.stats);
       Json patterns = Json::array();
       for (uint32_t k : chosen(s.patterns, o_.patterns)) patterns.push_back(pattern(s.patterns[k]));
@@ -262,6 +264,14 @@ class DataWriter {
 
 std::string lifetimeHtmlData(const Model& m, const LifetimeHtmlOptions& o) {
   Json j = DataWriter(m, o).json();
+  j["filter"] = lifetime_views::filterJson(m, o.views.filter);
+  j["appExclude"] = o.views.app.prefixes;
+  Json& apps = j["byFirstAppFrame"] = Json::array();
+  for (const auto& [frame, stats] : lifetime_views::byFirstAppFrame(m, o.views.app)) {
+    Json row{{"id", apps.size() + 1}, {"name", frame}};
+    lifetime_json::putStats(row, stats);
+    apps.push_back(std::move(row));
+  }
   j["top"] = o.top;
   j["groupLimit"] = o.groups;
   return scriptSafe(jsonText(j, -1));

@@ -8,6 +8,7 @@
 
 #include "analyses/lifetime/model/heap.h"
 #include "analyses/lifetime/report/report.h"
+#include "analyses/lifetime/report/views.h"
 #include "report/coverage.h"
 #include "report/json_text.h"
 #include "report/text_format.h"
@@ -178,14 +179,15 @@ Json patterns(const Model& m, const analyses::lifetime::NestedSite& s) {
   return a;
 }
 
-Json nested(const Model& m) {
+Json nested(const Model& m, const AppFrames& app) {
   Json a = Json::array();
   for (const auto& s : m.nested) {
     Json j{{"id", s.id},
            {"type", analyses::lifetime::typeOf(m, s)},
            {"class", s.cls + 1},
            {"method", s.method + 1},
-           {"frames", analyses::lifetime::nestedFrames(m, s)}};
+           {"frames", analyses::lifetime::nestedFrames(m, s)},
+           {"firstAppFrame", lifetime_views::firstAppFrame(m, s, app)}};
     putStats(j, s.stats);
     putHeld(j, s.stats, m.endTime);
     j["patterns"] = patterns(m, s);
@@ -218,9 +220,18 @@ Json gcs(const Model& m) {
 
 void writeLifetimeJson(std::ostream& out, const Model& m, const LifetimeJsonOptions& o) {
   Json j = lifetime_json::header(m);
+  j["filter"] = lifetime_views::filterJson(m, o.views.filter);
+  j["appExclude"] = o.views.app.prefixes;
   j["classes"] = classes(m);
   j["methods"] = methods(m);
-  j["nested"] = nested(m);
+  j["nested"] = nested(m, o.views.app);
+  Json& apps = j["byFirstAppFrame"] = Json::array();
+  for (const auto& [frame, stats] : lifetime_views::byFirstAppFrame(m, o.views.app)) {
+    Json row{{"frame", frame}};
+    putStats(row, stats);
+    putHeld(row, stats, m.endTime);
+    apps.push_back(std::move(row));
+  }
   j["heap"] = heap(m, o.heapBuckets);
   j["gcs"] = gcs(m);
   out << jsonText(j, 1) << "\n";

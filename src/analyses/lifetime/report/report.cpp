@@ -7,6 +7,7 @@
 #include "analyses/lifetime/model/heap.h"
 #include "analyses/lifetime/report/json.h"
 #include "analyses/lifetime/report/text.h"
+#include "analyses/lifetime/report/views.h"
 #include "report/text_format.h"
 
 namespace dragnet::report {
@@ -283,15 +284,32 @@ void writePatterns(std::ostream& out, const Model& m, Phase p, const LifetimeTex
   for (uint32_t si : sites) lt::writeSitePatterns(out, m, m.nested[si], p, o.patterns, o.frames);
 }
 
+// The nested sites' rows with their first application frames ("type at stack | frame").
+std::vector<lt::RankRow> nestedAppRows(const Model& m, const std::vector<uint32_t>& indices,
+                                       const LifetimeTextOptions& o) {
+  std::vector<lt::RankRow> rows = lt::nestedRows(m, indices, o.frames);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].name += "  | " + lifetime_views::firstAppFrame(m, m.nested[indices[i]], o.views.app);
+  }
+  return rows;
+}
+
 void writeGroups(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
   using analyses::lifetime::rankBy;
+  auto apps = lifetime_views::byFirstAppFrame(m, o.views.app);
+  std::vector<analyses::lifetime::ClassGroup> appGroups;  // rankBy and groupRows take groups
+  for (auto& [name, stats] : apps) {
+    appGroups.push_back({static_cast<uint32_t>(appGroups.size() + 1), name, stats, {}});
+  }
   for (Phase p : {Phase::Drag, Phase::Void, Phase::Lag}) {
     writeTable(out, m, "Classes", "class", p,
                lt::groupRows(m.classes, rankBy(m.classes, p, o.top)));
     writeTable(out, m, "Allocation sites", "method", p,
                lt::groupRows(m.methods, rankBy(m.methods, p, o.top)));
-    writeTable(out, m, "Nested allocation sites", "type at stack", p,
-               lt::nestedRows(m, rankBy(m.nested, p, o.top), o.frames));
+    writeTable(out, m, "Nested allocation sites", "type at stack  | first application frame", p,
+               nestedAppRows(m, rankBy(m.nested, p, o.top), o));
+    writeTable(out, m, "First application frames (not JDK, not --app-exclude)",
+               "first application frame", p, lt::groupRows(appGroups, rankBy(appGroups, p, o.top)));
     if (p == Phase::Void) continue;  // void objects have no gets
     if (m.settings.useContexts) {
       writePatterns(out, m, p, o);
@@ -322,6 +340,9 @@ void writeHeap(std::ostream& out, const Model& m, size_t rows) {
 
 void writeLifetimeText(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
   lifetime_text::writeSummary(out, m);
+  if (auto filter = lifetime_views::filterJson(m, o.views.filter); !filter.is_null()) {
+    out << "  filter     " << lifetime_views::filterNote(filter) << "\n";
+  }
   writeGroups(out, m, o);
   writeHeap(out, m, o.heapRows);
   writeNotRewritten(out, *m.profile, o.top);

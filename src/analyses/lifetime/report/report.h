@@ -16,6 +16,7 @@
 
 #include "analyses/lifetime/model/aggregate.h"
 #include "common/embedded.h"
+#include "report/stack_filter.h"
 
 namespace dragnet {
 // The HTML page's own body, style and script (templates/page.*), embedded at build time.
@@ -30,6 +31,7 @@ struct LifetimeTextOptions {
   size_t patterns = 5;      // patterns listed per nested site
   size_t heapRows = 20;     // rows of the heap-over-time table
   size_t frames = 4;        // frames shown of a stack, innermost first (0: all; JSON: all)
+  ViewSettings views = {};  // the filter the model was built with; the application's frames
 };
 
 void writeLifetimeText(std::ostream& out, const analyses::lifetime::Model& m,
@@ -37,6 +39,7 @@ void writeLifetimeText(std::ostream& out, const analyses::lifetime::Model& m,
 
 struct LifetimeJsonOptions {
   size_t heapBuckets = 400;  // points of the heap-over-time series
+  ViewSettings views = {};   // the filter the model was built with; the application's frames
 };
 
 void writeLifetimeJson(std::ostream& out, const analyses::lifetime::Model& m,
@@ -62,6 +65,7 @@ struct LifetimeHtmlOptions {
   size_t heapBuckets = 1000;    // chart buckets (heapSeries: at most 3 points each)
   double flameMinShare = 1e-4;  // flame graph rows below this share of every measure are
                                 // folded into one "(small contexts)" row
+  ViewSettings views = {};      // the filter the model was built with; the application's frames
 };
 
 // The JSON the page embeds (docs/REPORTS.md, "lifetime html"), safe inside <script>.

@@ -71,6 +71,18 @@
         'uses are not known, so every nested site has one lifetime pattern.'));
     }
     writeHiddenClasses(data.hiddenClasses);
+    if (data.filter) {  // dragnet report --include, --exclude, --focus (docs/REPORTS.md)
+      const f = data.filter;
+      const said = [['include', f.include], ['exclude', f.exclude], ['focus', f.focus]]
+        .filter(([, list]) => list.length > 0).map(([k, list]) => k + ' ' + list.join(', '));
+      $('warnings').appendChild(el('p', 'note', 'Filtered by dragnet report (' + said.join('; ') +
+        '): kept ' + fmt(f.kept.bytes) + ' of ' + fmt(f.total.bytes) + ' bytes (' +
+        pct(f.keptShare, 1) + '), ' + fmt(f.kept.objects) + ' of ' + fmt(f.total.objects) +
+        ' objects.')).id = 'cli-filter';
+    }
+    if (data.appExclude.length > 0) {
+      $('app-exclude').textContent = ' nor under ' + data.appExclude.join(', ');
+    }
   }
 
   function writeTotals() {
@@ -363,12 +375,13 @@
     const sort = state.sort[id] || { key: state.rank, desc: true };
     const head = t.appendChild(el('thead')).appendChild(el('tr'));
     for (const [key, title] of cols) {
-      const th = head.appendChild(el('th', key === 'name' ? 'sortable' : 'num sortable', title));
+      const text = key === 'name' || key === 'app';
+      const th = head.appendChild(el('th', text ? 'sortable' : 'num sortable', title));
       th.dataset.key = key;
       if (key === sort.key) th.classList.add('sorted', sort.desc ? 'desc' : 'asc');
       th.addEventListener('click', () => {
         const same = sort.key === key;
-        state.sort[id] = { key, desc: same ? !sort.desc : key !== 'name' && key !== 'id' };
+        state.sort[id] = { key, desc: same ? !sort.desc : !text && key !== 'id' };
         groupTable(id, rows, cols, whole, pick);
       });
     }
@@ -385,7 +398,7 @@
   function groupRow(g, cols, whole, pick) {
     const tr = el('tr');
     for (const [key, , get] of cols) {
-      if (key === 'name') {
+      if (key === 'name' || key === 'app') {
         tr.appendChild(el('td', 'code', get(g)));
       } else if (SPACES.includes(key)) {
         const td = tr.appendChild(el('td', 'num'));
@@ -425,7 +438,10 @@
   const nested = byId(data.nested);
   const CLASS_COLS = columns('Class', (g) => g.name);
   const METHOD_COLS = columns('Method', (g) => g.name);
+  // The nested sites' columns with their first application frame after the name.
   const NESTED_COLS = columns('Type at stack', siteName);
+  NESTED_COLS.splice(2, 0, ['app', 'First application frame', (g) => g.firstAppFrame]);
+  const APP_COLS = columns('First application frame', (g) => g.name);
   const PATTERN_COLS = columns('First get / last get', (p) => joined(p.firstGet) + '  \u2192  ' +
     joined(p.lastGet));
 
@@ -433,6 +449,7 @@
     groupTable('classes', data.classes, CLASS_COLS, T, (g) => ['class', g.id]);
     groupTable('methods', data.methods, METHOD_COLS, T, (g) => ['method', g.id]);
     groupTable('nested', data.nested, NESTED_COLS, T, (g) => ['nested', g.id]);
+    groupTable('by-first-app', data.byFirstAppFrame, APP_COLS, T, null);
     const c = data.counts;
     const note = (id, n, total, what) => {
       $(id).textContent = n === total ? count(total, what[0], what[1]) + '.'
