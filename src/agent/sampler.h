@@ -94,6 +94,9 @@ class Sampler {
   uint32_t methodId(jmethodID m) { return method(m).id; }
   uint32_t siteKey(uint32_t method, jmethodID m, jlocation bci, std::string type);
   uint32_t child(uint32_t parent, uint32_t key);
+  // The key of a frame of `callee` called from `caller` at `bci`: with the number of that
+  // call site in the caller (profile::NodeDef::slot), if it has one.
+  uint32_t calledKey(uint32_t callee, jmethodID caller, jlocation bci);
   int32_t lineOf(jmethodID m, jlocation bci);
   // The sample was allocated by the helper: only natives and Unsafe lie above its frame.
   bool byHelper(const jvmtiFrameInfo* frames, jint n);
@@ -113,6 +116,9 @@ class Sampler {
   std::map<std::tuple<uint32_t, jlocation, std::string>, uint32_t> sites_;
   std::vector<profile::MethodDef> newMethods_;
   std::vector<profile::SiteDef> newSites_;
+  std::map<std::pair<uint32_t, jlocation>, uint32_t> callSites_;  // (method, bci) -> number
+  std::unordered_map<uint32_t, uint32_t> callSiteCount_;          // per method
+  std::vector<profile::CallSite> newCallSites_;
   std::vector<Node> nodes_;
   std::unordered_map<uint64_t, uint32_t> index_;  // parent << 32 | key -> node
   std::vector<profile::Counters> written_;        // last counters written, per node

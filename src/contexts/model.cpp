@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "contexts/call_sites.h"
+
 namespace dragnet::contexts {
 
 using profile::Counters;
@@ -40,7 +42,8 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
     m.sampleInterval = parseSize(s->second);
   }
   m.nodes.push_back(MergedNode{});
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> index;  // (merged parent, key) -> node
+  // (merged parent, key with its slot) -> node
+  std::map<std::pair<uint32_t, uint64_t>, uint32_t> index;
   for (const auto& [id, t] : p.threads) {
     m.collapsed += t.collapsed;
     m.dropped += t.dropped;
@@ -48,11 +51,14 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
     for (uint32_t i = 1; i < t.nodes.size(); ++i) {
       uint32_t parent = map[t.nodes[i].parent];
       uint32_t key = t.nodes[i].key;
-      auto [it, fresh] = index.try_emplace({parent, key}, static_cast<uint32_t>(m.nodes.size()));
+      uint8_t slot = t.nodes[i].slot;
+      auto [it, fresh] = index.try_emplace({parent, uint64_t{slot} << 32 | key},
+                                           static_cast<uint32_t>(m.nodes.size()));
       if (fresh) {
         MergedNode n;
         n.parent = parent;
         n.key = key;
+        n.slot = slot;
         m.nodes.push_back(n);
         m.nodes[parent].children.push_back(it->second);
       }
@@ -99,6 +105,14 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.count > b.count;
   });
   return m;
+}
+
+int32_t callerLine(const AllocModel& m, uint32_t node) {
+  const MergedNode& n = m.nodes[node];
+  if (node == 0 || n.parent == 0 || profile::isAllocKey(n.key)) return -1;
+  uint32_t parent = m.nodes[n.parent].key;
+  if (parent == profile::kLostKey || profile::isAllocKey(parent)) return -1;
+  return callLine(*m.profile, parent, n.key, n.slot);
 }
 
 std::string siteTypeName(const profile::SiteDef* def, uint32_t site) {
@@ -187,7 +201,7 @@ std::vector<std::string> rowFrames(const AllocModel& m, const SiteRow& row) {
   int32_t line = row.site ? row.site->line : -1;
   for (uint32_t n = ctx; n != 0; n = m.nodes[n].parent) {
     frames.push_back(frameName(p, m.nodes[n].key, line));
-    line = -1;  // callers: the call-site line is not recorded
+    line = callerLine(m, n);  // the caller's: where it called n
   }
   return frames;
 }

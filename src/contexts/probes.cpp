@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "contexts/call_sites.h"
 #include "instrument/bit.h"
 #include "instrument/stack_effect.h"
 
@@ -160,9 +161,11 @@ class MethodInstrumenter {
     }
     if (!makeLocals(options.bytecodes)) return;  // the pool is full: left unchanged
     entry();
+    std::vector<uint32_t> slots = callSites(options.callSlots);
     Patch caught = r_.newPatch();  // the handler's frame is current again: depth + 1
     caught.load("Ljava/lang/Object;", state_).load("I", below_).add(Op::iconst_1);
     caught.add(Op::iadd).putField(kStateClass, "sp", "I");
+    if (!slots.empty()) clearSlot(caught);
     Patch block = r_.newPatch();
     for (const instrument::BasicBlock& b : r_.blocks()) {
       if (b.isHandlerEntry) r_.before(b.first, caught);
@@ -189,6 +192,7 @@ class MethodInstrumenter {
       site(in);
       if (options.bytecodes && instrument::isInvoke(in.op)) r_.before(in.index, flush);
     }
+    passSlots(slots);
     if (ext_) ext_->method(r_, state_);
   }
 
@@ -206,6 +210,56 @@ class MethodInstrumenter {
     node_ = *n;
     count_ = *c;
     return true;
+  }
+
+  // The method's invokes (not invokedynamic: it calls no method it names) go to the
+  // profile's call sites; returns, with `slots`, the number of each call site that must pass
+  // it (call_sites.h) at its instruction index (0 elsewhere; past kMaxCallSlot none).
+  std::vector<uint32_t> callSites(bool slots) {
+    size_t first = out_.callSites.size();
+    std::vector<uint32_t> where;
+    for (const instrument::Instruction& in : r_.instructions()) {
+      if (!instrument::isInvoke(in.op) || in.op == Op::invokedynamic) continue;
+      auto ref = r_.pool().memberRef(r_.insn(in.index).cp());
+      auto number = static_cast<uint32_t>(out_.callSites.size() - first + 1);
+      out_.callSites.push_back({method_, number, in.offset, in.line, static_cast<uint8_t>(in.op),
+                                std::string(ref.owner), std::string(ref.name),
+                                std::string(ref.descriptor)});
+      where.push_back(in.index);
+    }
+    std::vector<uint32_t> out;
+    if (!slots) return out;
+    std::vector<profile::CallSite> mine(out_.callSites.begin() + static_cast<ptrdiff_t>(first),
+                                        out_.callSites.end());
+    std::vector<bool> numbered = needsSlot(mine);
+    for (size_t i = 0; i < mine.size() && i < profile::kMaxCallSlot; ++i) {
+      if (!numbered[i]) continue;
+      if (out.empty()) out.assign(r_.instructions().size(), 0);
+      out[where[i]] = mine[i].number;
+    }
+    return out;
+  }
+
+  // state.callSite = 0
+  void clearSlot(Patch& p) {
+    p.load("Ljava/lang/Object;", state_).add(Op::iconst_0).putField(kStateClass, "callSite", "I");
+  }
+
+  // Around each invoke with a number: state.callSite = (below + 1) << 8 | number before it
+  // (the frame's depth lets an entry tell its own caller's number from one an exception
+  // left behind in a deeper frame), 0 after it, so that a number never outlives its call.
+  void passSlots(const std::vector<uint32_t>& slots) {
+    Patch after = r_.newPatch();
+    clearSlot(after);
+    for (uint32_t i = 0; i < slots.size(); ++i) {
+      if (slots[i] == 0) continue;
+      Patch p = r_.newPatch();
+      p.load("Ljava/lang/Object;", state_).load("I", below_).pushInt(8).add(Op::ishl);
+      p.pushInt(static_cast<int32_t>(256 + slots[i])).add(Op::iadd);
+      p.putField(kStateClass, "callSite", "I");
+      r_.before(i, p);
+      r_.after(i, after);
+    }
   }
 
   // state = DragnetRt.enter(methodId); below = state.sp - 1; [node = state.node; count = 0]
@@ -507,7 +561,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     }
     uint32_t id = ids.nextMethod.fetch_add(1);
     id = chain.methodId(r, id);
-    size_t sitesMark = out.sites.size();
+    size_t sitesMark = out.sites.size(), callsMark = out.callSites.size();
     MethodInstrumenter(r, id, ids, out, backtrace).run(options, chain);
     instrument::EditOutcome o = r.commit();
     auto failure = [&](std::string reason) {
@@ -518,6 +572,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     std::string spared;
     if (!o.changed && o.tooLarge && chain.lighten(r, spared)) {
       out.sites.resize(sitesMark);  // made again, with new indices
+      out.callSites.resize(callsMark);
       MethodInstrumenter(r, id, ids, out, backtrace).run(options, chain);
       instrument::EditOutcome light = r.commit();
       if (light.changed) failure(std::string(profile::kPartly) + spared + " (" + o.reason + ")");
@@ -525,6 +580,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     }
     if (!o.changed) {
       out.sites.resize(sitesMark);  // never reported: the method runs as it was
+      out.callSites.resize(callsMark);
       // An empty finalizer (a lone return) allocates, uses and copies nothing: leaving it
       // unchanged loses nothing, so it is not listed as not rewritten.
       if (!r.isEmptyFinalizer()) failure(o.reason);

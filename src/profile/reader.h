@@ -85,6 +85,8 @@ struct Profile {
   std::map<uint32_t, CostNode> costNodes;
   std::vector<CostEdge> costEdges;
   std::map<uint32_t, ThreadCosts> costThreads;
+  // Call sites by (method, number) (CallSites chunks; the lines of caller frames).
+  std::map<std::pair<uint32_t, uint32_t>, CallSite> callSites;
   std::map<std::string, std::string> totals;  // from the End chunk
   bool complete = false;                      // the End chunk was read
   std::string truncation;                     // why reading stopped early (empty: read to the end)

@@ -32,6 +32,7 @@ class Writer {
   void meta(const std::map<std::string, std::string>& kv);
   void methods(const std::vector<MethodDef>& defs);
   void sites(const std::vector<SiteDef>& defs);
+  void callSites(const std::vector<CallSite>& sites);
   void thread(const ThreadChunk& chunk);
   void classSizes(const std::map<std::string, uint64_t>& sizes);
   void failures(const std::vector<Failure>& failures);
