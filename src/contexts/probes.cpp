@@ -159,13 +159,17 @@ class MethodInstrumenter {
         return;
       }
     }
-    if (!makeLocals(options.bytecodes)) return;  // the pool is full: left unchanged
-    entry();
+    size_t callsMark = out_.callSites.size();
     std::vector<uint32_t> slots = callSites(options.callSlots);
+    if (!makeLocals(options.bytecodes, !slots.empty())) {  // the pool is full: left unchanged
+      out_.callSites.resize(callsMark);
+      return;
+    }
+    entry();
     Patch caught = r_.newPatch();  // the handler's frame is current again: depth + 1
     caught.load("Ljava/lang/Object;", state_).load("I", below_).add(Op::iconst_1);
     caught.add(Op::iadd).putField(kStateClass, "sp", "I");
-    if (!slots.empty()) clearSlot(caught);
+    if (!slots.empty()) restoreSlot(caught);  // the exception ended this frame's call
     Patch block = r_.newPatch();
     for (const instrument::BasicBlock& b : r_.blocks()) {
       if (b.isHandlerEntry) r_.before(b.first, caught);
@@ -199,11 +203,16 @@ class MethodInstrumenter {
  private:
   // The frame's locals: the thread's state (what enter() returned), the depth below the
   // frame, and with bytecodes=on its context and its instructions not yet added to it.
-  bool makeLocals(bool bytecodes) {
+  bool makeLocals(bool bytecodes, bool slots) {
     std::optional<uint16_t> s = r_.liveLocal(kStateDesc), d = r_.liveLocal("I");
     if (!s || !d) return false;
     state_ = *s;
     below_ = *d;
+    if (slots) {
+      std::optional<uint16_t> o = r_.liveLocal("I");
+      if (!o) return false;
+      outer_ = *o;
+    }
     if (!bytecodes) return true;
     std::optional<uint16_t> n = r_.liveLocal("I"), c = r_.liveLocal("J");
     if (!n || !c) return false;
@@ -240,17 +249,20 @@ class MethodInstrumenter {
     return out;
   }
 
-  // state.callSite = 0
-  void clearSlot(Patch& p) {
-    p.load("Ljava/lang/Object;", state_).add(Op::iconst_0).putField(kStateClass, "callSite", "I");
+  // state.callSite = outer: the number of the call this frame runs in (what it was at entry).
+  void restoreSlot(Patch& p) {
+    p.load("Ljava/lang/Object;", state_).load("I", outer_);
+    p.putField(kStateClass, "callSite", "I");
   }
 
   // Around each invoke with a number: state.callSite = (below + 1) << 8 | number before it
-  // (the frame's depth lets an entry tell its own caller's number from one an exception
-  // left behind in a deeper frame), 0 after it, so that a number never outlives its call.
+  // (the frame's depth lets an entry tell its own caller's number from an outer frame's),
+  // its value at entry after it (and in the handlers): so a number never outlives its call,
+  // and the call this frame runs in (entered through a hidden class, say, which may call
+  // more methods after this one) keeps its number.
   void passSlots(const std::vector<uint32_t>& slots) {
     Patch after = r_.newPatch();
-    clearSlot(after);
+    restoreSlot(after);
     for (uint32_t i = 0; i < slots.size(); ++i) {
       if (slots[i] == 0) continue;
       Patch p = r_.newPatch();
@@ -277,6 +289,7 @@ class MethodInstrumenter {
                      std::string("(I)") + kStateDesc);
     }
     p.add(Op::dup).store("Ljava/lang/Object;", state_);
+    if (outer_ != kNone) p.add(Op::dup).getField(kStateClass, "callSite", "I").store("I", outer_);
     p.getField(kStateClass, "sp", "I").add(Op::iconst_1).add(Op::isub).store("I", below_);
     if (count_ != kNone) {
       p.load("Ljava/lang/Object;", state_).getField(kStateClass, "node", "I");
@@ -456,7 +469,7 @@ class MethodInstrumenter {
   IdSource& ids_;
   ClassResult& out_;
   Extension* ext_ = nullptr;
-  uint16_t state_ = kNone, below_ = kNone, node_ = kNone, count_ = kNone;
+  uint16_t state_ = kNone, below_ = kNone, node_ = kNone, count_ = kNone, outer_ = kNone;
   bool backtrace_;
 };
 

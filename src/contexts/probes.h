@@ -22,9 +22,10 @@
 //   - after Array.newArray / Array.multiNewArray / Unsafe.allocateInstance calls
 //     (reflection, method handles, lambda instances): dyn(result, key) /
 //     dynMulti(result, key), recorded by the result's runtime class;
-//   - with callSlots, at each call site that needs its number passed (call_sites.h):
-//     before the invoke S.callSite = (D + 1) << 8 | number, after it and at the start of
-//     every handler S.callSite = 0 (so a number never outlives its call);
+//   - with callSlots, in a method with call sites that pass their number (call_sites.h),
+//     a local O = S.callSite at entry (the number of the call the frame runs in); before
+//     each such invoke S.callSite = (D + 1) << 8 | number, after it and at the start of
+//     every handler S.callSite = O (so that a number never outlives its call);
 //   - with bytecodes=on two more locals, N (the frame's context, S.node after enter) and
 //     C (a long count of the frame's instructions): each basic block adds its size to C
 //     inline; C is added to S.insns[N] before every call, at every return and on

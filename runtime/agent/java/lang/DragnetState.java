@@ -93,8 +93,8 @@ public final class DragnetState {
   // the node its instruction count goes to).
   public int node;
   // Set by a call site that passes its number (mode alloc, src/contexts/call_sites.h) just
-  // before its invoke, cleared after it and in the frame's handlers: the calling frame's
-  // depth << 8 | the site's number; 0 otherwise. The entries the call makes read it (slot())
+  // before its invoke, and set back after it and in the frame's handlers to what it was at
+  // the frame's entry: the calling frame's depth << 8 | the site's number; 0: none. The entries the call makes read it (slot())
   // and key their contexts by the number.
   public int callSite;
   public long collapsed;  // frames collapsed because of the depth limit
@@ -389,10 +389,10 @@ public final class DragnetState {
 
   // The key of a context of `methodId` entered at depth d + 1: with the number of the call
   // site that called it (bits 22-29, profile::kCallSlotShift) if its caller at depth d passed
-  // one. Every entry at that depth until the caller clears it was made during that call (a
-  // class loader or initializer the JVM runs first, the callee, what a hidden class calls);
-  // deeper entries leave it. An entry at a lesser depth means the calling frame is gone (an
-  // exception left it): the number is dropped.
+  // one. Every entry at that depth until the caller sets it back was made during that call
+  // (a class loader or initializer the JVM runs first, the callee, what a hidden class
+  // calls); deeper entries leave it. An entry at a lesser depth means the calling frame is
+  // gone (an exception left it): the number is dropped.
   @ForceInline
   private int slot(int methodId, int d) {
     int v = callSite;
