@@ -47,21 +47,26 @@ std::vector<bool> needsSlot(const std::vector<profile::CallSite>& sites) {
   return out;
 }
 
-int32_t callLine(const profile::Profile& p, uint32_t parentMethod, uint32_t childMethod,
-                 uint8_t slot) {
+int32_t CallLines::line(uint32_t parentMethod, uint32_t childMethod, uint8_t slot) {
   if (slot != 0) {
-    auto s = p.callSites.find({parentMethod, slot});
-    return s != p.callSites.end() ? s->second.line : -1;
+    auto s = p_.callSites.find({parentMethod, slot});
+    return s != p_.callSites.end() ? s->second.line : -1;
   }
-  auto callee = p.methods.find(childMethod);
-  if (callee == p.methods.end()) return -1;
-  // No number: the one line of the parent whose calls can enter the child directly, if
-  // there is one. A site that passes its number is not one of them: a call from it would
-  // have carried the number; one that could not pass it (numbers stop at kMaxCallSlot)
-  // leaves the line unknown.
+  auto [it, fresh] = direct_.try_emplace({parentMethod, childMethod}, -1);
+  if (fresh) it->second = directLine(parentMethod, childMethod);
+  return it->second;
+}
+
+// No number: the one line of the parent whose calls can enter the child directly, if there
+// is one. A site that passes its number is not one of them: a call from it would have
+// carried the number; one that could not pass it (numbers stop at kMaxCallSlot) leaves the
+// line unknown.
+int32_t CallLines::directLine(uint32_t parentMethod, uint32_t childMethod) {
+  auto callee = p_.methods.find(childMethod);
+  if (callee == p_.methods.end()) return -1;
   std::vector<profile::CallSite> mine;
-  for (auto it = p.callSites.lower_bound({parentMethod, 0});
-       it != p.callSites.end() && it->first.first == parentMethod; ++it) {
+  for (auto it = p_.callSites.lower_bound({parentMethod, 0});
+       it != p_.callSites.end() && it->first.first == parentMethod; ++it) {
     mine.push_back(it->second);
   }
   if (mine.empty() || mine.front().op == 0) return -1;  // none, or a sampled profile's
@@ -79,6 +84,11 @@ int32_t callLine(const profile::Profile& p, uint32_t parentMethod, uint32_t chil
     found = true;
   }
   return line;
+}
+
+int32_t callLine(const profile::Profile& p, uint32_t parentMethod, uint32_t childMethod,
+                 uint8_t slot) {
+  return CallLines(p).line(parentMethod, childMethod, slot);
 }
 
 }  // namespace dragnet::contexts

@@ -16,6 +16,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "profile/reader.h"
@@ -31,7 +33,19 @@ bool canEnter(const profile::CallSite& s, const profile::MethodDef& callee);
 std::vector<bool> needsSlot(const std::vector<profile::CallSite>& sites);
 
 // The line in `parentMethod` of the call that made a context of `childMethod` keyed by
-// `slot` (0: none); -1 when it is not known exactly.
+// `slot` (0: none); -1 when it is not known exactly. Each parent's sites are looked at once.
+class CallLines {
+ public:
+  explicit CallLines(const profile::Profile& p) : p_(p) {}
+  int32_t line(uint32_t parentMethod, uint32_t childMethod, uint8_t slot);
+
+ private:
+  int32_t directLine(uint32_t parentMethod, uint32_t childMethod);
+  const profile::Profile& p_;
+  std::map<std::pair<uint32_t, uint32_t>, int32_t> direct_;  // (parent, child) -> line
+};
+
+// The same, for one context.
 int32_t callLine(const profile::Profile& p, uint32_t parentMethod, uint32_t childMethod,
                  uint8_t slot);
 

@@ -67,8 +67,13 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
     }
     if (threadNodes) (*threadNodes)[id] = std::move(map);
   }
+  CallLines lines(p);
   for (uint32_t i = 1; i < m.nodes.size(); ++i) {
     MergedNode& n = m.nodes[i];
+    uint32_t parent = m.nodes[n.parent].key;
+    if (n.parent != 0 && !profile::isAllocKey(n.key) && parent != profile::kLostKey) {
+      n.callerLine = lines.line(parent, n.key, n.slot);
+    }
     if (!profile::isAllocKey(n.key)) {
       m.calls += n.c.count;
       m.insns += n.c.insns;
@@ -107,13 +112,7 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes) {
   return m;
 }
 
-int32_t callerLine(const AllocModel& m, uint32_t node) {
-  const MergedNode& n = m.nodes[node];
-  if (node == 0 || n.parent == 0 || profile::isAllocKey(n.key)) return -1;
-  uint32_t parent = m.nodes[n.parent].key;
-  if (parent == profile::kLostKey || profile::isAllocKey(parent)) return -1;
-  return callLine(*m.profile, parent, n.key, n.slot);
-}
+int32_t callerLine(const AllocModel& m, uint32_t node) { return m.nodes[node].callerLine; }
 
 std::string siteTypeName(const profile::SiteDef* def, uint32_t site) {
   return def ? javaTypeName(def->type) : "<site #" + std::to_string(site) + ">";

@@ -14,7 +14,8 @@ namespace dragnet::contexts {
 struct MergedNode {
   uint32_t parent = 0;
   uint32_t key = profile::kRootKey;
-  uint8_t slot = 0;  // the parent's call site it was called from (profile::NodeDef::slot)
+  uint8_t slot = 0;         // the parent's call site it was called from (profile::NodeDef::slot)
+  int32_t callerLine = -1;  // the line of that call in the parent (callerLine())
   profile::Counters c;
   bool bytesKnown = true;  // false: an object allocation whose class size was not measured
   std::vector<uint32_t> children;
