@@ -586,13 +586,19 @@ void addLive(Profile& p, std::vector<ObjectRecord>& live) {
 
 // No Meta chunk (it was corrupt): the mode follows from the chunks that only a lifetime,
 // a copy or a cost profile has. Cost first: a cost profile has FlowDefs chunks too (the
-// fields its nodes name).
+// fields its nodes name). The method nodes' call slots, from CallSites chunks.
 void inferMeta(Profile& p) {
   p.metaLost = true;
   p.meta["mode"] = !p.costThreads.empty() || !p.costNodes.empty() ? "cost"
                    : !p.flows.empty() || !p.fields.empty()        ? "copy"
                    : objectCount(p) == 0 && p.gcs.empty()         ? "alloc"
                                                                   : "lifetime";
+  // Call sites come only from an agent that numbers them in its method nodes' keys.
+  if (p.callSites.empty()) return;
+  p.meta[kCallSlotsMeta] = "on";
+  for (auto& [id, t] : p.threads) {
+    for (NodeDef& nd : t.nodes) splitSlot(nd);
+  }
 }
 
 }  // namespace

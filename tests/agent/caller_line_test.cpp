@@ -168,6 +168,32 @@ TEST_P(CallerLines, Sampled) {
   for (const auto& [line, n] : squares["virtual"]) EXPECT_EQ(line, va);
 }
 
+// `go tool pprof -list` shows the case's calls at their source lines (Go is not a dependency
+// of the project: without it the test says so and is skipped).
+TEST_P(CallerLines, GoToolPprofListsTheCallersLines) {
+  if (std::system("command -v go > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "no `go` on PATH: `go tool pprof -list` not checked";
+  }
+  dragnet::profile::Profile p = runOracle(GetParam(), "", "");
+  ASSERT_FALSE(HasFailure());
+  fs::path gz = work() / ("callers-" + std::to_string(::getpid()) + ".pb.gz");
+  {
+    std::ofstream out(gz, std::ios::binary);
+    std::string error;
+    ASSERT_TRUE(dragnet::report::writePprof(out, ctx::buildModel(p), error)) << error;
+  }
+  fs::path listing = work() / ("callers-" + std::to_string(::getpid()) + ".txt");
+  std::string cmd = "go tool pprof -list 'CallerLineOracle.twice' -source_path '" +
+                    (fs::path(DRAGNET_SOURCE_DIR) / "tests" / "agent").string() + "' '" +
+                    gz.string() + "' > '" + listing.string() + "' 2>&1";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::string text = dragnet::test::readFile(listing);
+  fs::remove(gz);
+  fs::remove(listing);
+  EXPECT_NE(text.find("@TWICE_A"), std::string::npos) << text;
+  EXPECT_NE(text.find("@TWICE_B"), std::string::npos) << text;
+}
+
 INSTANTIATE_TEST_SUITE_P(Jvms, CallerLines, ::testing::ValuesIn(dragnet::test::g1Jvms()),
                          [](const auto& info) { return info.param.name; });
 

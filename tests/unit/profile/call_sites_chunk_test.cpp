@@ -85,6 +85,19 @@ TEST_F(CallSiteChunks, KeysAreSplitOnlyInProfilesWithSlots) {
   EXPECT_EQ(t.nodes[2].slot, 0);
 }
 
+// A profile whose Meta chunk was lost still has its slots split off (it has call sites).
+TEST_F(CallSiteChunks, SlotsAreSplitWithoutTheMetaChunk) {
+  Bytes b = slurp(writeSites(dir_, true));
+  std::vector<Chunk> chunks = chunksOf(b);
+  ASSERT_EQ(chunks[0].type, uint8_t(ChunkType::Meta));
+  b[chunks[0].offset + kChunkHeaderSize] ^= 1;  // its CRC fails
+  spit(dir_ / "nometa.dragnet", b);
+  Profile p = read(dir_ / "nometa.dragnet");
+  EXPECT_TRUE(p.metaLost);
+  EXPECT_EQ(p.threads.at(1).nodes[3].key, 12u);
+  EXPECT_EQ(p.threads.at(1).nodes[3].slot, 2);
+}
+
 Bytes callSitesPayload(std::initializer_list<uint64_t> values) {
   Encoder e;
   for (uint64_t v : values) e.u(v);
