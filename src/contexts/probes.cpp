@@ -221,10 +221,11 @@ class MethodInstrumenter {
     return true;
   }
 
-  // The method's invokes (not invokedynamic: it calls no method it names) go to the
-  // profile's call sites; returns, with `slots`, the number of each call site that must pass
-  // it (call_sites.h) at its instruction index (0 elsewhere; past kMaxCallSlot none).
+  // With `slots`, the method's invokes (not invokedynamic: it calls no method it names) go
+  // to the profile's call sites; returns the number of each call site that must pass it
+  // (call_sites.h) at its instruction index (0 elsewhere; past kMaxCallSlot none).
   std::vector<uint32_t> callSites(bool slots) {
+    if (!slots) return {};
     size_t first = out_.callSites.size();
     std::vector<uint32_t> where;
     for (const instrument::Instruction& in : r_.instructions()) {
@@ -237,7 +238,6 @@ class MethodInstrumenter {
       where.push_back(in.index);
     }
     std::vector<uint32_t> out;
-    if (!slots) return out;
     std::vector<profile::CallSite> mine(out_.callSites.begin() + static_cast<ptrdiff_t>(first),
                                         out_.callSites.end());
     std::vector<bool> numbered = needsSlot(mine);

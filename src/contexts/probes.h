@@ -58,8 +58,9 @@ class Extension;
 
 struct Options {
   bool bytecodes = false;  // count executed bytecode instructions per context
-  // At the call sites that need it (call_sites.h), pass the site's number to the next
-  // entry (DragnetState.callSite), which keys its context by it.
+  // List the invokes (ClassResult::callSites) and at those that need it (call_sites.h)
+  // pass the site's number to the entries the call makes (DragnetState.callSite), which key
+  // their contexts by it.
   bool callSlots = false;
   // The analyses that build on these contexts, in order: their probes go into the same
   // rewrite (Extension says how several share a method).

@@ -128,7 +128,8 @@ TEST(CallLines, TheModelKeepsContextsOfOneMethodApartByTheirSites) {
 
 TEST(CallLines, TheInstrumenterListsEveryInvokeOfTheMethodsItRewrites) {
   alloc::IdSource ids;
-  auto r = rewrite(dynCases(), ids);
+  EXPECT_TRUE(rewrite(dynCases(), ids)->result.callSites.empty());  // without callSlots: none
+  auto r = rewrite(dynCases(), ids, false, true);
   const std::string obj = "Ljava/lang/Object;";
   std::vector<CallSite> want{
       site(1, 1, -1, kStatic, "java/lang/reflect/Array", "newArray", "(Ljava/lang/Class;I)" + obj),
@@ -138,7 +139,10 @@ TEST(CallLines, TheInstrumenterListsEveryInvokeOfTheMethodsItRewrites) {
            "(Ljava/lang/Class;)" + obj),
       site(4, 1, -1, kStatic, "java/lang/reflect/Array", "newInstance",
            "(Ljava/lang/Class;I)" + obj)};
-  for (CallSite& s : want) s.bci = 2;
+  for (CallSite& s : want) {
+    s.bci = 2;
+    s.method += 4;  // the first rewrite's methods took ids 1-4
+  }
   EXPECT_EQ(r->result.callSites, want);
 }
 
