@@ -70,7 +70,7 @@ assert top[0][1] == "appeared" and top[0][4] == [3200000, 100000], top
 assert top[1][0] == "DiffOracle.grows(DiffOracle.java:20) long[]", top
 assert top[1][1] == "grew" and top[1][4] == [960000, 20000], top
 ctx = rows("contexts", 2)
-assert ctx[0][0] == "DiffOracle.main(DiffOracle.java:40);DiffOracle.planted(DiffOracle.java:12);byte[]", ctx
+assert ctx[0][0] == "DiffOracle.main(DiffOracle.java);DiffOracle.planted(DiffOracle.java:12);byte[]", ctx
 assert ctx[0][4] == [3200000, 100000], ctx
 assert ctx[1][0].endswith("DiffOracle.grows(DiffOracle.java:20);long[]") and ctx[1][4] == [960000, 20000], ctx
 '
