@@ -1,8 +1,9 @@
 // Caller frames at the line of their call (src/contexts/call_sites.h): CallerLineOracle.java
-// calls each case's methods from lines it marks; every allocation's stack must show the
-// case's frame at exactly the line of the call it made, with the counts known from the
-// program, in the interpreter and with C2 (-Xbatch: compiled as soon as hot), and in
-// sampled mode (the stacks' bcis) at one of the case's lines.
+// calls each case's methods from lines it marks; with caller-lines=on every allocation's
+// stack must show the case's frame at exactly the line of the call it made, with the counts
+// known from the program, in the interpreter and with C2 (-Xbatch: compiled as soon as hot),
+// and in sampled mode (the stacks' bcis) at one of the case's lines. Without the option the
+// exact mode records no call sites and its callers have no lines.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -126,8 +127,9 @@ class CallerLines : public ::testing::TestWithParam<Jvm> {
 
   // Every case's allocations at exactly the lines of their calls, with exact counts.
   void checkExact(const std::string& flags) {
-    dragnet::profile::Profile p = runOracle(GetParam(), flags, "");
+    dragnet::profile::Profile p = runOracle(GetParam(), flags, ",caller-lines=on");
     ASSERT_FALSE(HasFailure());
+    EXPECT_EQ(p.meta[dragnet::profile::kCallSlotsMeta], "on");
     std::string raw = dragnet::report::pprofProfile(ctx::buildModel(p));
     auto expect = [&](const std::string& c, const std::string& type, std::map<int, uint64_t> want,
                       const std::string& allocator = "") {
@@ -152,6 +154,33 @@ class CallerLines : public ::testing::TestWithParam<Jvm> {
 TEST_P(CallerLines, ExactInterpreted) { checkExact("-Xint"); }
 TEST_P(CallerLines, ExactC2) { checkExact("-Xbatch -XX:-TieredCompilation"); }
 
+// The default, caller-lines=off: no call sites listed, no numbers in the method nodes' keys
+// (no call.slots meta), and the case's frame without a line, all its calls in one context.
+TEST_P(CallerLines, ExactByDefaultRecordsNoCallSites) {
+  dragnet::profile::Profile p = runOracle(GetParam(), "-Xint", "");
+  ASSERT_FALSE(HasFailure());
+  EXPECT_TRUE(p.callSites.empty()) << p.callSites.size() << " call sites";
+  EXPECT_FALSE(p.meta.contains(dragnet::profile::kCallSlotsMeta));
+  uint64_t numbered = 0;
+  for (const auto& [id, t] : p.threads) {
+    for (const dragnet::profile::NodeDef& n : t.nodes) {
+      if (n.key == dragnet::profile::kRootKey || n.key == dragnet::profile::kLostKey ||
+          dragnet::profile::isAllocKey(n.key)) {
+        continue;
+      }
+      if ((n.key & dragnet::profile::kCallSlotMask) != 0 || n.slot != 0) ++numbered;
+    }
+  }
+  EXPECT_EQ(numbered, 0u) << "method nodes with a call-site number";
+  EXPECT_EQ(caseLines(p, "twice", "CallerLineOracle$TwiceObj")["twice"],
+            (std::map<int, uint64_t>{{-1, 4 * kN}}));
+  EXPECT_EQ(caseLines(p, "once", "CallerLineOracle$OnceObj")["once"],
+            (std::map<int, uint64_t>{{-1, kN}}));
+  std::string raw = dragnet::report::pprofProfile(ctx::buildModel(p));
+  EXPECT_EQ(pprofLines(raw, "twice", "CallerLineOracle$TwiceObj")["twice"],
+            (std::map<int, uint64_t>{{-1, 4 * kN}}));
+}
+
 // Sampled: each sample's case frame at one of the case's lines (the frame's bci), and both
 // lines of a case that has two.
 TEST_P(CallerLines, Sampled) {
@@ -174,7 +203,7 @@ TEST_P(CallerLines, GoToolPprofListsTheCallersLines) {
   if (std::system("command -v go > /dev/null 2>&1") != 0) {
     GTEST_SKIP() << "no `go` on PATH: `go tool pprof -list` not checked";
   }
-  dragnet::profile::Profile p = runOracle(GetParam(), "", "");
+  dragnet::profile::Profile p = runOracle(GetParam(), "", ",caller-lines=on");
   ASSERT_FALSE(HasFailure());
   fs::path gz = work() / ("callers-" + std::to_string(::getpid()) + ".pb.gz");
   {
