@@ -27,6 +27,7 @@ bool ContextsMode::load(Host& host, std::map<std::string, std::string>& meta, Mo
   }
   recorder_ = std::make_unique<Recorder>(host.jvmti, *host.writer, ownVirtualTrees());
   events.callbacks->VMObjectAlloc = onVMObjectAlloc;
+  if (callSlots()) meta[profile::kCallSlotsMeta] = "on";  // method ids stay far below 2^22
   return loadExtension(host, meta, events, error);
 }
 
@@ -36,7 +37,8 @@ std::string ContextsMode::startLine(const Host& host) const {
 
 contexts::ClassResult ContextsMode::instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
                                                bool bytecodes) {
-  return contexts::instrumentClass(cls, ids, {.bytecodes = bytecodes, .extensions = {}});
+  return contexts::instrumentClass(
+      cls, ids, {.bytecodes = bytecodes, .callSlots = callSlots(), .extensions = {}});
 }
 
 void ContextsMode::transform(ClassLoad& c) {

@@ -35,6 +35,9 @@ class ContextsMode : public Mode {
   // Instruments one class: the base's probes and the analysis's extensions in one pass.
   virtual contexts::ClassResult instrument(classfile::ClassFile& cls, contexts::IdSource& ids,
                                            bool bytecodes);
+  // Whether `instrument` passes call-site numbers (contexts::Options::callSlots; the
+  // profile's meta says so): callers at the lines of their calls.
+  virtual bool callSlots() const { return false; }
   // Agent_OnLoad: the analysis's capabilities, meta data and callbacks.
   virtual bool loadExtension(Host&, std::map<std::string, std::string>&, ModeEvents&,
                              std::string&) {

@@ -51,6 +51,7 @@ void Recorder::addClass(contexts::ClassResult&& r) {
   std::lock_guard lock(defsMu_);
   if (r.changed) ++classesChanged_;
   for (auto& m : r.methods) methods_.push_back(std::move(m));
+  for (auto& c : r.callSites) callSites_.push_back(std::move(c));
   for (auto& s : r.sites) {
     if (profile::isDynamicSite(s.kind) || s.type.empty()) {  // typed at run time
       uint32_t key = s.key;
@@ -163,6 +164,7 @@ void Recorder::collectDynamicSites(JNIEnv* jni, std::vector<profile::SiteDef>& o
 void Recorder::writePendingDefinitions(JNIEnv* jni) {
   std::vector<profile::MethodDef> methods;
   std::vector<profile::SiteDef> sites;
+  std::vector<profile::CallSite> calls;
   std::vector<profile::Failure> failures;
   collectDynamicSites(jni, sites);
   {
@@ -171,10 +173,12 @@ void Recorder::writePendingDefinitions(JNIEnv* jni) {
     sites.insert(sites.end(), std::make_move_iterator(sites_.begin()),
                  std::make_move_iterator(sites_.end()));
     sites_.clear();
+    calls.swap(callSites_);
     failures.swap(failures_);
   }
   writer_.methods(methods);
   writer_.sites(sites);
+  writer_.callSites(calls);
   writer_.failures(failures);
 }
 

@@ -94,6 +94,7 @@ class Recorder {
   std::mutex defsMu_;
   std::vector<profile::MethodDef> methods_;
   std::vector<profile::SiteDef> sites_;
+  std::vector<profile::CallSite> callSites_;
   std::vector<profile::Failure> failures_;
   std::set<std::string> objectTypes_;  // classes to size (sizer_)
   ClassSizer sizer_;

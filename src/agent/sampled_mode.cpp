@@ -19,6 +19,7 @@ bool SampledMode::load(Host& host, std::map<std::string, std::string>& meta, Mod
   sampler_ = std::make_unique<Sampler>(host.jvmti, *host.writer, o.sample, stackDepth(o));
   if (!sampler_->configure(error, programOnly())) return false;
   events.callbacks->SampledObjectAlloc = onSample;
+  meta[profile::kCallSlotsMeta] = "on";  // the sampler's method ids are far below 2^22
   return loadExtension(host, meta, events, error);
 }
 

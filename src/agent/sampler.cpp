@@ -234,6 +234,25 @@ uint32_t Sampler::treeFor(ThreadSlot& slot) {
   return id;
 }
 
+uint32_t Sampler::calledKey(uint32_t callee, jmethodID caller, jlocation bci) {
+  const MethodInfo& info = method(caller);
+  if (info.native || bci < 0 || (callee & profile::kCallSlotMask) != 0) return callee;
+  auto [it, fresh] = callSites_.try_emplace({info.id, bci}, 0);
+  if (fresh) {
+    uint32_t& count = callSiteCount_[info.id];
+    if (count < profile::kMaxCallSlot) {
+      it->second = ++count;
+      profile::CallSite c;
+      c.method = info.id;
+      c.number = count;
+      c.bci = static_cast<uint32_t>(bci);
+      c.line = lineOf(caller, bci);
+      newCallSites_.push_back(std::move(c));
+    }
+  }
+  return callee | it->second << profile::kCallSlotShift;
+}
+
 std::string Sampler::classSignature(jclass cls) {
   char* sig = nullptr;
   if (jvmti_->GetClassSignature(cls, &sig, nullptr) != JVMTI_ERROR_NONE) return "?";
@@ -311,7 +330,11 @@ Sampler::Site Sampler::onSample(JNIEnv* jni, jthread thread, jobject object, jcl
   if (tree == 0 || tree > trees_.size()) return {};  // never: treeFor makes it
   Tree& t = trees_[tree - 1];
   uint32_t node = 0;
-  for (jint i = n - 1; i >= top; --i) node = child(t, node, methodId(frames[i].method));
+  for (jint i = n - 1; i >= top; --i) {
+    uint32_t id = methodId(frames[i].method);
+    if (i + 1 < n) id = calledKey(id, frames[i + 1].method, frames[i + 1].location);
+    node = child(t, node, id);
+  }
   uint32_t key = n > 0 ? siteKey(methodId(frames[top].method), frames[top].method,
                                  frames[top].location, std::move(type))
                        : siteKey(0, nullptr, 0, std::move(type));
@@ -362,8 +385,10 @@ void Sampler::flush(bool final, std::map<std::string, std::string> totals) {
   if (finished_) return;
   writer_.methods(newMethods_);
   writer_.sites(newSites_);
+  writer_.callSites(newCallSites_);
   newMethods_.clear();
   newSites_.clear();
+  newCallSites_.clear();
   uint64_t contexts = 0;
   for (uint32_t i = 0; i < trees_.size(); ++i) {
     flushTree(i + 1, trees_[i], final);

@@ -117,6 +117,9 @@ class Sampler {
   uint32_t methodId(jmethodID m) { return method(m).id; }
   uint32_t siteKey(uint32_t method, jmethodID m, jlocation bci, std::string type);
   uint32_t child(Tree& t, uint32_t parent, uint32_t key);
+  // The key of a frame of `callee` called from `caller` at `bci`: with the number of that
+  // call site in the caller (profile::NodeDef::slot), if it has one.
+  uint32_t calledKey(uint32_t callee, jmethodID caller, jlocation bci);
   int32_t lineOf(jmethodID m, jlocation bci);
   // The sample was allocated by the helper: only natives and Unsafe lie above its frame.
   bool byHelper(const jvmtiFrameInfo* frames, jint n);
@@ -143,6 +146,9 @@ class Sampler {
   std::atomic<jclass> virtualClass_{nullptr};
   uint64_t generation_ = 0;
   profile::RateChunk rate_;
+  std::map<std::pair<uint32_t, jlocation>, uint32_t> callSites_;  // (method, bci) -> number
+  std::unordered_map<uint32_t, uint32_t> callSiteCount_;          // per method
+  std::vector<profile::CallSite> newCallSites_;
   uint64_t samples_ = 0, truncated_ = 0, agentSamples_ = 0, jvmSamples_ = 0;
   uint64_t primingBytes_ = 0;  // what start() allocated to prime the main thread, 0: unprimed
   bool programOnly_ = false;

@@ -55,6 +55,7 @@ class Merger {
     std::map<uint32_t, uint32_t> threadIds;  // p's -> merged
     for (const auto& [id, t] : p.threads) threadIds[id] = addThread(p, t);
     addRates(p, threadIds);
+    for (const auto& [at, c] : p.callSites) addCallSite(p, c);
     for (const auto& [cls, size] : p.classSizes) out_.classSizes.try_emplace(cls, size);
     for (const profile::Failure& f : p.failures) {
       if (failures_.insert({f.cls, f.method, f.reason}).second) out_.failures.push_back(f);
@@ -119,6 +120,21 @@ class Merger {
     if (size != p.classSizes.end()) c.bytes = c.count * size->second;
   }
 
+  // A method's call sites as numbered in the first profile; where another numbers them
+  // otherwise (a sampled profile numbers them as its stacks show them) the method keeps
+  // none, so that no slot names a wrong one (its callers' lines are then unknown).
+  void addCallSite(const Profile& p, const profile::CallSite& c) {
+    profile::CallSite d = c;
+    d.method = method(p, c.method);
+    if (d.method == 0 || callConflicts_.count(d.method)) return;
+    auto [it, fresh] = out_.callSites.try_emplace({d.method, d.number}, d);
+    if (fresh || it->second == d) return;
+    callConflicts_.insert(d.method);
+    auto first = out_.callSites.lower_bound({d.method, 0});
+    auto last = out_.callSites.lower_bound({d.method + 1, 0});
+    out_.callSites.erase(first, last);
+  }
+
   uint32_t addThread(const Profile& p, const profile::ThreadTree& t) {
     profile::ThreadTree m = t;
     m.id = nextThread_++;
@@ -152,6 +168,7 @@ class Merger {
   std::map<std::tuple<uint32_t, uint32_t, int32_t, uint8_t, std::string, uint32_t>, uint32_t>
       sites_;
   std::set<std::tuple<std::string, std::string, std::string>> failures_;
+  std::set<uint32_t> callConflicts_;  // merged methods whose call sites are left out
   std::unordered_map<uint32_t, uint32_t> methodIds_, siteKeys_;  // the current profile's
   uint32_t nextMethod_ = 1, nextSite_ = 1, nextThread_ = 1;
 };

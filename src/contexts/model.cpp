@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "contexts/call_sites.h"
+
 namespace dragnet::contexts {
 
 using profile::Counters;
@@ -41,7 +43,8 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
     m.sampleInterval = parseSize(s->second);
   }
   m.nodes.push_back(MergedNode{});
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> index;  // (merged parent, key) -> node
+  // (merged parent, key with its slot) -> node
+  std::map<std::pair<uint32_t, uint64_t>, uint32_t> index;
   for (const auto& [id, t] : p.threads) {
     if (threads.only && !threads.only->contains(id)) continue;
     m.collapsed += t.collapsed;
@@ -58,11 +61,14 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
     for (uint32_t i = 1; i < t.nodes.size(); ++i) {
       uint32_t parent = map[t.nodes[i].parent];
       uint32_t key = t.nodes[i].key;
-      auto [it, fresh] = index.try_emplace({parent, key}, static_cast<uint32_t>(m.nodes.size()));
+      uint8_t slot = t.nodes[i].slot;
+      auto [it, fresh] = index.try_emplace({parent, uint64_t{slot} << 32 | key},
+                                           static_cast<uint32_t>(m.nodes.size()));
       if (fresh) {
         MergedNode n;
         n.parent = parent;
         n.key = key;
+        n.slot = slot;
         m.nodes.push_back(n);
         m.nodes[parent].children.push_back(it->second);
       }
@@ -71,9 +77,14 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
     }
     if (threadNodes) (*threadNodes)[id] = std::move(map);
   }
+  CallLines lines(p);
   for (uint32_t i = 1; i < m.nodes.size(); ++i) {
     MergedNode& n = m.nodes[i];
     if (n.thread) continue;
+    uint32_t parent = m.nodes[n.parent].key;
+    if (n.parent != 0 && !profile::isAllocKey(n.key) && parent != profile::kLostKey) {
+      n.callerLine = lines.line(parent, n.key, n.slot);
+    }
     if (!profile::isAllocKey(n.key)) {
       m.calls += n.c.count;
       m.insns += n.c.insns;
@@ -111,6 +122,8 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
   });
   return m;
 }
+
+int32_t callerLine(const AllocModel& m, uint32_t node) { return m.nodes[node].callerLine; }
 
 std::string siteTypeName(const profile::SiteDef* def, uint32_t site) {
   return def ? javaTypeName(def->type) : "<site #" + std::to_string(site) + ">";
@@ -198,7 +211,7 @@ std::vector<std::string> rowFrames(const AllocModel& m, const SiteRow& row) {
   int32_t line = row.site ? row.site->line : -1;
   for (uint32_t n = ctx; n != 0; n = m.nodes[n].parent) {
     frames.push_back(frameName(p, m.nodes[n].key, line));
-    line = -1;  // callers: the call-site line is not recorded
+    line = callerLine(m, n);  // the caller's: where it called n
   }
   return frames;
 }

@@ -15,6 +15,8 @@ namespace dragnet::contexts {
 struct MergedNode {
   uint32_t parent = 0;
   uint32_t key = profile::kRootKey;
+  uint8_t slot = 0;         // the parent's call site it was called from (profile::NodeDef::slot)
+  int32_t callerLine = -1;  // the line of that call in the parent (callerLine())
   profile::Counters c;
   bool bytesKnown = true;  // false: an object allocation whose class size was not measured
   std::vector<uint32_t> children;
@@ -61,6 +63,10 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes = null
 std::string javaTypeName(std::string_view internalOrDesc);
 // The type a site allocates, in Java spelling; "<site #N>" without its definition.
 std::string siteTypeName(const profile::SiteDef* def, uint32_t site);
+
+// The line in the parent's method of the call that made method node `node`, -1 if it is not
+// known exactly (call_sites.h).
+int32_t callerLine(const AllocModel& m, uint32_t node);
 
 // "com.example.Foo.bar(Foo.java:42)" for a method (line < 0: "(Foo.java)"; no source file:
 // "(Unknown Source)").

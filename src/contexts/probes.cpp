@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "contexts/call_sites.h"
 #include "instrument/bit.h"
 #include "instrument/stack_effect.h"
 
@@ -158,11 +159,17 @@ class MethodInstrumenter {
         return;
       }
     }
-    if (!makeLocals(options.bytecodes)) return;  // the pool is full: left unchanged
+    size_t callsMark = out_.callSites.size();
+    std::vector<uint32_t> slots = callSites(options.callSlots);
+    if (!makeLocals(options.bytecodes, !slots.empty())) {  // the pool is full: left unchanged
+      out_.callSites.resize(callsMark);
+      return;
+    }
     entry();
     Patch caught = r_.newPatch();  // the handler's frame is current again: depth + 1
     caught.load("Ljava/lang/Object;", state_).load("I", below_).add(Op::iconst_1);
     caught.add(Op::iadd).putField(kStateClass, "sp", "I");
+    if (!slots.empty()) restoreSlot(caught);  // the exception ended this frame's call
     Patch block = r_.newPatch();
     for (const instrument::BasicBlock& b : r_.blocks()) {
       if (b.isHandlerEntry) r_.before(b.first, caught);
@@ -189,23 +196,82 @@ class MethodInstrumenter {
       site(in);
       if (options.bytecodes && instrument::isInvoke(in.op)) r_.before(in.index, flush);
     }
+    passSlots(slots);
     if (ext_) ext_->method(r_, state_);
   }
 
  private:
   // The frame's locals: the thread's state (what enter() returned), the depth below the
   // frame, and with bytecodes=on its context and its instructions not yet added to it.
-  bool makeLocals(bool bytecodes) {
+  bool makeLocals(bool bytecodes, bool slots) {
     std::optional<uint16_t> s = r_.liveLocal(kStateDesc), d = r_.liveLocal("I");
     if (!s || !d) return false;
     state_ = *s;
     below_ = *d;
+    if (slots) {
+      std::optional<uint16_t> o = r_.liveLocal("I");
+      if (!o) return false;
+      outer_ = *o;
+    }
     if (!bytecodes) return true;
     std::optional<uint16_t> n = r_.liveLocal("I"), c = r_.liveLocal("J");
     if (!n || !c) return false;
     node_ = *n;
     count_ = *c;
     return true;
+  }
+
+  // With `slots`, the method's invokes (not invokedynamic: it calls no method it names) go
+  // to the profile's call sites; returns the number of each call site that must pass it
+  // (call_sites.h) at its instruction index (0 elsewhere; past kMaxCallSlot none).
+  std::vector<uint32_t> callSites(bool slots) {
+    if (!slots) return {};
+    size_t first = out_.callSites.size();
+    std::vector<uint32_t> where;
+    for (const instrument::Instruction& in : r_.instructions()) {
+      if (!instrument::isInvoke(in.op) || in.op == Op::invokedynamic) continue;
+      auto ref = r_.pool().memberRef(r_.insn(in.index).cp());
+      auto number = static_cast<uint32_t>(out_.callSites.size() - first + 1);
+      out_.callSites.push_back({method_, number, in.offset, in.line, static_cast<uint8_t>(in.op),
+                                std::string(ref.owner), std::string(ref.name),
+                                std::string(ref.descriptor)});
+      where.push_back(in.index);
+    }
+    std::vector<uint32_t> out;
+    std::vector<profile::CallSite> mine(out_.callSites.begin() + static_cast<ptrdiff_t>(first),
+                                        out_.callSites.end());
+    std::vector<bool> numbered = needsSlot(mine);
+    for (size_t i = 0; i < mine.size() && i < profile::kMaxCallSlot; ++i) {
+      if (!numbered[i]) continue;
+      if (out.empty()) out.assign(r_.instructions().size(), 0);
+      out[where[i]] = mine[i].number;
+    }
+    return out;
+  }
+
+  // state.callSite = outer: the number of the call this frame runs in (what it was at entry).
+  void restoreSlot(Patch& p) {
+    p.load("Ljava/lang/Object;", state_).load("I", outer_);
+    p.putField(kStateClass, "callSite", "I");
+  }
+
+  // Around each invoke with a number: state.callSite = (below + 1) << 8 | number before it
+  // (the frame's depth lets an entry tell its own caller's number from an outer frame's),
+  // its value at entry after it (and in the handlers): so a number never outlives its call,
+  // and the call this frame runs in (entered through a hidden class, say, which may call
+  // more methods after this one) keeps its number.
+  void passSlots(const std::vector<uint32_t>& slots) {
+    Patch after = r_.newPatch();
+    restoreSlot(after);
+    for (uint32_t i = 0; i < slots.size(); ++i) {
+      if (slots[i] == 0) continue;
+      Patch p = r_.newPatch();
+      p.load("Ljava/lang/Object;", state_).load("I", below_).pushInt(8).add(Op::ishl);
+      p.pushInt(static_cast<int32_t>(256 + slots[i])).add(Op::iadd);
+      p.putField(kStateClass, "callSite", "I");
+      r_.before(i, p);
+      r_.after(i, after);
+    }
   }
 
   // state = DragnetRt.enter(methodId); below = state.sp - 1; [node = state.node; count = 0]
@@ -223,6 +289,7 @@ class MethodInstrumenter {
                      std::string("(I)") + kStateDesc);
     }
     p.add(Op::dup).store("Ljava/lang/Object;", state_);
+    if (outer_ != kNone) p.add(Op::dup).getField(kStateClass, "callSite", "I").store("I", outer_);
     p.getField(kStateClass, "sp", "I").add(Op::iconst_1).add(Op::isub).store("I", below_);
     if (count_ != kNone) {
       p.load("Ljava/lang/Object;", state_).getField(kStateClass, "node", "I");
@@ -402,7 +469,7 @@ class MethodInstrumenter {
   IdSource& ids_;
   ClassResult& out_;
   Extension* ext_ = nullptr;
-  uint16_t state_ = kNone, below_ = kNone, node_ = kNone, count_ = kNone;
+  uint16_t state_ = kNone, below_ = kNone, node_ = kNone, count_ = kNone, outer_ = kNone;
   bool backtrace_;
 };
 
@@ -507,7 +574,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     }
     uint32_t id = ids.nextMethod.fetch_add(1);
     id = chain.methodId(r, id);
-    size_t sitesMark = out.sites.size();
+    size_t sitesMark = out.sites.size(), callsMark = out.callSites.size();
     MethodInstrumenter(r, id, ids, out, backtrace).run(options, chain);
     instrument::EditOutcome o = r.commit();
     auto failure = [&](std::string reason) {
@@ -518,6 +585,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     std::string spared;
     if (!o.changed && o.tooLarge && chain.lighten(r, spared)) {
       out.sites.resize(sitesMark);  // made again, with new indices
+      out.callSites.resize(callsMark);
       MethodInstrumenter(r, id, ids, out, backtrace).run(options, chain);
       instrument::EditOutcome light = r.commit();
       if (light.changed) failure(std::string(profile::kPartly) + spared + " (" + o.reason + ")");
@@ -525,6 +593,7 @@ ClassResult instrumentClass(classfile::ClassFile& cls, IdSource& ids, const Opti
     }
     if (!o.changed) {
       out.sites.resize(sitesMark);  // never reported: the method runs as it was
+      out.callSites.resize(callsMark);
       // An empty finalizer (a lone return) allocates, uses and copies nothing: leaving it
       // unchanged loses nothing, so it is not listed as not rewritten.
       if (!r.isEmptyFinalizer()) failure(o.reason);

@@ -22,6 +22,10 @@
 //   - after Array.newArray / Array.multiNewArray / Unsafe.allocateInstance calls
 //     (reflection, method handles, lambda instances): dyn(result, key) /
 //     dynMulti(result, key), recorded by the result's runtime class;
+//   - with callSlots, in a method with call sites that pass their number (call_sites.h),
+//     a local O = S.callSite at entry (the number of the call the frame runs in); before
+//     each such invoke S.callSite = (D + 1) << 8 | number, after it and at the start of
+//     every handler S.callSite = O (so that a number never outlives its call);
 //   - with bytecodes=on two more locals, N (the frame's context, S.node after enter) and
 //     C (a long count of the frame's instructions): each basic block adds its size to C
 //     inline; C is added to S.insns[N] before every call, at every return and on
@@ -54,6 +58,10 @@ class Extension;
 
 struct Options {
   bool bytecodes = false;  // count executed bytecode instructions per context
+  // List the invokes (ClassResult::callSites) and at those that need it (call_sites.h)
+  // pass the site's number to the entries the call makes (DragnetState.callSite), which key
+  // their contexts by it.
+  bool callSlots = false;
   // The analyses that build on these contexts, in order: their probes go into the same
   // rewrite (Extension says how several share a method).
   std::vector<Extension*> extensions;
@@ -70,7 +78,8 @@ struct ClassResult {
   bool changed = false;
   std::vector<profile::MethodDef> methods;
   std::vector<profile::SiteDef> sites;
-  std::vector<profile::Failure> failures;  // methods left unchanged, with the reason
+  std::vector<profile::CallSite> callSites;  // the invokes of the rewritten methods
+  std::vector<profile::Failure> failures;    // methods left unchanged, with the reason
   // Calls to natives that allocate (Object.clone, Array.newArray, ...) followed by a
   // probe that counts the result, at their offsets in the rewritten code: the agent
   // ignores the JVM's VMObjectAlloc events for them.

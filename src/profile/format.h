@@ -48,8 +48,9 @@ enum class ChunkType : uint8_t {
   CostDefs = 13,    // mode cost: program nodes and static edges of the cost graph
   CostThread = 14,  // mode cost: one thread's dependence counters
   Rate = 15,        // mode alloc: what one thread allocated since its previous Rate chunk
+  CallSites = 16,   // the call sites of methods: the lines caller frames are at
 };
-inline constexpr uint8_t kMaxChunkType = 15;
+inline constexpr uint8_t kMaxChunkType = 16;
 
 // The CRC of a chunk in a file of format `version` (format above): `head` is the chunk's
 // first 5 bytes (type and length).
@@ -114,6 +115,28 @@ struct SiteDef {
 struct NodeDef {
   uint32_t parent = 0;
   uint32_t key = 0;
+  // The call site of the parent's method this context was called from (CallSite::number),
+  // 0: not recorded. In a Thread chunk it is bits 22-29 of a method node's key, in profiles
+  // whose meta has kCallSlotsMeta (their method ids are below 2^22).
+  uint8_t slot = 0;
+};
+inline constexpr const char* kCallSlotsMeta = "call.slots";
+inline constexpr uint32_t kCallSlotShift = 22;
+inline constexpr uint32_t kCallSlotMask = 0xFFu << kCallSlotShift;
+inline constexpr uint32_t kMaxCallSlot = 255;
+
+// One invoke instruction of a method, or (op 0) a call a sampled stack showed at `bci`.
+// Numbered from 1 in its method; the number is the slot of the contexts it calls.
+struct CallSite {
+  uint32_t method = 0;
+  uint32_t number = 0;
+  uint32_t bci = 0;
+  int32_t line = -1;  // -1: no line number
+  uint8_t op = 0;     // invokevirtual..invokedynamic (182-186); 0: the instruction is not known
+  std::string owner;  // the method reference's class, name and descriptor (empty with op 0)
+  std::string name;
+  std::string descriptor;
+  bool operator==(const CallSite&) const = default;
 };
 
 struct Counters {

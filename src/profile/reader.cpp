@@ -58,6 +58,38 @@ std::string decodeSites(Decoder& d, Profile& p) {
   return {};
 }
 
+std::string decodeCallSites(Decoder& d, Profile& p) {
+  std::vector<CallSite> sites;
+  for (uint64_t n = d.count(); n > 0 && d.ok(); --n) {
+    CallSite c;
+    c.method = d.u32();
+    c.number = d.u32();
+    c.bci = d.u32();
+    int64_t line = d.s();
+    c.line = static_cast<int32_t>(line);
+    uint32_t op = d.u32();
+    c.op = static_cast<uint8_t>(op);
+    c.owner = d.str();
+    c.name = d.str();
+    c.descriptor = d.str();
+    if (!d.ok()) break;
+    if (c.number == 0) return "call site number 0";
+    if (op > 255) return "call site opcode out of range";
+    if (line < INT32_MIN || line > INT32_MAX) return "call site line out of range";
+    sites.push_back(std::move(c));
+  }
+  if (!d.ok()) return d.error();
+  for (CallSite& c : sites) p.callSites[{c.method, c.number}] = std::move(c);
+  return {};
+}
+
+// A method node's key in a profile with call slots: the slot goes to its own field.
+void splitSlot(NodeDef& nd) {
+  if (nd.key == kRootKey || nd.key == kLostKey || isAllocKey(nd.key)) return;
+  nd.slot = static_cast<uint8_t>((nd.key & kCallSlotMask) >> kCallSlotShift);
+  nd.key &= ~kCallSlotMask;
+}
+
 ThreadChunk readThreadChunk(Decoder& d) {
   ThreadChunk c;
   c.thread = d.u32();
@@ -91,6 +123,9 @@ ThreadChunk readThreadChunk(Decoder& d) {
 std::string decodeThread(Decoder& d, Profile& p) {
   ThreadChunk c = readThreadChunk(d);
   if (!d.ok()) return d.error();
+  if (p.meta.count(kCallSlotsMeta)) {
+    for (NodeDef& nd : c.nodes) splitSlot(nd);
+  }
   auto it = p.threads.find(c.thread);
   uint64_t have = it == p.threads.end() ? 1 : it->second.nodes.size();
   uint64_t gap = c.firstNode > have ? c.firstNode - have : 0;
@@ -399,6 +434,8 @@ std::string decodeChunk(ChunkType type, Decoder& d, Profile& p, std::vector<Obje
       return decodeCostThread(d, p);
     case ChunkType::Rate:
       return decodeRate(d, p);
+    case ChunkType::CallSites:
+      return decodeCallSites(d, p);
   }
   return "unknown chunk type " + std::to_string(static_cast<int>(type));
 }
@@ -544,8 +581,9 @@ bool lengthFlipped(std::span<const uint8_t> data, size_t pos, uint32_t version) 
 
 const char* chunkName(uint8_t type) {
   static constexpr const char* kNames[] = {
-      "?",       "Meta", "Methods", "Sites",    "Thread",     "ClassSizes", "Failures",   "End",
-      "Objects", "Gcs",  "Live",    "FlowDefs", "FlowThread", "CostDefs",   "CostThread", "Rate"};
+      "?",          "Meta",     "Methods",    "Sites", "Thread",   "ClassSizes",
+      "Failures",   "End",      "Objects",    "Gcs",   "Live",     "FlowDefs",
+      "FlowThread", "CostDefs", "CostThread", "Rate",  "CallSites"};
   static_assert(std::size(kNames) == kMaxChunkType + 1, "a name for every chunk type");
   return type <= kMaxChunkType ? kNames[type] : "unknown";
 }
@@ -569,13 +607,19 @@ void addLive(Profile& p, std::vector<ObjectRecord>& live) {
 
 // No Meta chunk (it was corrupt): the mode follows from the chunks that only a lifetime,
 // a copy or a cost profile has. Cost first: a cost profile has FlowDefs chunks too (the
-// fields its nodes name).
+// fields its nodes name). The method nodes' call slots, from CallSites chunks.
 void inferMeta(Profile& p) {
   p.metaLost = true;
   p.meta["mode"] = !p.costThreads.empty() || !p.costNodes.empty() ? "cost"
                    : !p.flows.empty() || !p.fields.empty()        ? "copy"
                    : objectCount(p) == 0 && p.gcs.empty()         ? "alloc"
                                                                   : "lifetime";
+  // Call sites come only from an agent that numbers them in its method nodes' keys.
+  if (p.callSites.empty()) return;
+  p.meta[kCallSlotsMeta] = "on";
+  for (auto& [id, t] : p.threads) {
+    for (NodeDef& nd : t.nodes) splitSlot(nd);
+  }
 }
 
 }  // namespace

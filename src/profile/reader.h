@@ -87,6 +87,8 @@ struct Profile {
   std::map<uint32_t, ThreadCosts> costThreads;
   // Mode alloc: the allocation-rate records (Rate chunks), in the order read.
   std::vector<RateChunk> rates;
+  // Call sites by (method, number) (CallSites chunks; the lines of caller frames).
+  std::map<std::pair<uint32_t, uint32_t>, CallSite> callSites;
   std::map<std::string, std::string> totals;  // from the End chunk
   bool complete = false;                      // the End chunk was read
   std::string truncation;                     // why reading stopped early (empty: read to the end)

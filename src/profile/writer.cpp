@@ -127,6 +127,23 @@ void Writer::sites(const std::vector<SiteDef>& defs) {
   chunk(ChunkType::Sites, e);
 }
 
+void Writer::callSites(const std::vector<CallSite>& sites) {
+  if (sites.empty()) return;
+  Encoder e;
+  e.u(sites.size());
+  for (const CallSite& c : sites) {
+    e.u(c.method);
+    e.u(c.number);
+    e.u(c.bci);
+    e.s(c.line);
+    e.u(c.op);
+    e.str(c.owner);
+    e.str(c.name);
+    e.str(c.descriptor);
+  }
+  chunk(ChunkType::CallSites, e);
+}
+
 void Writer::thread(const ThreadChunk& t) {
   Encoder e;
   e.u(t.thread);
@@ -138,7 +155,7 @@ void Writer::thread(const ThreadChunk& t) {
   e.u(t.nodes.size());
   for (const NodeDef& n : t.nodes) {
     e.u(n.parent);
-    e.u(n.key);
+    e.u(n.slot == 0 ? n.key : (n.key & ~kCallSlotMask) | uint32_t{n.slot} << kCallSlotShift);
   }
   e.u(t.counters.size());
   uint32_t prev = 0;

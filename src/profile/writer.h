@@ -33,6 +33,7 @@ class Writer {
   void meta(const std::map<std::string, std::string>& kv);
   void methods(const std::vector<MethodDef>& defs);
   void sites(const std::vector<SiteDef>& defs);
+  void callSites(const std::vector<CallSite>& sites);
   void thread(const ThreadChunk& chunk);
   void rate(const RateChunk& chunk);
   // Milliseconds since open() (RateChunk::time).

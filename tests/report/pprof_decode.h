@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -103,7 +104,8 @@ struct Decoded {
 };
 
 // A Profile message (not gzipped) as its strings, sample types, comments and samples.
-inline Decoded decodeProfile(const std::string& raw) {
+// `uniqueStacks`: no two samples may have one stack (else their values are summed).
+inline Decoded decodeProfile(const std::string& raw, bool uniqueStacks = true) {
   Message p = decode(raw);
   Decoded d;
   auto [sb, se] = p.equal_range(6);
@@ -138,8 +140,15 @@ inline Decoded decodeProfile(const std::string& raw) {
     Message s = decode(it->second.bytes);
     std::string stack;
     for (uint64_t id : repeated(s, 1)) stack += (stack.empty() ? "" : ";") + locations[id];
-    EXPECT_EQ(d.samples.count(stack), 0u) << "duplicate stack " << stack;
-    d.samples[stack] = repeated(s, 2);
+    std::vector<uint64_t> values = repeated(s, 2);
+    if (uniqueStacks) {
+      EXPECT_EQ(d.samples.count(stack), 0u) << "duplicate stack " << stack;
+      d.samples[stack] = values;
+    } else {
+      std::vector<uint64_t>& sum = d.samples[stack];
+      sum.resize(std::max(sum.size(), values.size()));
+      for (size_t i = 0; i < values.size(); ++i) sum[i] += values[i];
+    }
     auto [ab, ae] = s.equal_range(3);
     for (auto a = ab; a != ae; ++a) {
       Message label = decode(a->second.bytes);

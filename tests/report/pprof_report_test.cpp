@@ -79,6 +79,50 @@ TEST(PprofReport, SamplesAreTheAllocationRowsAndBytecodes) {
   EXPECT_EQ(d.functions["int[]"], std::make_pair(std::string("int[]"), std::string("")));
 }
 
+// With the call sites of the known profile's methods, each caller location has the line of
+// its call: main calls build from line 5 (its one call of it) and parse from line 8 (one of
+// two lines, told by the context's slot); the worker's build calls rare from line 12. A
+// context whose line cannot be known keeps line 0.
+TEST(PprofReport, CallerLocationsHaveTheLinesOfTheirCalls) {
+  using dragnet::profile::CallSite;
+  dragnet::profile::Profile p;
+  auto path = dragnet::test::writeKnownProfile(dragnet::test::testDir(), Variant::Exact);
+  std::string error;
+  ASSERT_TRUE(dragnet::profile::readProfile(path.string(), p, error)) << error;
+  auto add = [&](CallSite s) { p.callSites[{s.method, s.number}] = s; };
+  add({1, 1, 3, 5, 184, "app/Main", "build", "()V"});
+  add({1, 2, 9, 6, 184, "app/Main", "parse", "()V"});
+  add({1, 3, 14, 8, 184, "app/Main", "parse", "()V"});
+  add({2, 1, 20, 12, 184, "app/Main", "rare", "()V"});
+  dragnet::profile::ThreadTree& main = p.threads.at(1);
+  ASSERT_EQ(main.nodes[5].key, 3u);  // parse
+  main.nodes[5].slot = 3;
+  auto m = dragnet::contexts::buildModel(p);
+  std::ostringstream out;
+  ASSERT_TRUE(dragnet::report::writePprof(out, m, error)) << error;
+  Decoded d = decodeProfile(gunzip(out.str()));
+  using V = std::vector<uint64_t>;
+  const std::map<std::string, V> expected{
+      {"app.Point;app.Main.build:10;app.Main.main:5", V{20000, 480000, 0, 0}},
+      {"int[];app.Main.build:11;app.Main.main:5", V{100, 41600, 10000, 0}},
+      {"app.Point;app.Main.build:10", V{1000, 24000, 0, 0}},
+      {"char[];app.Main.parse:20;app.Main.main:8", V{50, 10800, 5000, 0}},
+      {"java.lang.String;app.Main.parse:21;app.Main.main:8", V{50, 1200, 0, 0}},
+      {"app.Tiny;app.Main.rare:30;app.Main.build:12", V{1, 16, 0, 0}},
+      {"app.Main.main", V{0, 0, 0, 100}},
+      {"app.Main.build;app.Main.main:5", V{0, 0, 0, 1000}},
+      {"app.Main.parse;app.Main.main:8", V{0, 0, 0, 500}},
+      {"app.Main.build", V{0, 0, 0, 200}},
+  };
+  EXPECT_EQ(d.samples, expected);
+  // Without the slot main's two lines calling parse leave the line unknown.
+  main.nodes[5].slot = 0;
+  auto unknown = dragnet::contexts::buildModel(p);
+  std::ostringstream again;
+  ASSERT_TRUE(dragnet::report::writePprof(again, unknown, error)) << error;
+  EXPECT_EQ(decodeProfile(gunzip(again.str())).samples.count("app.Main.parse;app.Main.main"), 1u);
+}
+
 TEST(PprofReport, SampledProfileSaysItsValuesAreEstimates) {
   dragnet::profile::Profile p;
   Decoded d = decodeProfile(gunzip(pprofOf(Variant::Sampled, p)));

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "agent/options.h"
+#include "analyses/alloc/options.h"
 #include "analyses/lifetime/options.h"
 #include "cli/run_flags.h"
 
@@ -224,6 +225,30 @@ TEST(OptionTables, RunFlagsAreExactlyTheMarkedOptions) {
   EXPECT_EQ(l.siteFrames, 4u);
   EXPECT_TRUE(l.useContexts);
   EXPECT_EQ(l.gcBudget, 30u);
+}
+
+// Mode alloc's caller-lines: off unless given, `dragnet run --caller-lines` turns it on, and
+// the modes that do not take it refuse it.
+TEST(OptionTables, CallerLinesIsModeAllocsAndOffByDefault) {
+  Options o;
+  std::string error;
+  ASSERT_TRUE(parseOptions("mode=alloc", o, error)) << error;
+  EXPECT_FALSE(dragnet::analyses::alloc::optionValues(o.values).callerLines);
+  CLI::App app;
+  CLI::App* run = app.add_subcommand("run");
+  dragnet::cli::AgentFlags given;
+  dragnet::cli::addAgentFlags(*run, given);
+  app.parse("run --caller-lines", false);
+  std::string text = dragnet::cli::agentOptionText(given, "", "");
+  EXPECT_EQ(text, "caller-lines=on");
+  Options on;
+  ASSERT_TRUE(parseOptions(text, on, error)) << error;
+  EXPECT_TRUE(dragnet::analyses::alloc::optionValues(on.values).callerLines);
+  Options sampled;
+  EXPECT_TRUE(parseOptions("sample=512k,caller-lines=on", sampled, error)) << error;
+  Options lifetime;
+  EXPECT_FALSE(parseOptions("mode=lifetime,caller-lines=on", lifetime, error));
+  EXPECT_NE(error.find("caller-lines"), std::string::npos) << error;
 }
 
 TEST(OptionTables, MetaCarriesTheKeysTheReportsRead) {

@@ -124,11 +124,13 @@ Lines blockCount(int c, int size) {
   return {local("lload", c), str("ldc2_w ", size), "ladd", local("lstore", c)};
 }
 
-std::unique_ptr<Rewritten> rewrite(const Bytes& original, alloc::IdSource& ids, bool bytecodes) {
+std::unique_ptr<Rewritten> rewrite(const Bytes& original, alloc::IdSource& ids, bool bytecodes,
+                                   bool callSlots) {
   auto r = std::make_unique<Rewritten>();
   cf::ClassFile cls = parseOk(original);
   alloc::Options options;
   options.bytecodes = bytecodes;
+  options.callSlots = callSlots;
   r->result = alloc::instrumentClass(cls, ids, options);
   r->bytes = writeOk(cls);
   r->cls = parseOk(r->bytes);

@@ -61,7 +61,7 @@ struct Rewritten {
   cf::ClassFile cls;
 };
 std::unique_ptr<Rewritten> rewrite(const Bytes& original, alloc::IdSource& ids,
-                                   bool bytecodes = false);
+                                   bool bytecodes = false, bool callSlots = false);
 
 // A profile::SiteDef as one comparable line.
 std::string siteLine(const profile::SiteDef& s);

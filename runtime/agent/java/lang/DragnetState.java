@@ -92,6 +92,11 @@ public final class DragnetState {
   // The context of the frame entered last (for bytecodes=on, read once by the frame as
   // the node its instruction count goes to).
   public int node;
+  // Set by a call site that passes its number (mode alloc, src/contexts/call_sites.h) just
+  // before its invoke, and set back after it and in the frame's handlers to what it was at
+  // the frame's entry: the calling frame's depth << 8 | the site's number; 0: none. The entries the call makes read it (slot())
+  // and key their contexts by the number.
+  public int callSite;
   public long collapsed;  // frames collapsed because of the depth limit
   public long dropped;  // events that went to the root because the tree could not grow
   public long lookups;  // index lookups: calls and allocations the child cache missed
@@ -382,10 +387,32 @@ public final class DragnetState {
     u.putLong(null, a, u.getLong(null, a) + 1);
   }
 
+  // The key of a context of `methodId` entered at depth d + 1: with the number of the call
+  // site that called it (bits 22-29, profile::kCallSlotShift) if its caller at depth d passed
+  // one. Every entry at that depth until the caller sets it back was made during that call
+  // (a class loader or initializer the JVM runs first, the callee, what a hidden class
+  // calls); deeper entries leave it. An entry at a lesser depth means the calling frame is
+  // gone (an exception left it): the number is dropped.
+  @ForceInline
+  private int slot(int methodId, int d) {
+    int v = callSite;
+    if (v == 0) return methodId;
+    int at = v >>> 8;
+    if (at != d) {
+      if (at > d) callSite = 0;
+      return methodId;
+    }
+    if ((methodId & SLOT_BITS) != 0) return methodId;
+    return methodId | (v & 0xFF) << 22;
+  }
+
+  static final int SLOT_BITS = 0xFF << 22;
+
   // Entry of a frame of `methodId`: its context (depth sp + 1) is counted and current.
   @ForceInline
   void push(int methodId) {
     int d = sp;
+    methodId = slot(methodId, d);
     if (d >= lim && !deeper(d)) {
       collapsed++;  // the collapsed call still counts, in the deepest context
       int n = U.getInt(null, stack + 4L * lim);
@@ -425,6 +452,7 @@ public final class DragnetState {
   @ForceInline
   int leaf(int methodId) {
     int d = sp;
+    methodId = slot(methodId, d);
     if (d >= maxDepth || d > lim) {
       collapsed++;
       int c = U.getInt(null, stack + 4L * lim);

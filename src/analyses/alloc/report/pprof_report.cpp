@@ -45,14 +45,17 @@ class PprofBuilder {
   }
 
   // The method frames from `node` up to the root, innermost first; the innermost at
-  // `line` (0: unknown; callers' call-site lines are not recorded).
-  // Stacks share their callers: a node's location without a line is cached per node.
+  // `line`, each caller at the line of its call (0: unknown, contexts::callerLine).
+  // Stacks share their callers: a caller's location is cached per node it called.
   void appendStack(std::vector<uint64_t>& ids, uint32_t node, int32_t line) {
     if (node == 0) return;
     ids.push_back(w_.location(w_.methodFunction(m_.nodes[node].key), line > 0 ? line : 0));
-    for (uint32_t n = m_.nodes[node].parent; n != 0; n = m_.nodes[n].parent) {
+    for (uint32_t n = node; m_.nodes[n].parent != 0; n = m_.nodes[n].parent) {
       uint64_t& loc = callerLocation_[n];
-      if (loc == 0) loc = w_.location(w_.methodFunction(m_.nodes[n].key), 0);
+      if (loc == 0) {
+        int32_t at = contexts::callerLine(m_, n);
+        loc = w_.location(w_.methodFunction(m_.nodes[m_.nodes[n].parent].key), at > 0 ? at : 0);
+      }
       ids.push_back(loc);
     }
   }
@@ -84,7 +87,7 @@ class PprofBuilder {
   const AllocModel& m_;
   const nlohmann::ordered_json& filter_;
   PprofWriter w_;
-  std::vector<uint64_t> callerLocation_;  // per merged node; 0: not yet made
+  std::vector<uint64_t> callerLocation_;  // per merged node: its caller's; 0: not yet made
 };
 
 }  // namespace
