@@ -42,7 +42,7 @@ const options::Table& optionTable() {
                    .choices = {"element", "array"}}},
       .check = check,
       // The tag and a shadow int beside every instance field (flow/heap_shadows.h): the
-      // suite's live sets grow by up to HEAPMAX (docs/PERFORMANCE.md, "Heap").
+      // suite's live sets grow by up to 1.75x (docs/PERFORMANCE.md, "Modes copy and cost").
       .heapGrowth = 2.0};
   return table;
 }
