@@ -41,8 +41,8 @@ const options::Table& optionTable() {
                    .flag = "--array-shadow",
                    .choices = {"element", "array"}}},
       .check = check,
-      // The tag and a shadow int beside every instance field (flow/heap_shadows.h): the
-      // suite's live sets grow by up to 1.75x (docs/PERFORMANCE.md, "Modes copy and cost").
+      // The tag and a shadow int beside every instance field (flow/heap_shadows.h): above
+      // the suite's largest growth of the live set (docs/PERFORMANCE.md, "Modes copy and cost").
       .heapGrowth = 2.0};
   return table;
 }
