@@ -181,17 +181,4 @@ void addViewHeader(nlohmann::ordered_json& h, const AllocView* view) {
   h["appExclude"] = view ? view->appExclude : std::vector<std::string>{};
 }
 
-std::string filterNote(const nlohmann::ordered_json& f) {
-  StackFilter filter{f.at("include").get<std::vector<std::string>>(),
-                     f.at("exclude").get<std::vector<std::string>>(),
-                     f.at("focus").get<std::vector<std::string>>()};
-  const auto &kept = f.at("kept"), &total = f.at("total");
-  char share[32];
-  std::snprintf(share, sizeof share, "%.1f%%", 100.0 * f.at("keptShare").get<double>());
-  return filter.describe() + ": kept " + grouped(kept.at("bytes").get<uint64_t>()) + " of " +
-         grouped(total.at("bytes").get<uint64_t>()) + " bytes (" + share + "), " +
-         grouped(kept.at("objects").get<uint64_t>()) + " of " +
-         grouped(total.at("objects").get<uint64_t>()) + " objects and arrays";
-}
-
 }  // namespace dragnet::report

@@ -49,8 +49,4 @@ AllocView makeView(contexts::AllocModel whole, const ViewSettings& s);
 // one: no filter, no prefixes).
 void addViewHeader(nlohmann::ordered_json& header, const AllocView* view);
 
-// "include app.*; exclude java.*: kept 1,234 of 5,678 bytes (21.7%), 10 of 40 objects" from
-// the header's "filter" object.
-std::string filterNote(const nlohmann::ordered_json& filter);
-
 }  // namespace dragnet::report

@@ -1,8 +1,10 @@
 #include "report/stack_filter.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "contexts/model.h"
+#include "report/text_format.h"
 
 namespace dragnet::report {
 
@@ -102,6 +104,19 @@ std::optional<size_t> FrameMatcher::firstApp(const std::vector<uint32_t>& keys) 
     if (of(keys[i]).app) return i;
   }
   return std::nullopt;
+}
+
+std::string filterNote(const nlohmann::ordered_json& f, std::string_view counted) {
+  StackFilter filter{f.at("include").get<std::vector<std::string>>(),
+                     f.at("exclude").get<std::vector<std::string>>(),
+                     f.at("focus").get<std::vector<std::string>>()};
+  const auto &kept = f.at("kept"), &total = f.at("total");
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f%%", 100.0 * f.at("keptShare").get<double>());
+  return filter.describe() + ": kept " + grouped(kept.at("bytes").get<uint64_t>()) + " of " +
+         grouped(total.at("bytes").get<uint64_t>()) + " bytes (" + share + "), " +
+         grouped(kept.at("objects").get<uint64_t>()) + " of " +
+         grouped(total.at("objects").get<uint64_t>()) + " " + std::string(counted);
 }
 
 }  // namespace dragnet::report

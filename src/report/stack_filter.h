@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,5 +89,11 @@ class FrameMatcher {
   const AppFrames& app_;
   std::unordered_map<uint32_t, Match> cache_;
 };
+
+// "include app.*; exclude java.*: kept 1,234 of 5,678 bytes (21.7%), 10 of 40 objects and
+// arrays" from a report header's "filter" object ({"include", "exclude", "focus", "kept":
+// {"bytes", "objects"}, "total": {...}, "keptShare"}); `counted` names what "objects" counts.
+std::string filterNote(const nlohmann::ordered_json& filter,
+                       std::string_view counted = "objects and arrays");
 
 }  // namespace dragnet::report

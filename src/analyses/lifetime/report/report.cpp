@@ -341,7 +341,7 @@ void writeHeap(std::ostream& out, const Model& m, size_t rows) {
 void writeLifetimeText(std::ostream& out, const Model& m, const LifetimeTextOptions& o) {
   lifetime_text::writeSummary(out, m);
   if (auto filter = lifetime_views::filterJson(m, o.views.filter); !filter.is_null()) {
-    out << "  filter     " << lifetime_views::filterNote(filter) << "\n";
+    out << "  filter     " << filterNote(filter, "objects") << "\n";
   }
   writeGroups(out, m, o);
   writeHeap(out, m, o.heapRows);

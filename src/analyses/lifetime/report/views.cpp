@@ -62,17 +62,4 @@ nlohmann::ordered_json filterJson(const Model& m, const StackFilter& f) {
            all.bytes ? static_cast<double>(m.totals.bytes) / static_cast<double>(all.bytes) : 0.0}};
 }
 
-std::string filterNote(const nlohmann::ordered_json& f) {
-  StackFilter filter{f.at("include").get<std::vector<std::string>>(),
-                     f.at("exclude").get<std::vector<std::string>>(),
-                     f.at("focus").get<std::vector<std::string>>()};
-  const auto &kept = f.at("kept"), &total = f.at("total");
-  char share[32];
-  std::snprintf(share, sizeof share, "%.1f%%", 100.0 * f.at("keptShare").get<double>());
-  return filter.describe() + ": kept " + grouped(kept.at("bytes").get<uint64_t>()) + " of " +
-         grouped(total.at("bytes").get<uint64_t>()) + " bytes (" + share + "), " +
-         grouped(kept.at("objects").get<uint64_t>()) + " of " +
-         grouped(total.at("objects").get<uint64_t>()) + " objects";
-}
-
 }  // namespace dragnet::report::lifetime_views

@@ -33,7 +33,4 @@ std::vector<std::pair<std::string, analyses::lifetime::Stats>> byFirstAppFrame(
 // "total": {...}, "keptShare" (of the bytes)}, or null without a filter.
 nlohmann::ordered_json filterJson(const analyses::lifetime::Model& m, const StackFilter& f);
 
-// "include ...: kept N of M bytes (P%), K of L objects" from filterJson's object.
-std::string filterNote(const nlohmann::ordered_json& filter);
-
 }  // namespace dragnet::report::lifetime_views
