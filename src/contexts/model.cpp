@@ -85,6 +85,23 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
     if (n.parent != 0 && !profile::isAllocKey(n.key) && parent != profile::kLostKey) {
       n.callerLine = lines.line(parent, n.key, n.slot);
     }
+    if (!profile::isAllocKey(n.key) || (n.key & 15) != 0) continue;
+    // An object's bytes: count x its class's measured size; a sampled profile's come
+    // estimated from the sampled objects' sizes.
+    auto s = p.sites.find(n.key);
+    auto size = s != p.sites.end() ? p.classSizes.find(s->second.type) : p.classSizes.end();
+    n.bytesKnown = size != p.classSizes.end() || n.c.bytes > 0;
+    if (n.c.bytes == 0) n.c.bytes = n.bytesKnown ? n.c.count * size->second : 0;
+  }
+  finishRows(m);
+  return m;
+}
+
+void finishRows(AllocModel& m) {
+  const profile::Profile& p = *m.profile;
+  for (uint32_t i = 1; i < m.nodes.size(); ++i) {
+    const MergedNode& n = m.nodes[i];
+    if (n.thread) continue;
     if (!profile::isAllocKey(n.key)) {
       m.calls += n.c.count;
       m.insns += n.c.insns;
@@ -96,23 +113,14 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
     row.site = s == p.sites.end() ? nullptr : &s->second;
     row.count = n.c.count;
     row.elements = n.c.elements;
-    bool array = (n.key & 15) != 0;
-    if (array) {
-      row.bytes = n.c.bytes;
+    row.bytes = n.c.bytes;
+    row.bytesKnown = n.bytesKnown;
+    if ((n.key & 15) != 0) {
       m.arrays += n.c.count;
       m.elements += n.c.elements;
     } else {
-      auto size = row.site ? p.classSizes.find(row.site->type) : p.classSizes.end();
-      row.bytesKnown = size != p.classSizes.end() || n.c.bytes > 0;
-      if (n.c.bytes > 0) {
-        row.bytes = n.c.bytes;  // sampled: estimated from the sampled objects' sizes
-      } else {
-        row.bytes = row.bytesKnown ? n.c.count * size->second : 0;
-      }
-      n.c.bytes = row.bytes;
-      n.bytesKnown = row.bytesKnown;
       m.objects += n.c.count;
-      if (!row.bytesKnown) m.unsizedObjects += n.c.count;
+      if (!n.bytesKnown) m.unsizedObjects += n.c.count;
     }
     m.bytes += row.bytes;
     m.rows.push_back(row);
@@ -120,7 +128,6 @@ AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes,
   std::stable_sort(m.rows.begin(), m.rows.end(), [](const SiteRow& a, const SiteRow& b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.count > b.count;
   });
-  return m;
 }
 
 int32_t callerLine(const AllocModel& m, uint32_t node) { return m.nodes[node].callerLine; }

@@ -58,6 +58,11 @@ struct ThreadSelection {
 AllocModel buildModel(const profile::Profile& p, ThreadNodes* threadNodes = nullptr,
                       ThreadSelection threads = {});
 
+// The rows, the totals and the rows' order (bytes, then count) from the nodes, whose bytes
+// are set (buildModel sizes the objects first); for buildModel and for models made from
+// another's nodes (report/context_views.h: the filtered tree).
+void finishRows(AllocModel& m);
+
 // Java-source spelling of an internal class name or array descriptor:
 // "java/lang/String" -> "java.lang.String", "[[I" -> "int[][]".
 std::string javaTypeName(std::string_view internalOrDesc);

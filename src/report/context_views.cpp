@@ -37,39 +37,6 @@ PathState pathStates(const AllocModel& m, FrameMatcher& matcher) {
   return s;
 }
 
-// Rows, totals and their order from the nodes, as contexts::buildModel makes them.
-void finishRows(AllocModel& f) {
-  const profile::Profile& p = *f.profile;
-  for (uint32_t i = 1; i < f.nodes.size(); ++i) {
-    const MergedNode& n = f.nodes[i];
-    if (!profile::isAllocKey(n.key)) {
-      f.calls += n.c.count;
-      f.insns += n.c.insns;
-      continue;
-    }
-    SiteRow row;
-    row.node = i;
-    auto s = p.sites.find(n.key);
-    row.site = s == p.sites.end() ? nullptr : &s->second;
-    row.count = n.c.count;
-    row.elements = n.c.elements;
-    row.bytes = n.c.bytes;
-    row.bytesKnown = n.bytesKnown;
-    if ((n.key & 15) != 0) {
-      f.arrays += n.c.count;
-      f.elements += n.c.elements;
-    } else {
-      f.objects += n.c.count;
-      if (!n.bytesKnown) f.unsizedObjects += n.c.count;
-    }
-    f.bytes += row.bytes;
-    f.rows.push_back(row);
-  }
-  std::stable_sort(f.rows.begin(), f.rows.end(), [](const SiteRow& a, const SiteRow& b) {
-    return a.bytes != b.bytes ? a.bytes > b.bytes : a.count > b.count;
-  });
-}
-
 nlohmann::ordered_json amounts(uint64_t bytes, uint64_t objects) {
   return {{"bytes", bytes}, {"objects", objects}};
 }
@@ -123,7 +90,7 @@ AllocModel filterModel(const AllocModel& m, FrameMatcher& matcher) {
       into.c.count += old.c.count;  // a caller on the way to kept stacks: its calls
     }
   }
-  finishRows(f);
+  contexts::finishRows(f);
   return f;
 }
 
